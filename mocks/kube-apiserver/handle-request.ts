@@ -1,0 +1,227 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { applyPatch, PATCH_CONTENT_TYPES, PatchError, type PatchContentType } from "./apply-patch.js";
+import { alreadyExists, conflict, expired, kubeStatus, notFound, serverError } from "./kube-status.js";
+import type { KubeObject, ResourceStore, ResourceType, RevisionClock } from "./resource-store.js";
+import { groupOf, supportedFields } from "./resource-types.js";
+import { routeRequest, type Route } from "./route-request.js";
+import { parseSelectors, SelectorError, type Matcher } from "./selector.js";
+import { serveWatch } from "./serve-watch.js";
+
+export interface FakeFault {
+  /** Every request is answered with this status (500, 503, ...) and a Status body. */
+  status5xx?: number;
+  /** Added before every answer, watch streams included. */
+  latencyMs?: number;
+}
+
+export interface FakeStats {
+  requests: number;
+  lists: number;
+  watchesStarted: number;
+  watchesOpen: number;
+  gets: number;
+  creates: number;
+  updates: number;
+  patches: number;
+  deletes: number;
+  faults: number;
+  /** Content types of PATCH requests, counted. */
+  patchContentTypes: Record<string, number>;
+}
+
+export interface FakeState {
+  readonly clock: RevisionClock;
+  readonly stores: ReadonlyMap<ResourceType, ResourceStore>;
+  fault: FakeFault;
+  expiredAsHttp: boolean;
+  readonly bookmarkIntervalMs: number;
+  readonly watchEnders: Set<() => void>;
+  readonly stats: FakeStats;
+}
+
+const MAX_BODY_BYTES = 3 * 1024 * 1024;
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  if (res.headersSent) return;
+  res.writeHead(status, { "Content-Type": "application/json" }).end(typeof body === "string" ? body : JSON.stringify(body));
+}
+
+/** Serves one request against the fake's stores; never throws. */
+export async function handleRequest(state: FakeState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  state.stats.requests++;
+  try {
+    if (state.fault.latencyMs) await new Promise((r) => setTimeout(r, state.fault.latencyMs));
+    if (state.fault.status5xx) {
+      state.stats.faults++;
+      send(res, state.fault.status5xx, serverError(state.fault.status5xx));
+      return;
+    }
+    const url = new URL(req.url ?? "/", "http://fake");
+    const route = routeRequest(url.pathname);
+    const store = route && state.stores.get(route.type);
+    if (!route || !store) {
+      send(res, 404, kubeStatus(404, "NotFound", "the server could not find the requested resource"));
+      return;
+    }
+    await dispatch(state, store, route, url.searchParams, req, res);
+  } catch (err) {
+    if (err instanceof SelectorError || err instanceof SyntaxError) send(res, 400, kubeStatus(400, "BadRequest", err.message));
+    else if (err instanceof PatchError) send(res, 422, kubeStatus(422, "Invalid", err.message));
+    else send(res, 500, kubeStatus(500, "InternalError", `Internal error occurred: ${(err as Error).message}`));
+  }
+}
+
+async function dispatch(
+  state: FakeState,
+  store: ResourceStore,
+  route: Route,
+  params: URLSearchParams,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const type = route.type;
+  const group = groupOf(type);
+  const namespace = route.namespace ?? "";
+  const method = req.method ?? "GET";
+  if (route.name === undefined) {
+    if (method === "GET") {
+      const selectorMatch = parseSelectors(params.get("labelSelector"), params.get("fieldSelector"), supportedFields(type));
+      const matches: Matcher = route.namespace === undefined ? selectorMatch : (i) => i.namespace === namespace && selectorMatch(i);
+      if (params.get("watch") === "true" || params.get("watch") === "1") return watch(state, store, matches, params, req, res);
+      return list(state, store, matches, params, res);
+    }
+    if (method === "POST") {
+      const body = await readJson(req);
+      if (type.namespaced && (body.metadata?.namespace ?? namespace) !== namespace) {
+        return send(res, 400, kubeStatus(400, "BadRequest", "the namespace of the provided object does not match the namespace sent on the request"));
+      }
+      const name = body.metadata?.name;
+      if (typeof name !== "string" || name === "") return send(res, 422, kubeStatus(422, "Invalid", `${type.kind}.${group} "" is invalid: metadata.name: Required value: name or generateName is required`));
+      if (store.get(namespace, name)) return send(res, 409, alreadyExists(type.resource, group, name));
+      if (type.namespaced) body.metadata.namespace = namespace;
+      delete body.metadata.resourceVersion;
+      state.stats.creates++;
+      return send(res, 201, store.put(body).json);
+    }
+    return send(res, 405, kubeStatus(405, "MethodNotAllowed", "the server does not allow this method on the requested resource"));
+  }
+
+  const name = route.name;
+  const current = store.get(namespace, name);
+  if (method === "GET") {
+    state.stats.gets++;
+    return current ? send(res, 200, current.json) : send(res, 404, notFound(type.resource, group, name));
+  }
+  if (method === "DELETE") {
+    if (!current) return send(res, 404, notFound(type.resource, group, name));
+    state.stats.deletes++;
+    return send(res, 200, store.delete(namespace, name)?.json ?? current.json);
+  }
+  if (method !== "PUT" && method !== "PATCH") {
+    return send(res, 405, kubeStatus(405, "MethodNotAllowed", "the server does not allow this method on the requested resource"));
+  }
+  let next: KubeObject;
+  if (method === "PUT") {
+    next = await readJson(req);
+    if (next.metadata?.name !== name) return send(res, 400, kubeStatus(400, "BadRequest", "the name of the object does not match the name on the URL"));
+    if (!current) return send(res, 404, notFound(type.resource, group, name));
+    const rv = next.metadata?.resourceVersion;
+    if (rv !== undefined && rv !== "" && rv !== String(current.rv)) return send(res, 409, conflict(type.resource, group, name));
+    state.stats.updates++;
+  } else {
+    const contentType = (req.headers["content-type"] ?? "").split(";")[0]?.trim() ?? "";
+    state.stats.patchContentTypes[contentType] = (state.stats.patchContentTypes[contentType] ?? 0) + 1;
+    if (!(PATCH_CONTENT_TYPES as readonly string[]).includes(contentType)) {
+      return send(res, 415, kubeStatus(415, "UnsupportedMediaType", `the body of the request was in an unknown format - accepted media types include: ${PATCH_CONTENT_TYPES.join(", ")}`));
+    }
+    if (!current) return send(res, 404, notFound(type.resource, group, name));
+    const patch = await readJson(req);
+    const before = JSON.parse(current.json) as KubeObject;
+    next = applyPatch(before, patch, contentType as PatchContentType) as KubeObject;
+    if (typeof next !== "object" || next === null || next.metadata?.name !== name) throw new PatchError("the patch may not change metadata.name");
+    const rv = next.metadata?.resourceVersion;
+    if (rv !== String(current.rv)) return send(res, 409, conflict(type.resource, group, name));
+    state.stats.patches++;
+    // A patch that changes nothing does not bump the resourceVersion (like the real server).
+    if (JSON.stringify(next) === current.json) return send(res, 200, current.json);
+  }
+  if (type.namespaced) next.metadata.namespace = namespace;
+  next.metadata.uid = (JSON.parse(current.json) as KubeObject).metadata.uid;
+  return send(res, 200, store.put(next).json);
+}
+
+function list(state: FakeState, store: ResourceStore, matches: Matcher, params: URLSearchParams, res: ServerResponse): void {
+  state.stats.lists++;
+  const limitParam = Number(params.get("limit") ?? "0");
+  const limit = Number.isSafeInteger(limitParam) && limitParam > 0 ? limitParam : Number.MAX_SAFE_INTEGER;
+  let listRv = state.clock.rv;
+  let afterKey: string | undefined;
+  const token = params.get("continue");
+  if (token) {
+    const decoded = decodeContinue(token);
+    if (!decoded) return send(res, 400, kubeStatus(400, "BadRequest", "continue key is not valid: illegal base64 data"));
+    if (decoded.rv <= state.clock.compactedRv) {
+      return send(res, 410, expired("The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter."));
+    }
+    listRv = decoded.rv;
+    afterKey = decoded.start;
+  }
+  const page = store.page(matches, limit, afterKey);
+  const meta: Record<string, unknown> = { resourceVersion: String(listRv) };
+  if (page.lastKey !== undefined) {
+    meta.continue = Buffer.from(JSON.stringify({ v: "meta.k8s.io/v1", rv: listRv, start: page.lastKey })).toString("base64url");
+    meta.remainingItemCount = page.remaining;
+  }
+  const head = `{"kind":"${store.type.kind}List","apiVersion":"${store.type.apiVersion}","metadata":${JSON.stringify(meta)},"items":[`;
+  send(res, 200, `${head}${page.items.map((i) => i.json).join(",")}]}`);
+}
+
+function watch(state: FakeState, store: ResourceStore, matches: Matcher, params: URLSearchParams, req: IncomingMessage, res: ServerResponse): void {
+  state.stats.watchesStarted++;
+  state.stats.watchesOpen++;
+  const timeout = Number(params.get("timeoutSeconds") ?? "0");
+  let ender: (() => void) | undefined;
+  const ended = (): void => {
+    state.stats.watchesOpen--;
+    if (ender) state.watchEnders.delete(ender);
+  };
+  ender = serveWatch(
+    req,
+    res,
+    {
+      store,
+      clock: state.clock,
+      matches,
+      resourceVersion: params.get("resourceVersion"),
+      allowWatchBookmarks: params.get("allowWatchBookmarks") === "true",
+      timeoutSeconds: Number.isFinite(timeout) && timeout > 0 ? timeout : undefined,
+      bookmarkIntervalMs: state.bookmarkIntervalMs,
+      expiredAsHttp: state.expiredAsHttp,
+    },
+    ended,
+  );
+  if (!res.writableEnded) state.watchEnders.add(ender);
+}
+
+function decodeContinue(token: string): { rv: number; start: string } | undefined {
+  try {
+    const parsed = JSON.parse(Buffer.from(token, "base64url").toString("utf8")) as { rv?: unknown; start?: unknown };
+    return typeof parsed.rv === "number" && typeof parsed.start === "string" ? { rv: parsed.rv, start: parsed.start } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function readJson(req: IncomingMessage): Promise<KubeObject> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new SyntaxError("request entity too large");
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  const body = JSON.parse(text) as unknown;
+  if (typeof body !== "object" || body === null) throw new SyntaxError("the request body must be a JSON object or array");
+  return body as KubeObject;
+}

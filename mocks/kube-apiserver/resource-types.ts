@@ -1,0 +1,51 @@
+import type { KubeObject, ResourceType } from "./resource-store.js";
+
+/** The resource types the fake API server serves, with the field selectors the real one supports. */
+export const NODES: ResourceType = {
+  resource: "nodes",
+  kind: "Node",
+  apiVersion: "v1",
+  namespaced: false,
+  extraFields: (o: KubeObject) => ({ "spec.unschedulable": String(o.spec?.unschedulable === true) }),
+};
+
+export const PODS: ResourceType = {
+  resource: "pods",
+  kind: "Pod",
+  apiVersion: "v1",
+  namespaced: true,
+  extraFields: (o: KubeObject) => ({
+    "spec.nodeName": typeof o.spec?.nodeName === "string" ? o.spec.nodeName : "",
+    "spec.schedulerName": typeof o.spec?.schedulerName === "string" ? o.spec.schedulerName : "",
+    "status.phase": typeof o.status?.phase === "string" ? o.status.phase : "",
+  }),
+};
+
+export const NAMESPACES: ResourceType = {
+  resource: "namespaces",
+  kind: "Namespace",
+  apiVersion: "v1",
+  namespaced: false,
+  extraFields: (o: KubeObject) => ({ "status.phase": typeof o.status?.phase === "string" ? o.status.phase : "" }),
+};
+
+export const LEASES: ResourceType = {
+  resource: "leases",
+  kind: "Lease",
+  apiVersion: "coordination.k8s.io/v1",
+  namespaced: true,
+  extraFields: () => ({}),
+};
+
+export const RESOURCE_TYPES = [NODES, PODS, NAMESPACES, LEASES] as const;
+
+/** Field names accepted in `fieldSelector` for a type. */
+export function supportedFields(type: ResourceType): ReadonlySet<string> {
+  const sample = type.extraFields({ metadata: {} });
+  return new Set(["metadata.name", ...(type.namespaced ? ["metadata.namespace"] : []), ...Object.keys(sample)]);
+}
+
+export function groupOf(type: ResourceType): string {
+  const slash = type.apiVersion.indexOf("/");
+  return slash < 0 ? "" : type.apiVersion.slice(0, slash);
+}

@@ -1,0 +1,167 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { KubeConfig } from "@kubernetes/client-node";
+import { stringify as toYaml } from "yaml";
+import { handleRequest, type FakeFault, type FakeState, type FakeStats } from "./handle-request.js";
+import { ResourceStore, type KubeObject, type RevisionClock } from "./resource-store.js";
+import { LEASES, NAMESPACES, NODES, PODS, RESOURCE_TYPES } from "./resource-types.js";
+
+export interface FakeKubeApiserverOptions {
+  /** Default 0 (any free port); always on 127.0.0.1. */
+  port?: number;
+  /** Namespace of the kubeconfig context (hvx's own namespace). Default `hvx-system`. */
+  contextNamespace?: string;
+  /** Interval of BOOKMARK events on watches that allow them. Default 1000 ms. */
+  bookmarkIntervalMs?: number;
+  /** Events kept per resource type; older ones are compacted away (watch from there: 410). Default 50 000. */
+  maxLogEvents?: number;
+}
+
+/** Test-only controls: the in-process handle, never an HTTP endpoint. */
+export interface FakeKubeControls {
+  upsertNode(node: KubeObject): KubeObject;
+  deleteNode(name: string): boolean;
+  upsertPod(pod: KubeObject): KubeObject;
+  deletePod(namespace: string, name: string): boolean;
+  upsertNamespace(ns: KubeObject): KubeObject;
+  deleteNamespace(name: string): boolean;
+  getNode(name: string): KubeObject | undefined;
+  getPod(namespace: string, name: string): KubeObject | undefined;
+  getLease(namespace: string, name: string): KubeObject | undefined;
+  /** Loads many objects without events (fast); watches from before the load get 410. */
+  bulkLoad(objects: { nodes?: Iterable<KubeObject>; pods?: Iterable<KubeObject>; namespaces?: Iterable<KubeObject> }): void;
+  /** Forgets every past event: any resourceVersion below the current one gets 410 Expired. */
+  compact(): void;
+  /** Ends every open watch stream cleanly (clients re-watch from their last resourceVersion). */
+  dropWatches(): number;
+  setFault(fault: FakeFault): void;
+  /** Answer a too-old watch resourceVersion with HTTP 410 rather than an ERROR event. */
+  setExpiredAsHttp(on: boolean): void;
+  resourceVersion(): number;
+  stats(): FakeStats & { resourceVersion: number; compactedResourceVersion: number; objects: Record<string, number> };
+}
+
+export interface FakeKubeApiserver {
+  readonly url: string;
+  kubeConfig(): KubeConfig;
+  kubeconfigYaml(): string;
+  readonly controls: FakeKubeControls;
+  close(): Promise<void>;
+}
+
+/**
+ * A fake kube-apiserver good enough for the unmodified @kubernetes/client-node 1.4.0: list (with
+ * limit/continue), watch (JSON lines, bookmarks, 410), get, Node/Pod/Namespace/Lease writes with
+ * resourceVersion conflicts, and PATCH in the three JSON patch types.
+ */
+export async function startFakeKubeApiserver(opts: FakeKubeApiserverOptions = {}): Promise<FakeKubeApiserver> {
+  const clock: RevisionClock = { rv: 1, compactedRv: 0 };
+  const maxLog = opts.maxLogEvents ?? 50_000;
+  const stores = new Map(RESOURCE_TYPES.map((t) => [t, new ResourceStore(t, clock, maxLog)] as const));
+  const store = (t: typeof NODES): ResourceStore => stores.get(t) as ResourceStore;
+  const state: FakeState = {
+    clock,
+    stores,
+    fault: {},
+    expiredAsHttp: false,
+    bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 1000,
+    watchEnders: new Set(),
+    stats: emptyStats(),
+  };
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((req, res) => void handleRequest(state, req, res));
+  server.on("connection", (s) => {
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, "127.0.0.1", () => resolve());
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const namespace = opts.contextNamespace ?? "hvx-system";
+  const kubeconfigObject = {
+    apiVersion: "v1",
+    kind: "Config",
+    clusters: [{ name: "fake", cluster: { server: url, "insecure-skip-tls-verify": true } }],
+    users: [{ name: "fake", user: { token: "fake-token" } }],
+    contexts: [{ name: "fake", context: { cluster: "fake", user: "fake", namespace } }],
+    "current-context": "fake",
+  };
+  const parse = (json: string | undefined): KubeObject | undefined => (json === undefined ? undefined : (JSON.parse(json) as KubeObject));
+  const compact = (): void => {
+    clock.compactedRv = clock.rv;
+    for (const s of stores.values()) s.compact();
+  };
+
+  const controls: FakeKubeControls = {
+    upsertNode: (node) => parse(store(NODES).put(node).json) as KubeObject,
+    deleteNode: (name) => store(NODES).delete("", name) !== undefined,
+    upsertPod: (pod) => parse(store(PODS).put(pod).json) as KubeObject,
+    deletePod: (ns, name) => store(PODS).delete(ns, name) !== undefined,
+    upsertNamespace: (ns) => parse(store(NAMESPACES).put(ns).json) as KubeObject,
+    deleteNamespace: (name) => store(NAMESPACES).delete("", name) !== undefined,
+    getNode: (name) => parse(store(NODES).get("", name)?.json),
+    getPod: (ns, name) => parse(store(PODS).get(ns, name)?.json),
+    getLease: (ns, name) => parse(store(LEASES).get(ns, name)?.json),
+    bulkLoad: ({ nodes = [], pods = [], namespaces = [] }) => {
+      for (const o of namespaces) store(NAMESPACES).put(o, true);
+      for (const o of nodes) store(NODES).put(o, true);
+      for (const o of pods) store(PODS).put(o, true);
+      compact();
+    },
+    compact,
+    dropWatches: () => {
+      const enders = [...state.watchEnders];
+      for (const end of enders) end();
+      return enders.length;
+    },
+    setFault: (fault) => {
+      state.fault = { ...fault };
+    },
+    setExpiredAsHttp: (on) => {
+      state.expiredAsHttp = on;
+    },
+    resourceVersion: () => clock.rv,
+    stats: () => ({
+      ...state.stats,
+      patchContentTypes: { ...state.stats.patchContentTypes },
+      resourceVersion: clock.rv,
+      compactedResourceVersion: clock.compactedRv,
+      objects: Object.fromEntries([...stores].map(([t, s]) => [t.resource, s.size])),
+    }),
+  };
+
+  return {
+    url,
+    kubeConfig: () => {
+      const kc = new KubeConfig();
+      kc.loadFromString(toYaml(kubeconfigObject));
+      return kc;
+    },
+    kubeconfigYaml: () => toYaml(kubeconfigObject),
+    controls,
+    close: async () => {
+      controls.dropWatches();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const s of sockets) s.destroy();
+      await closed;
+    },
+  };
+}
+
+function emptyStats(): FakeStats {
+  return {
+    requests: 0,
+    lists: 0,
+    watchesStarted: 0,
+    watchesOpen: 0,
+    gets: 0,
+    creates: 0,
+    updates: 0,
+    patches: 0,
+    deletes: 0,
+    faults: 0,
+    patchContentTypes: {},
+  };
+}

@@ -1,0 +1,130 @@
+import type { Application, Request, Response } from "express";
+import type { MockState } from "./mock-state.js";
+import { CONNECTION_STATES, VM_POWER_STATES, type HostSpec, type VmSpec } from "./scenario-schema.js";
+import { requireAutomationSession } from "./automation-session-routes.js";
+import { counted, listParam } from "./counted.js";
+import { sendJson, vapiError } from "./wire-errors.js";
+
+/** List caps of the Automation API: more matches -> UNABLE_TO_ALLOCATE_RESOURCE (HTTP 500, per the spec). */
+export const MAX_HOSTS = 2500;
+export const MAX_VMS = 4000;
+export const MAX_CLUSTERS = 1000;
+
+/**
+ * `GET /api/vcenter/host`, `/api/vcenter/vm`, `/api/vcenter/vm/{vm}`, `/api/vcenter/cluster`.
+ * Filters are repeated query keys (`?hosts=host-1&hosts=host-2`); an unknown enum value
+ * is INVALID_ARGUMENT (400). `datacenters`, `folders`, `resource_pools` are not modelled.
+ */
+export function mountAutomationInventoryRoutes(app: Application, state: MockState): void {
+  counted(app, state, "get", "/api/vcenter/host", (req, res) => {
+    if (requireAutomationSession(state, req, res) === undefined) return;
+    const f = filters(req, res, ["hosts", "names", "clusters", "connection_states", "standalone"], { connection_states: CONNECTION_STATES });
+    if (f === undefined) return;
+    const hosts = [...state.hosts.values()].filter(
+      (h) =>
+        match(f["hosts"], h.id) &&
+        match(f["names"], h.name) &&
+        match(f["clusters"], h.cluster) &&
+        match(f["connection_states"], h.connectionState) &&
+        match(f["standalone"], String(h.cluster === undefined)),
+    );
+    if (tooMany(res, hosts.length, MAX_HOSTS, "host")) return;
+    sendJson(res, 200, hosts.map(toHostSummaryWire));
+  });
+
+  counted(app, state, "get", "/api/vcenter/vm", (req, res) => {
+    if (requireAutomationSession(state, req, res) === undefined) return;
+    const f = filters(req, res, ["vms", "names", "hosts", "clusters", "power_states"], { power_states: VM_POWER_STATES });
+    if (f === undefined) return;
+    const vms = [...state.vms.values()].filter(
+      (v) =>
+        match(f["vms"], v.id) &&
+        match(f["names"], v.name) &&
+        match(f["hosts"], v.host) &&
+        match(f["clusters"], state.hosts.get(v.host)?.cluster) &&
+        match(f["power_states"], v.powerState),
+    );
+    if (tooMany(res, vms.length, MAX_VMS, "vm")) return;
+    sendJson(res, 200, vms.map((v) => ({ vm: v.id, name: v.name, power_state: v.powerState, cpu_count: v.vcpus, memory_size_MiB: v.memoryMiB })));
+  });
+
+  counted(app, state, "get", "/api/vcenter/vm/:vm", (req, res) => {
+    if (requireAutomationSession(state, req, res) === undefined) return;
+    const id = String(req.params["vm"]);
+    state.stats.vmDetailFetches[id] = (state.stats.vmDetailFetches[id] ?? 0) + 1;
+    const vm = state.vms.get(id);
+    if (vm === undefined) {
+      sendJson(res, 404, vapiError("NOT_FOUND", "com.vmware.api.vcenter.vm.not_found", `Virtual machine with identifier '${id}' does not exist.`, [id]));
+      return;
+    }
+    sendJson(res, 200, toVmInfoWire(vm));
+  });
+
+  counted(app, state, "get", "/api/vcenter/cluster", (req, res) => {
+    if (requireAutomationSession(state, req, res) === undefined) return;
+    const f = filters(req, res, ["clusters", "names"], {});
+    if (f === undefined) return;
+    const clusters = state.scenario.clusters.filter((c) => match(f["clusters"], c.id) && match(f["names"], c.name));
+    if (tooMany(res, clusters.length, MAX_CLUSTERS, "cluster")) return;
+    sendJson(res, 200, clusters.map((c) => ({ cluster: c.id, name: c.name, ha_enabled: c.haEnabled, drs_enabled: c.drsEnabled })));
+  });
+}
+
+function toHostSummaryWire(h: HostSpec): object {
+  return h.connectionState === "CONNECTED"
+    ? { host: h.id, name: h.name, connection_state: h.connectionState, power_state: "POWERED_ON" }
+    : { host: h.id, name: h.name, connection_state: h.connectionState };
+}
+
+function toVmInfoWire(v: VmSpec): object {
+  return {
+    name: v.name,
+    guest_OS: v.guestOS,
+    power_state: v.powerState,
+    identity: { name: v.name, bios_uuid: v.biosUuid.toLowerCase(), instance_uuid: (v.instanceUuid ?? instanceUuidFor(v.biosUuid)).toLowerCase() },
+    hardware: { version: "VMX_19", upgrade_policy: "NEVER", upgrade_status: "NONE" },
+    cpu: { count: v.vcpus, cores_per_socket: 1, hot_add_enabled: false, hot_remove_enabled: false },
+    memory: { size_MiB: v.memoryMiB, hot_add_enabled: false },
+    boot: { type: "EFI", efi_legacy_boot: false, delay: 0, retry: false, retry_delay: 10000, enter_setup_mode: false },
+    disks: {},
+    nics: {},
+    cdroms: {},
+    floppies: {},
+    parallel_ports: {},
+    serial_ports: {},
+    sata_adapters: {},
+    scsi_adapters: {},
+    nvme_adapters: {},
+    instant_clone_frozen: false,
+  };
+}
+
+/** vCenter instance UUIDs start with 50; derived from the BIOS UUID when the scenario gives none. */
+function instanceUuidFor(biosUuid: string): string {
+  return `50${biosUuid.slice(2, 8)}${biosUuid.slice(8)}`;
+}
+
+type Filters = Record<string, Set<string> | undefined>;
+
+function filters(req: Request, res: Response, names: string[], enums: Record<string, readonly string[]>): Filters | undefined {
+  const out: Filters = {};
+  for (const n of names) {
+    const values = listParam(req, n);
+    const allowed = enums[n] ?? (n === "standalone" ? ["true", "false"] : undefined);
+    const bad = values?.find((v) => allowed !== undefined && !allowed.includes(v));
+    if (bad !== undefined) {
+      sendJson(res, 400, vapiError("INVALID_ARGUMENT", "vapi.bindings.typeconverter.enum.invalid", `Invalid value '${bad}' for filter ${n}.`, [bad, n]));
+      return undefined;
+    }
+    out[n] = values === undefined ? undefined : new Set(values);
+  }
+  return out;
+}
+
+const match = (set: Set<string> | undefined, v: string | undefined) => set === undefined || (v !== undefined && set.has(v));
+
+function tooMany(res: Response, count: number, max: number, kind: string): boolean {
+  if (count <= max) return false;
+  sendJson(res, 500, vapiError("UNABLE_TO_ALLOCATE_RESOURCE", `com.vmware.api.vcenter.${kind}.max_limit_exceeded`, `Too many matches (${count}); at most ${max} ${kind}s can be listed. Add filters.`, [String(max)]));
+  return true;
+}

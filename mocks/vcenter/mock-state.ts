@@ -1,0 +1,83 @@
+import type { FaultsSpec, HostSpec, Scenario, VmSpec } from "./scenario-schema.js";
+
+/** One login, as either API keeps it. */
+export interface MockSession {
+  readonly api: "automation" | "viJson";
+  readonly userName: string;
+  readonly createdMs: number;
+  lastAccessMs: number;
+}
+
+/** Counters the tests read through `controls.stats()`. */
+export interface MockVcenterStats {
+  logins: { automation: number; viJson: number };
+  /** Keyed by `METHOD /route/pattern`, e.g. `GET /api/vcenter/vm/:vm`. */
+  requestsByRoute: Record<string, number>;
+  queryPerfCalls: number;
+  queryPerfCompositeCalls: number;
+  /** Largest metric count (entities x metricIds) seen in one QueryPerf/QueryPerfComposite. */
+  maxMetricsInOneQuery: number;
+  /** `GET /api/vcenter/vm/{vm}` calls per VM id. */
+  vmDetailFetches: Record<string, number>;
+  /** 401 responses plus VI/JSON NotAuthenticated/InvalidLogin faults. */
+  unauthorizedServed: number;
+}
+
+/** The mock's mutable world: inventory (deep copies of the scenario), sessions, faults, stats. */
+export interface MockState {
+  readonly scenario: Scenario;
+  readonly clock: () => number;
+  /** Clock at start; scenario series count `atSeconds` from here. */
+  readonly startMs: number;
+  readonly hosts: Map<string, HostSpec>;
+  readonly vms: Map<string, VmSpec>;
+  readonly sessions: Map<string, MockSession>;
+  faults: FaultsSpec;
+  stats: MockVcenterStats;
+  /** Fault dice (deterministic, seeded by faults.seed). */
+  random: () => number;
+}
+
+export function emptyStats(): MockVcenterStats {
+  return {
+    logins: { automation: 0, viJson: 0 },
+    requestsByRoute: {},
+    queryPerfCalls: 0,
+    queryPerfCompositeCalls: 0,
+    maxMetricsInOneQuery: 0,
+    vmDetailFetches: {},
+    unauthorizedServed: 0,
+  };
+}
+
+export function createMockState(scenario: Scenario, clock: () => number): MockState {
+  const copy = structuredClone(scenario);
+  return {
+    scenario: copy,
+    clock,
+    startMs: clock(),
+    hosts: new Map(copy.hosts.map((h) => [h.id, h])),
+    vms: new Map(copy.vms.map((v) => [v.id, v])),
+    sessions: new Map(),
+    faults: { ...copy.faults },
+    stats: emptyStats(),
+    random: mulberry32(copy.faults.seed),
+  };
+}
+
+/** VMs placed on a host, in scenario order. */
+export function vmsOnHost(state: MockState, hostId: string): VmSpec[] {
+  return [...state.vms.values()].filter((v) => v.host === hostId);
+}
+
+/** Small seeded PRNG (mulberry32): same seed, same sequence, in [0, 1). */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,0 +1,75 @@
+import { createServer as createHttpServer, type Server } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import type { AddressInfo } from "node:net";
+import express, { type NextFunction, type Request, type Response } from "express";
+import { mountAutomationInventoryRoutes } from "./automation-inventory-routes.js";
+import { mountAutomationSessionRoutes } from "./automation-session-routes.js";
+import { faultInjection } from "./fault-injection.js";
+import { createControls, type MockVcenterControls } from "./mock-controls.js";
+import { createMockState } from "./mock-state.js";
+import { validateScenario } from "./parse-scenario.js";
+import type { Scenario } from "./scenario-schema.js";
+import { mountViPerfRoutes } from "./vi-perf-routes.js";
+import { mountViSessionRoutes } from "./vi-session-routes.js";
+import { sendJson, vapiError, viFault } from "./wire-errors.js";
+
+export interface MockVcenterOptions {
+  scenario: Scenario;
+  /** 0 or absent: a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** PEM cert and key: serve HTTPS. */
+  tls?: { cert: string; key: string };
+  /** Epoch ms; default Date.now. Sample timestamps and session expiry follow it. */
+  clock?: () => number;
+}
+
+export interface MockVcenterHandle {
+  /** e.g. http://127.0.0.1:PORT (no trailing slash). */
+  url: string;
+  close(): Promise<void>;
+  controls: MockVcenterControls;
+}
+
+/** Starts a mock vCenter (Automation API + VI/JSON) serving the scenario. */
+export async function startMockVcenter(opts: MockVcenterOptions): Promise<MockVcenterHandle> {
+  const scenario = validateScenario(opts.scenario);
+  const state = createMockState(scenario, opts.clock ?? Date.now);
+  const app = express();
+  app.disable("x-powered-by");
+  app.disable("etag");
+  app.use(faultInjection(state));
+  app.use(express.json({ limit: "10mb", type: () => true }));
+  mountAutomationSessionRoutes(app, state);
+  mountAutomationInventoryRoutes(app, state);
+  mountViSessionRoutes(app, state);
+  mountViPerfRoutes(app, state);
+  app.use((req: Request, res: Response) => {
+    if (req.path.startsWith("/api/")) sendJson(res, 404, vapiError("NOT_FOUND", "com.vmware.vapi.rest.httpNotFound", "Not found."));
+    else res.status(404).end();
+  });
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const status = typeof (err as { status?: unknown }).status === "number" ? (err as { status: number }).status : 500;
+    if (req.path.startsWith("/sdk/")) sendJson(res, status, viFault("InvalidRequest", "The request body could not be parsed."));
+    else sendJson(res, status, vapiError("INVALID_ARGUMENT", "vapi.json.parse.error", "The request body could not be parsed."));
+  });
+
+  const server: Server = opts.tls ? createHttpsServer({ cert: opts.tls.cert, key: opts.tls.key }, app) : createHttpServer(app);
+  const host = opts.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+  return {
+    url: `${opts.tls ? "https" : "http"}://${urlHost}:${port}`,
+    controls: createControls(state),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}

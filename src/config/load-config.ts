@@ -1,0 +1,95 @@
+import { readFileSync } from "node:fs";
+import { parse as parseYaml } from "yaml";
+import { ConfigError } from "./config-error.js";
+import { configSchema, type Config } from "./schema.js";
+
+type Env = Readonly<Record<string, string | undefined>>;
+type ReadFile = (path: string) => string;
+
+const readUtf8: ReadFile = (path) => readFileSync(path, "utf8");
+
+/**
+ * Parses and validates a configuration document (YAML or JSON text). Credentials may
+ * come from HVX_VCENTER_USERNAME / HVX_VCENTER_PASSWORD or their `_FILE` variants;
+ * the environment wins over the file. This is the only place that reads the environment.
+ */
+export function parseConfig(text: string | undefined, env: Env = {}, readFile: ReadFile = readUtf8): Readonly<Config> {
+  let raw: unknown = {};
+  if (text !== undefined && text.trim() !== "") {
+    try {
+      raw = parseYaml(text) ?? {};
+    } catch (err) {
+      throw new ConfigError([`not valid YAML: ${(err as Error).message.split("\n")[0]}`], { cause: err });
+    }
+  }
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    throw new ConfigError(["the file must hold a mapping of keys (server, vcenter, thresholds, ...)"]);
+  }
+  const doc = raw as Record<string, unknown>;
+  const credentials = credentialsFromEnv(env, readFile);
+  if (Object.keys(credentials).length > 0) {
+    const vcenter = doc.vcenter;
+    if (vcenter !== undefined && (typeof vcenter !== "object" || vcenter === null || Array.isArray(vcenter))) {
+      throw new ConfigError(["vcenter: must be a mapping"]);
+    }
+    doc.vcenter = { ...(vcenter as object | undefined), ...credentials };
+  }
+  const result = configSchema.safeParse(doc);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((i) => `${i.path.length > 0 ? i.path.join(".") : "(top level)"}: ${i.message}`),
+    );
+  }
+  return deepFreeze(result.data);
+}
+
+/** Reads the file at `path` (or nothing) and returns the validated configuration. */
+export function loadConfig(path: string | undefined, env: Env = process.env): Readonly<Config> {
+  let text: string | undefined;
+  if (path !== undefined) {
+    try {
+      text = readUtf8(path);
+    } catch (err) {
+      throw new ConfigError([`cannot read config file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`]);
+    }
+  }
+  return parseConfig(text, env);
+}
+
+function credentialsFromEnv(env: Env, readFile: ReadFile): { username?: string; password?: string } {
+  const out: { username?: string; password?: string } = {};
+  const username = fromEnvOrFile(env, "HVX_VCENTER_USERNAME", readFile);
+  const password = fromEnvOrFile(env, "HVX_VCENTER_PASSWORD", readFile);
+  if (username !== undefined) out.username = username;
+  if (password !== undefined) out.password = password;
+  return out;
+}
+
+function fromEnvOrFile(env: Env, name: string, readFile: ReadFile): string | undefined {
+  const direct = env[name];
+  if (direct !== undefined && direct !== "") return direct;
+  const file = env[`${name}_FILE`];
+  if (file === undefined || file === "") return undefined;
+  try {
+    return readFile(file).replace(/\r?\n$/, "");
+  } catch (err) {
+    throw new ConfigError([`${name}_FILE: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? "error"}`]);
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+const REDACTED = "<redacted>";
+
+/** The effective configuration with every secret replaced, for `--print-config` and logs. */
+export function redactConfig(config: Readonly<Config>): Config {
+  const copy = structuredClone(config) as Config;
+  if (copy.vcenter.password !== undefined) copy.vcenter.password = REDACTED;
+  return copy;
+}

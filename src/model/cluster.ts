@@ -1,0 +1,53 @@
+import type { NodeIdentity } from "./node.js";
+
+/**
+ * Core snapshot of the Kubernetes side, as the informers last saw it (cluster-awareness).
+ * Quantities are plain numbers: CPU in millicores, memory in bytes.
+ */
+export interface ResourceAmounts {
+  readonly cpuMilli: number;
+  readonly memoryBytes: number;
+}
+
+export interface NodeView extends NodeIdentity {
+  readonly allocatable: ResourceAmounts;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly annotations: Readonly<Record<string, string>>;
+}
+
+export interface PodView {
+  readonly namespace: string;
+  readonly name: string;
+  readonly uid: string;
+  /** `spec.nodeName`; undefined while pending. */
+  readonly nodeName?: string;
+  /** Replica group key: `ReplicaSet/ns/name`, `StatefulSet/ns/name`, `Job/ns/name`, or `app/ns/<app.kubernetes.io/name>`. */
+  readonly ownerKey?: string;
+  /** Effective pod requests (kube-scheduler's formula, incl. sidecars and overhead). */
+  readonly requests: ResourceAmounts;
+  /** Sum of limits; a container without a limit counts with its request (DESIGN conventions). */
+  readonly limits: ResourceAmounts;
+  /** Demand the burst guard projects: original requests, else requests, else limits, else defaults. */
+  readonly expectedDemand: ResourceAmounts;
+  /** Binding time: PodScheduled lastTransitionTime, else creationTimestamp, else first seen bound. */
+  readonly boundAtMs?: number;
+  /** Terminal pods (Succeeded/Failed) hold no resources. */
+  readonly terminal: boolean;
+}
+
+export interface ClusterView {
+  readonly nodes: ReadonlyMap<string, NodeView>;
+  /** Non-terminal pods bound to each node. */
+  readonly podsByNode: ReadonlyMap<string, readonly PodView[]>;
+  /** Namespace name -> labels. */
+  readonly namespaces: ReadonlyMap<string, Readonly<Record<string, string>>>;
+  /** When every informer had synced, epoch ms; undefined before. */
+  readonly syncedAtMs?: number;
+  /** Last event or relist received from the API server, epoch ms. */
+  readonly lastEventMs?: number;
+}
+
+/** Read port for the Kubernetes view. `latest()` never awaits the network. */
+export interface ClusterSource {
+  latest(): ClusterView;
+}

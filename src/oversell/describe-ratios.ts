@@ -1,0 +1,73 @@
+import type { EffectiveRatios, RatioDecision, RatioLimit } from "./effective-ratios.js";
+import type { RatioSource } from "./namespace-ratios.js";
+
+/** `2` -> "2", `1.6` -> "1.6", `1.2345` -> "1.235". For ratios shown to users. */
+export function formatRatio(ratio: number): string {
+  return String(Number(ratio.toFixed(3)));
+}
+
+/** One decimal, as the design's examples write caps and fleet ratios (`4.0`, `2.5`). */
+function oneDecimal(value: number): string {
+  return value.toFixed(1);
+}
+
+const FLEET_RATIO_NAME = { cpu: "vCPU:pCPU", memory: "vRAM:pRAM" } as const;
+const SOURCE_WORDS: Readonly<Record<RatioSource, string>> = {
+  default: "configured",
+  namespace_config: "namespace config",
+  namespace_label: "namespace label",
+};
+
+function limitWords(d: RatioDecision, limit: RatioLimit = d.limit): string {
+  switch (limit.code) {
+    case "no_host_data":
+      return "no host data";
+    case "cap_not_binding":
+      return "stacked cap not binding";
+    case "stacked_cap":
+      return `stacked cap ${oneDecimal(limit.maxStacked)} / ${FLEET_RATIO_NAME[d.resource]} ${oneDecimal(limit.fleetRatio)}`;
+    case "hot_brake":
+      return `hot-host brake: ${Math.round(limit.hotPercent)}% of hosts hot > ${limit.brakePercent}%`;
+  }
+}
+
+/**
+ * The user-facing warning for one resource, e.g.
+ * `hvx: cpu requests scaled by 1/1.6 (stacked cap 4.0 / vCPU:pCPU 2.5)` or
+ * `hvx: cpu requests scaled by 1/2 (configured ratio; stacked cap 4.0 / vCPU:pCPU 1.6 = 2.5 not binding)`.
+ * `changed`: whether any request of this resource was actually lowered.
+ * Undefined when there is nothing worth saying (ratio 1 as configured, or nothing changed).
+ */
+export function ratioWarning(d: RatioDecision, changed: boolean): string | undefined {
+  const limit = d.limit;
+  if (d.ratio <= 1) {
+    if (d.configured <= 1) return undefined;
+    return `hvx: ${d.resource} requests not scaled (${limitWords(d)})`;
+  }
+  if (!changed) return undefined;
+  const head = `hvx: ${d.resource} requests scaled by 1/${formatRatio(d.ratio)}`;
+  const source = `${SOURCE_WORDS[d.source]} ratio`;
+  switch (limit.code) {
+    case "stacked_cap":
+      return `${head} (${limitWords(d)})`;
+    case "cap_not_binding":
+      return `${head} (${source}; stacked cap ${oneDecimal(limit.maxStacked)} / ${FLEET_RATIO_NAME[d.resource]} ${oneDecimal(limit.fleetRatio)} = ${formatRatio(limit.capRatio)} not binding)`;
+    default:
+      return `${head} (${source}; ${limitWords(d)})`;
+  }
+}
+
+/**
+ * Value of the `hvx.io/oversell` annotation: the applied ratios and why, e.g.
+ * `cpu=2,memory=1 (configured; stacked cap not binding)` or
+ * `cpu=1.6,memory=1 (configured; cpu stacked cap 4.0 / vCPU:pCPU 2.5, memory stacked cap not binding)`.
+ */
+export function oversellAnnotationValue(r: EffectiveRatios): string {
+  const sources = pairWords(SOURCE_WORDS[r.cpu.source], SOURCE_WORDS[r.memory.source]);
+  const limits = pairWords(limitWords(r.cpu), limitWords(r.memory));
+  return `cpu=${formatRatio(r.cpu.ratio)},memory=${formatRatio(r.memory.ratio)} (${sources}; ${limits})`;
+}
+
+function pairWords(cpu: string, memory: string): string {
+  return cpu === memory ? cpu : `cpu ${cpu}, memory ${memory}`;
+}

@@ -1,0 +1,12 @@
+export { buildOversellPatch, type JsonPatchOp } from "./build-oversell-patch.js";
+export { decideOversell, type OversellDecision, type OversellInput, type RequestChange, type SkipReason } from "./decide-oversell.js";
+export { formatRatio, oversellAnnotationValue, ratioWarning } from "./describe-ratios.js";
+export { decideEffectiveRatios, type EffectiveRatios, type RatioDecision, type RatioLimit } from "./effective-ratios.js";
+export { fleetView, type FleetView } from "./fleet-view.js";
+export { escapePointerToken, jsonPointer } from "./json-pointer.js";
+export { resolveNamespaceRatios, type NamespaceRatios, type RatioSource } from "./namespace-ratios.js";
+export { collectOriginalRequests, parseOriginalRequests, type OriginalRequests } from "./original-requests.js";
+export type { OversellPolicy } from "./oversell-policy.js";
+export * from "./pod-shape.js";
+export { qosClass, type QosClass } from "./qos-class.js";
+export { scaleCpuRequest, scaleMemoryRequest } from "./scale-request.js";

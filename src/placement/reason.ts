@@ -1,0 +1,53 @@
+/**
+ * Why a node was rejected or marked down. Reasons are data; `src/protocol/format-reason.ts`
+ * turns them into the one-line text kube-scheduler shows.
+ */
+export interface HostRef {
+  readonly id: string;
+  readonly name: string;
+}
+export interface VmRef {
+  readonly id: string;
+  readonly name: string;
+}
+
+export type HostMetricName =
+  | "cpu ready"
+  | "cpu usage"
+  | "memory usage"
+  | "balloon"
+  | "swap-in rate"
+  | "memory state";
+
+export type VmMetricName = "cpu ready" | "balloon";
+
+export type Reason =
+  | {
+      readonly code: "host_metric";
+      readonly host: HostRef;
+      readonly metric: HostMetricName;
+      readonly value: number | string;
+      readonly op: ">=" | ">" | "in";
+      readonly threshold: number | string;
+      readonly unit: "%" | "MiB" | "KB/s" | "";
+      readonly ageS: number;
+    }
+  | {
+      readonly code: "vm_metric";
+      readonly host: HostRef;
+      readonly vm: VmRef;
+      readonly metric: VmMetricName;
+      readonly value: number;
+      readonly op: ">=" | ">";
+      readonly threshold: number;
+      readonly unit: "%" | "MiB";
+      readonly ageS: number;
+    }
+  | { readonly code: "host_maintenance"; readonly host: HostRef }
+  | { readonly code: "host_connection"; readonly host: HostRef; readonly state: string }
+  | { readonly code: "metrics_stale"; readonly host: HostRef; readonly ageS: number; readonly maxAgeS: number }
+  | { readonly code: "metrics_missing"; readonly host: HostRef }
+  | { readonly code: "node_unmapped"; readonly node: string }
+  | { readonly code: "vm_host_unknown"; readonly vm: VmRef; readonly hostId: string };
+
+export type ReasonCode = Reason["code"];

@@ -1,0 +1,121 @@
+import type { HostView } from "../../model/inventory.js";
+import type { Logger } from "../../observability/logger.js";
+import type { AdmissionMetrics } from "../../observability/admission-metrics.js";
+import { buildOversellPatch, type JsonPatchOp } from "../../oversell/build-oversell-patch.js";
+import { decideOversell } from "../../oversell/decide-oversell.js";
+import { decideEffectiveRatios } from "../../oversell/effective-ratios.js";
+import { fleetView } from "../../oversell/fleet-view.js";
+import type { OversellPolicy } from "../../oversell/oversell-policy.js";
+import { type PodShape, podShapeProblem } from "../../oversell/pod-shape.js";
+import {
+  type AdmissionReviewRequest,
+  parseAdmissionReviewText,
+  toAdmissionResponseWire,
+} from "../../protocol/admission-review.js";
+
+export interface AdmissionContext {
+  readonly policy: OversellPolicy;
+  readonly ownNamespace: string;
+  /** Hosts backing the cluster's nodes, or every polled host. Empty: no host data. */
+  readonly hosts: () => readonly HostView[];
+  readonly isHostHot: (h: HostView) => boolean;
+  readonly namespaceLabels?: (namespace: string) => Readonly<Record<string, string>> | undefined;
+  readonly log: Logger;
+  readonly metrics: AdmissionMetrics;
+  /** Milliseconds, for the handling-time metric only. */
+  readonly clock: () => number;
+}
+
+export interface AdmissionReply {
+  readonly status: 200 | 400;
+  readonly contentType: "application/json" | "text/plain; charset=utf-8";
+  readonly body: string;
+}
+
+export const INTERNAL_ERROR_WARNING = "hvx: oversell skipped after an internal error; pod admitted unchanged";
+
+/**
+ * Handles one `POST /mutate` body. Only pod CREATE is mutated; anything else is allowed
+ * unchanged. Malformed review -> 400 with the reason as text. Any error while deciding ->
+ * allowed unchanged with a warning and the `error` outcome: this never answers 500 and
+ * never denies. Dry runs are answered the same way (the decision has no side effects) but
+ * do not add to the removed-resources counters.
+ */
+export function handleAdmissionReview(bodyText: string, ctx: AdmissionContext): AdmissionReply {
+  const startedMs = ctx.clock();
+  const parsed = parseAdmissionReviewText(bodyText);
+  if (!parsed.ok) {
+    ctx.metrics.countReview("malformed");
+    ctx.log.warn({ problem: parsed.message }, "admission: malformed review");
+    observe(ctx, startedMs);
+    return { status: 400, contentType: "text/plain; charset=utf-8", body: `${parsed.message}\n` };
+  }
+  const review = parsed.review;
+  let patch: JsonPatchOp[] = [];
+  let warnings: readonly string[] = [];
+  try {
+    ({ patch, warnings } = mutate(review, ctx));
+    ctx.metrics.countReview(patch.length > 0 ? "patched" : "unchanged");
+  } catch (err) {
+    patch = [];
+    warnings = [INTERNAL_ERROR_WARNING];
+    ctx.metrics.countReview("error");
+    ctx.log.error({ uid: review.request.uid, err: errorText(err) }, "admission: internal error, pod admitted unchanged");
+  }
+  const body = JSON.stringify(toAdmissionResponseWire(review, { patch, warnings }));
+  observe(ctx, startedMs);
+  return { status: 200, contentType: "application/json", body };
+}
+
+function mutate(review: AdmissionReviewRequest, ctx: AdmissionContext): { patch: JsonPatchOp[]; warnings: readonly string[] } {
+  const r = review.request;
+  const isPodCreate =
+    r.operation === "CREATE" && r.resource.group === "" && r.resource.resource === "pods" && !r.subResource && r.kind.kind === "Pod";
+  if (!isPodCreate) return { patch: [], warnings: [] };
+  const problem = podShapeProblem(r.object);
+  if (problem !== undefined) {
+    ctx.log.warn({ uid: r.uid, problem }, "admission: pod not readable, admitted unchanged");
+    return { patch: [], warnings: [`hvx: oversell skipped (${problem})`] };
+  }
+  const pod = r.object as PodShape;
+  const namespace = r.namespace || pod.metadata?.namespace || "default";
+  const hosts = ctx.hosts();
+  const fleet = hosts.length > 0 ? fleetView(hosts, ctx.isHostHot) : undefined;
+  const labels = ctx.namespaceLabels?.(namespace);
+  const decision = decideOversell({ pod, namespace, policy: ctx.policy, ownNamespace: ctx.ownNamespace, namespaceLabels: labels, fleet });
+  ctx.metrics.setEffectiveRatios(
+    decideEffectiveRatios(
+      { cpu: { ratio: ctx.policy.cpuRatio, source: "default" }, memory: { ratio: ctx.policy.memoryRatio, source: "default" }, warnings: [] },
+      fleet,
+      ctx.policy,
+    ),
+  );
+  const podName = pod.metadata?.name || pod.metadata?.generateName || "";
+  if (decision.kind === "skip") {
+    ctx.log.debug({ uid: r.uid, namespace, pod: podName, reason: decision.reason.code }, "admission: pod not scaled");
+    return { patch: [], warnings: decision.warnings };
+  }
+  if (!r.dryRun) ctx.metrics.countRemoved(namespace, Number(decision.removedCpuMilli), Number(decision.removedMemoryBytes));
+  ctx.log.info(
+    {
+      uid: r.uid,
+      namespace,
+      pod: podName,
+      dryRun: r.dryRun === true,
+      cpuRatio: decision.ratios.cpu.ratio,
+      memoryRatio: decision.ratios.memory.ratio,
+      removedCpuMilli: Number(decision.removedCpuMilli),
+      removedMemoryBytes: Number(decision.removedMemoryBytes),
+    },
+    "admission: pod requests scaled",
+  );
+  return { patch: buildOversellPatch(pod, decision), warnings: decision.warnings };
+}
+
+function observe(ctx: AdmissionContext, startedMs: number): void {
+  ctx.metrics.observeHandlingSeconds(Math.max(0, ctx.clock() - startedMs) / 1000);
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+}

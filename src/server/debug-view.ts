@@ -1,0 +1,63 @@
+import type { InventoryView } from "../model/inventory.js";
+import type { SourceStatus } from "../model/metrics-source.js";
+import { assessHost } from "../placement/assess-host.js";
+import type { PlacementPolicy } from "../placement/policy.js";
+import { formatReason } from "../protocol/format-reason.js";
+
+/** `GET /debug/hosts`: every host and VM with its metrics, age and verdict. */
+export function buildDebugHosts(inventory: InventoryView, policy: PlacementPolicy, nowMs: number, source?: SourceStatus) {
+  const hosts = [...inventory.hosts.values()].map((host) => {
+    const verdict = assessHost(host, undefined, policy.thresholds, nowMs);
+    const vms = host.vmIds.flatMap((id) => {
+      const vm = inventory.vms.get(id);
+      if (!vm) return [];
+      const own = assessHost(host, vm, policy.thresholds, nowMs);
+      return [{
+        id: vm.id,
+        name: vm.name,
+        biosUuid: vm.biosUuid ?? null,
+        powerState: vm.powerState,
+        vcpus: vm.vcpus,
+        memoryMiB: vm.memoryMiB,
+        metrics: vm.metrics ?? null,
+        ageSeconds: ageS(vm.metrics?.sampledAtMs, nowMs),
+        heat: own.heat,
+        reasons: [...own.rejections, ...own.warnings].map(formatReason),
+      }];
+    });
+    return {
+      id: host.id,
+      name: host.name,
+      cluster: host.clusterName ?? null,
+      connectionState: host.connectionState,
+      inMaintenance: host.inMaintenance,
+      cpuCores: host.cpuCores,
+      cpuMhzPerCore: host.cpuMhzPerCore,
+      memoryMiB: host.memoryMiB,
+      vcpuPerPcpu: round2(host.vcpuPerPcpu),
+      vramPerPram: round2(host.vramPerPram),
+      metrics: host.metrics ?? null,
+      ageSeconds: ageS(host.metrics?.sampledAtMs, nowMs),
+      heat: verdict.heat,
+      stale: verdict.staleness ? formatReason(verdict.staleness) : null,
+      rejections: verdict.rejections.map(formatReason),
+      warnings: verdict.warnings.map(formatReason),
+      vms,
+    };
+  });
+  return {
+    now: new Date(nowMs).toISOString(),
+    polledAt: inventory.polledAtMs !== undefined ? new Date(inventory.polledAtMs).toISOString() : null,
+    source: source ?? null,
+    thresholds: policy.thresholds,
+    hosts,
+  };
+}
+
+function ageS(sampledAtMs: number | undefined, nowMs: number): number | null {
+  return sampledAtMs === undefined ? null : Math.max(0, Math.round((nowMs - sampledAtMs) / 1000));
+}
+
+function round2(v: number): number {
+  return Math.round(v * 100) / 100;
+}

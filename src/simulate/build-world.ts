@@ -1,0 +1,192 @@
+import type { Scenario, UsageSpec } from "./scenario.js";
+
+/**
+ * The static part of a simulation: hosts, VMs, nodes and pods as flat typed arrays,
+ * expanded once from the scenario and shared (read-only) by every strategy run.
+ * Index conventions: host h, VM v (node VMs first, then noisy VMs), node n (= VM n),
+ * pod p, workload w.
+ */
+export interface World {
+  readonly scenario: Scenario;
+  readonly stepSeconds: number;
+  readonly steps: number;
+  readonly lagSteps: number;
+  readonly startMs: number;
+  readonly hosts: HostArrays;
+  readonly vms: VmArrays;
+  readonly nodes: NodeArrays;
+  readonly pods: PodArrays;
+  /** Usage spec per noisy VM (index v - nodes.count). */
+  readonly noisyCpu: readonly UsageSpec[];
+}
+
+export interface HostArrays {
+  readonly count: number;
+  readonly names: readonly string[];
+  readonly ids: readonly string[];
+  readonly cores: Int32Array;
+  readonly mhzPerCore: Float64Array;
+  readonly memoryMiB: Float64Array;
+}
+
+export interface VmArrays {
+  readonly count: number;
+  readonly names: readonly string[];
+  readonly ids: readonly string[];
+  readonly biosUuids: readonly string[];
+  /** Initial host (runs copy it: VMs move). */
+  readonly initialHost: Int32Array;
+  readonly vcpus: Int32Array;
+  readonly memoryMiB: Float64Array;
+  readonly reservationMiB: Float64Array;
+  /** Noisy VMs: touched memory as a share of configured memory. */
+  readonly memoryShare: Float64Array;
+}
+
+export interface NodeArrays {
+  readonly count: number;
+  readonly names: readonly string[];
+  readonly allocCpuMilli: Float64Array;
+  readonly allocMemMiB: Float64Array;
+}
+
+export interface PodArrays {
+  readonly count: number;
+  readonly names: readonly string[];
+  readonly workload: Int32Array;
+  readonly arriveStep: Int32Array;
+  /** Steps a pod runs before it finishes; 0 = until the end. */
+  readonly lifetimeSteps: Int32Array;
+  readonly priority: Int32Array;
+  /** Requests as scheduled (after the oversell ratio). */
+  readonly reqCpuMilli: Float64Array;
+  readonly reqMemMiB: Float64Array;
+  /** Requests as written (kept in `hvx.io/original-requests`). */
+  readonly origCpuMilli: Float64Array;
+  readonly origMemMiB: Float64Array;
+  readonly limCpuMilli: Float64Array;
+  readonly limMemMiB: Float64Array;
+}
+
+const MIB_PER_GIB = 1024;
+
+/** Expands a validated scenario. Deterministic: no randomness here. */
+export function buildWorld(s: Scenario): World {
+  const stepSeconds = s.stepSeconds;
+  const steps = Math.round((s.durationHours * 3600) / stepSeconds);
+  const H = s.hosts.count;
+  const hosts: HostArrays = {
+    count: H,
+    names: range(H).map((h) => `esx-${pad(h + 1)}`),
+    ids: range(H).map((h) => `host-${1000 + h}`),
+    cores: Int32Array.from(range(H), () => s.hosts.cores),
+    mhzPerCore: Float64Array.from(range(H), () => s.hosts.mhzPerCore),
+    memoryMiB: Float64Array.from(range(H), () => s.hosts.memoryGiB * MIB_PER_GIB),
+  };
+
+  const vmHost: number[] = [];
+  const vcpus: number[] = [];
+  const memMiB: number[] = [];
+  const resMiB: number[] = [];
+  const share: number[] = [];
+  const names: string[] = [];
+  const noisyCpu: UsageSpec[] = [];
+  const nv = s.nodeVms;
+  for (let i = 0; i < H * nv.perHost; i++) {
+    vmHost.push(i % H);
+    vcpus.push(nv.vcpus);
+    memMiB.push(nv.memoryGiB * MIB_PER_GIB);
+    resMiB.push(nv.reservationGiB * MIB_PER_GIB);
+    share.push(0);
+    names.push(`k8s-node-${pad(i + 1)}`);
+  }
+  const nodeCount = names.length;
+  for (const group of s.noisyVms) {
+    for (const h of group.hosts ?? range(H)) {
+      for (let k = 0; k < group.perHost; k++) {
+        vmHost.push(h);
+        vcpus.push(group.vcpus);
+        memMiB.push(group.memoryGiB * MIB_PER_GIB);
+        resMiB.push(0);
+        share.push(group.memoryPercent / 100);
+        names.push(`app-vm-${pad(names.length - nodeCount + 1)}`);
+        noisyCpu.push(group.cpu);
+      }
+    }
+  }
+  const V = names.length;
+  const vms: VmArrays = {
+    count: V,
+    names,
+    ids: range(V).map((v) => `vm-${2000 + v}`),
+    biosUuids: range(V).map((v) => `4200${hex(v, 4)}-0000-4000-8000-${hex(v * 7919 + 1, 12)}`),
+    initialHost: Int32Array.from(vmHost),
+    vcpus: Int32Array.from(vcpus),
+    memoryMiB: Float64Array.from(memMiB),
+    reservationMiB: Float64Array.from(resMiB),
+    memoryShare: Float64Array.from(share),
+  };
+  const nodes: NodeArrays = {
+    count: nodeCount,
+    names: names.slice(0, nodeCount),
+    // allocatable = capacity - kube/system reserved (- eviction threshold for memory), as kubelet computes it
+    allocCpuMilli: Float64Array.from(range(nodeCount), () => nv.vcpus * 1000 - nv.kubeReservedCpuMilli),
+    allocMemMiB: Float64Array.from(range(nodeCount), () => nv.memoryGiB * MIB_PER_GIB - nv.kubeReservedMemoryMiB - nv.evictionHardMiB),
+  };
+  return { scenario: s, stepSeconds, steps, lagSteps: Math.ceil(s.pollIntervalSeconds / stepSeconds), startMs: Date.parse(s.startTime), hosts, vms, nodes, pods: buildPods(s, steps), noisyCpu };
+}
+
+function buildPods(s: Scenario, steps: number): PodArrays {
+  const stepMin = s.stepSeconds / 60;
+  const rows: Array<{ name: string; w: number; arrive: number; life: number }> = [];
+  s.workloads.forEach((w, wi) => {
+    const every = w.repeatEveryMinutes;
+    const batches = every === undefined ? 1 : Math.max(1, Math.floor((s.durationHours * 60 - w.arrival.startMinute) / every));
+    for (let b = 0; b < batches; b++) {
+      const start = w.arrival.startMinute + b * (every ?? 0);
+      for (let r = 0; r < w.replicas; r++) {
+        // replicas arrive evenly over the spread window
+        const minute = start + (w.replicas > 1 ? (w.arrival.spreadMinutes * r) / w.replicas : 0);
+        const arrive = Math.floor(minute / stepMin);
+        if (arrive >= steps) continue;
+        const name = batches > 1 ? `${w.name}-b${b}-${r}` : `${w.name}-${r}`;
+        rows.push({ name, w: wi, arrive, life: w.lifetimeMinutes === undefined ? 0 : Math.max(1, Math.round(w.lifetimeMinutes / stepMin)) });
+      }
+    }
+  });
+  const P = rows.length;
+  const wl = (p: number) => s.workloads[rows[p]!.w]!;
+  const cpuRatio = s.oversell.cpuRatio;
+  const memRatio = s.oversell.memoryRatio;
+  return {
+    count: P,
+    names: rows.map((r) => r.name),
+    workload: Int32Array.from(rows, (r) => r.w),
+    arriveStep: Int32Array.from(rows, (r) => r.arrive),
+    lifetimeSteps: Int32Array.from(rows, (r) => r.life),
+    priority: Int32Array.from(range(P), (p) => wl(p).priority),
+    // the admission webhook divides requests by the ratio, whole millicores / MiB (DESIGN: never below a floor)
+    reqCpuMilli: Float64Array.from(range(P), (p) => scaleRequest(wl(p).cpuRequestMilli, cpuRatio, 10)),
+    reqMemMiB: Float64Array.from(range(P), (p) => scaleRequest(wl(p).memoryRequestMiB, memRatio, 16)),
+    origCpuMilli: Float64Array.from(range(P), (p) => wl(p).cpuRequestMilli),
+    origMemMiB: Float64Array.from(range(P), (p) => wl(p).memoryRequestMiB),
+    limCpuMilli: Float64Array.from(range(P), (p) => wl(p).cpuLimitMilli),
+    limMemMiB: Float64Array.from(range(P), (p) => wl(p).memoryLimitMiB),
+  };
+}
+
+/** Oversell: request / ratio, rounded to whole units, never below the floor (10m, 16Mi); 0 stays 0. */
+export function scaleRequest(request: number, ratio: number, floor: number): number {
+  if (request <= 0 || ratio <= 1) return request;
+  return Math.min(request, Math.max(floor, Math.round(request / ratio)));
+}
+
+function range(n: number): number[] {
+  return Array.from({ length: n }, (_, i) => i);
+}
+function pad(n: number): string {
+  return String(n).padStart(3, "0");
+}
+function hex(n: number, width: number): string {
+  return (n >>> 0).toString(16).padStart(width, "0").slice(-width);
+}

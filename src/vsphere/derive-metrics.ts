@@ -1,0 +1,152 @@
+import type { HostMetrics, MemState, VmMetrics } from "../model/inventory.js";
+
+/**
+ * Pure conversions from vCenter's raw counter units to the derived units of
+ * `model/inventory.ts`. Shared by the poller and the simulator.
+ */
+
+/** Raw VM sample, vCenter units. */
+export interface RawVmSample {
+  /** Sample timestamp, epoch ms. */
+  readonly sampledAtMs: number;
+  /** Sampling interval, s (20 for real-time). */
+  readonly intervalS: number;
+  /** cpu.ready.summation, ms of ready time in the interval, summed over vCPUs. */
+  readonly readyMs?: number;
+  /** mem.vmmemctl.average, KB. */
+  readonly balloonKB?: number;
+  /** mem.swapped.average, KB. */
+  readonly swappedKB?: number;
+}
+
+/** Raw host sample, vCenter units. */
+export interface RawHostSample {
+  readonly sampledAtMs: number;
+  /** cpu.usage.average, percent x100 (2067 = 20.67 %). */
+  readonly cpuUsageFixed?: number;
+  /** mem.usage.average, percent x100. */
+  readonly memUsageFixed?: number;
+  /** mem.vmmemctl.average, KB. */
+  readonly balloonKB?: number;
+  /** mem.swapped.average at host level, KB (absent: the VMs' sum is used). */
+  readonly swappedKB?: number;
+  /** mem.swapinRate.average, KB/s. */
+  readonly swapInKBps?: number;
+  /** mem.state.latest, raw number. */
+  readonly memState?: number;
+}
+
+/** `five`: 0 high, 1 clear, 2 soft, 3 hard, 4 low (ESXi 6+). `four`: 0 high, 1 soft, 2 hard, 3 low (older docs). */
+export type MemStateScale = "five" | "four";
+
+const FIVE_STATES: readonly MemState[] = ["high", "clear", "soft", "hard", "low"];
+const FOUR_STATES: readonly MemState[] = ["high", "soft", "hard", "low"];
+
+/** Ready % per vCPU, 0..100: ready_ms / (interval_s x 1000) / vcpus x 100. 2000 ms in 20 s on 1 vCPU = 10. */
+export function readyPercentPerVcpu(readyMs: number, intervalS: number, vcpus: number): number {
+  if (intervalS <= 0 || vcpus <= 0) return 0;
+  return (readyMs / (intervalS * 1000) / vcpus) * 100;
+}
+
+/** vCenter fixed-point percent (x100) to percent: 2067 -> 20.67. */
+export function fixedPointPercent(raw: number): number {
+  return raw / 100;
+}
+
+/** KB (KiB, as vCenter counts) to MiB. */
+export function kbToMiB(kb: number): number {
+  return kb / 1024;
+}
+
+/** mem.state.latest to a state name; undefined for a value outside the scale. 4 is `low` on either scale. */
+export function decodeMemState(raw: number, scale: MemStateScale = "five"): MemState | undefined {
+  if (!Number.isInteger(raw) || raw < 0) return undefined;
+  if (raw === 4) return "low";
+  return (scale === "five" ? FIVE_STATES : FOUR_STATES)[raw];
+}
+
+export function deriveVmMetrics(raw: RawVmSample, vcpus: number): VmMetrics {
+  return {
+    sampledAtMs: raw.sampledAtMs,
+    ...(raw.readyMs !== undefined && vcpus > 0 ? { cpuReadyPercent: readyPercentPerVcpu(raw.readyMs, raw.intervalS, vcpus) } : {}),
+    ...(raw.balloonKB !== undefined ? { balloonMiB: kbToMiB(raw.balloonKB) } : {}),
+    ...(raw.swappedKB !== undefined ? { swappedMiB: kbToMiB(raw.swappedKB) } : {}),
+  };
+}
+
+/** A VM as the host derivation sees it. */
+export interface HostVmInput {
+  readonly vcpus: number;
+  readonly memoryMiB: number;
+  readonly poweredOn: boolean;
+  readonly metrics?: VmMetrics;
+}
+
+export interface HostDerivationInput {
+  readonly raw?: RawHostSample;
+  readonly memoryMiB: number;
+  readonly vms: readonly HostVmInput[];
+  readonly memStateScale?: MemStateScale;
+}
+
+/**
+ * Host metrics: ready % is the vCPU-weighted mean of its powered-on VMs' per-vCPU ready %;
+ * balloon from the host counter (else the VMs' sum), as MiB and % of host memory; swapped
+ * MiB likewise from the host counter, else the VMs' sum. Sample time: the host's sample, else the oldest VM sample.
+ * Undefined when there is no sample at all.
+ */
+export function deriveHostMetrics(input: HostDerivationInput): HostMetrics | undefined {
+  const on = input.vms.filter((vm) => vm.poweredOn);
+  let readyWeighted = 0;
+  let readyVcpus = 0;
+  let vmBalloonMiB: number | undefined;
+  let vmSwappedMiB: number | undefined;
+  let oldestVmSampleMs: number | undefined;
+  for (const vm of on) {
+    const m = vm.metrics;
+    if (!m) continue;
+    oldestVmSampleMs = oldestVmSampleMs === undefined ? m.sampledAtMs : Math.min(oldestVmSampleMs, m.sampledAtMs);
+    if (m.cpuReadyPercent !== undefined && vm.vcpus > 0) {
+      readyWeighted += m.cpuReadyPercent * vm.vcpus;
+      readyVcpus += vm.vcpus;
+    }
+    if (m.balloonMiB !== undefined) vmBalloonMiB = (vmBalloonMiB ?? 0) + m.balloonMiB;
+    if (m.swappedMiB !== undefined) vmSwappedMiB = (vmSwappedMiB ?? 0) + m.swappedMiB;
+  }
+  const raw = input.raw;
+  const sampledAtMs = raw?.sampledAtMs ?? oldestVmSampleMs;
+  if (sampledAtMs === undefined) return undefined;
+  const balloonMiB = raw?.balloonKB !== undefined ? kbToMiB(raw.balloonKB) : vmBalloonMiB;
+  const swappedMiB = raw?.swappedKB !== undefined ? kbToMiB(raw.swappedKB) : vmSwappedMiB;
+  const memState = raw?.memState !== undefined ? decodeMemState(raw.memState, input.memStateScale) : undefined;
+  return {
+    sampledAtMs,
+    ...(readyVcpus > 0 ? { cpuReadyPercent: readyWeighted / readyVcpus } : {}),
+    ...(raw?.cpuUsageFixed !== undefined ? { cpuUsagePercent: fixedPointPercent(raw.cpuUsageFixed) } : {}),
+    ...(raw?.memUsageFixed !== undefined ? { memUsagePercent: fixedPointPercent(raw.memUsageFixed) } : {}),
+    ...(balloonMiB !== undefined ? { balloonMiB } : {}),
+    ...(balloonMiB !== undefined && input.memoryMiB > 0 ? { balloonPercent: (balloonMiB / input.memoryMiB) * 100 } : {}),
+    ...(swappedMiB !== undefined ? { swappedMiB } : {}),
+    ...(raw?.swapInKBps !== undefined ? { swapInKBps: raw.swapInKBps } : {}),
+    ...(memState !== undefined ? { memState } : {}),
+  };
+}
+
+/** vCPU:pCPU and vRAM:pRAM over powered-on VMs; 0 when the host's cores or memory are unknown. */
+export function overcommitRatios(
+  cpuCores: number,
+  memoryMiB: number,
+  vms: readonly HostVmInput[],
+): { vcpuPerPcpu: number; vramPerPram: number } {
+  let vcpus = 0;
+  let vramMiB = 0;
+  for (const vm of vms) {
+    if (!vm.poweredOn) continue;
+    vcpus += vm.vcpus;
+    vramMiB += vm.memoryMiB;
+  }
+  return {
+    vcpuPerPcpu: cpuCores > 0 ? vcpus / cpuCores : 0,
+    vramPerPram: memoryMiB > 0 ? vramMiB / memoryMiB : 0,
+  };
+}

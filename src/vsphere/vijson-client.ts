@@ -1,0 +1,133 @@
+import { z } from "zod";
+import { parseBody, tryParseJson } from "./parse-body.js";
+import { SESSION_REJECTED, SessionKeeper } from "./session-keeper.js";
+import { VcenterAuthError } from "./vcenter-auth-error.js";
+import { VcenterHttpError } from "./vcenter-http-error.js";
+import { describeRequest, type VcenterRequest, type VcenterSend } from "./vcenter-http.js";
+import { VcenterResponseError } from "./vcenter-response-error.js";
+import {
+  hostSummarySchema,
+  perfCounterInfoSchema,
+  perfEntityMetricSchema,
+  serviceContentSchema,
+  type HostSummaryInfo,
+  type PerfCounterInfo,
+  type PerfEntityMetric,
+  type PerfQuerySpec,
+} from "./vijson-types.js";
+
+/**
+ * VI/JSON API (`/sdk/vim25/{release}`, vCenter 8.0U1+): its own Login, the counter
+ * catalogue, QueryPerf and host summaries. A session is rejected with 401 or a
+ * `NotAuthenticated` fault body (whatever the status): both mean "log in again".
+ */
+const SESSION_HEADER = "vmware-api-session-id";
+
+export interface VijsonClientOptions {
+  readonly send: VcenterSend;
+  /** e.g. `8.0.1.0`. */
+  readonly release: string;
+  readonly username: string;
+  readonly password: string;
+  readonly onRelogin?: () => void;
+}
+
+interface ManagerIds {
+  readonly sessionManager: string;
+  readonly perfManager: string;
+}
+
+export class VijsonClient {
+  private readonly session: SessionKeeper;
+  private readonly base: string;
+  private managers: Promise<ManagerIds> | undefined;
+
+  constructor(private readonly options: VijsonClientOptions) {
+    this.base = `/sdk/vim25/${encodeURIComponent(options.release)}`;
+    this.session = new SessionKeeper("vijson", () => this.login(), options.onRelogin);
+  }
+
+  /** `PerformanceManager/{moId}/perfCounter`: the whole counter catalogue. */
+  async perfCounters(): Promise<PerfCounterInfo[]> {
+    const { perfManager } = await this.managerIds();
+    return this.call({ method: "GET", path: `${this.base}/PerformanceManager/${perfManager}/perfCounter` }, z.array(perfCounterInfoSchema));
+  }
+
+  /** `PerformanceManager/{moId}/QueryPerf`; the caller keeps each call within 256 metrics. */
+  async queryPerf(querySpec: readonly PerfQuerySpec[]): Promise<PerfEntityMetric[]> {
+    const { perfManager } = await this.managerIds();
+    const request: VcenterRequest = {
+      method: "POST",
+      path: `${this.base}/PerformanceManager/${perfManager}/QueryPerf`,
+      body: { querySpec },
+    };
+    return this.call(request, z.array(perfEntityMetricSchema), []);
+  }
+
+  /** `HostSystem/{id}/summary`: hardware, quickStats, runtime. */
+  hostSummary(hostId: string): Promise<HostSummaryInfo> {
+    return this.call({ method: "GET", path: `${this.base}/HostSystem/${encodeURIComponent(hostId)}/summary` }, hostSummarySchema);
+  }
+
+  /** `ServiceInstance/ServiceInstance/content`, read once (no session needed). */
+  private managerIds(): Promise<ManagerIds> {
+    if (!this.managers) {
+      const request: VcenterRequest = { method: "GET", path: `${this.base}/ServiceInstance/ServiceInstance/content` };
+      this.managers = this.options.send("vijson", request).then((res) => {
+        if (res.status < 200 || res.status >= 300) {
+          throw new VcenterHttpError("vijson", describeRequest(request), res.status, faultType(res.bodyText));
+        }
+        const content = parseBody("vijson", describeRequest(request), res.bodyText, serviceContentSchema);
+        if (!content.sessionManager || !content.perfManager) {
+          throw new VcenterResponseError("vijson", describeRequest(request), "no sessionManager or perfManager");
+        }
+        return { sessionManager: content.sessionManager.value, perfManager: content.perfManager.value };
+      });
+      this.managers.catch(() => {
+        this.managers = undefined;
+      });
+    }
+    return this.managers;
+  }
+
+  private call<S extends z.ZodTypeAny>(request: VcenterRequest, schema: S, emptyValue?: z.infer<S>): Promise<z.infer<S>> {
+    return this.session.call(async (token) => {
+      const res = await this.options.send("vijson", { ...request, headers: { [SESSION_HEADER]: token } });
+      const fault = faultType(res.bodyText);
+      if (res.status === 401 || fault === "NotAuthenticated") return SESSION_REJECTED;
+      if (res.status < 200 || res.status >= 300) {
+        throw new VcenterHttpError("vijson", describeRequest(request), res.status, fault);
+      }
+      if (emptyValue !== undefined && res.bodyText.trim() === "") return emptyValue;
+      return parseBody("vijson", describeRequest(request), res.bodyText, schema);
+    });
+  }
+
+  /** `SessionManager/{moId}/Login`; the token is the response header, not the body. */
+  private async login(): Promise<string> {
+    const { sessionManager } = await this.managerIds();
+    const request: VcenterRequest = {
+      method: "POST",
+      path: `${this.base}/SessionManager/${sessionManager}/Login`,
+      body: { userName: this.options.username, password: this.options.password },
+    };
+    const res = await this.options.send("vijson", request);
+    const fault = faultType(res.bodyText);
+    if (res.status < 200 || res.status >= 300) {
+      if (res.status === 401 || fault === "InvalidLogin" || fault === "NotAuthenticated") {
+        throw new VcenterAuthError("vijson", `login refused (${res.status}${fault ? ` ${fault}` : ""})`);
+      }
+      throw new VcenterHttpError("vijson", describeRequest(request), res.status, fault);
+    }
+    const token = res.header(SESSION_HEADER);
+    if (!token) throw new VcenterResponseError("vijson", describeRequest(request), `no ${SESSION_HEADER} header`);
+    return token;
+  }
+}
+
+/** The `_typeName` of a VI/JSON fault body (`{"_typeName":"NotAuthenticated",...}`), if any. */
+export function faultType(bodyText: string): string | undefined {
+  const body = tryParseJson(bodyText) as { _typeName?: unknown } | undefined;
+  const t = body && typeof body === "object" && !Array.isArray(body) ? body._typeName : undefined;
+  return typeof t === "string" && /^[A-Za-z0-9_.]+$/.test(t) ? t : undefined;
+}

@@ -1,0 +1,66 @@
+import { z } from "zod";
+
+/** VI/JSON wire shapes hvx reads (fields it does not read are let through untouched). */
+export const moRefSchema = z.object({ type: z.string(), value: z.string() }).passthrough();
+export type MoRef = z.infer<typeof moRefSchema>;
+
+export const serviceContentSchema = z
+  .object({ sessionManager: moRefSchema.optional(), perfManager: moRefSchema.optional() })
+  .passthrough();
+
+const elementDescriptionSchema = z.object({ key: z.string(), summary: z.string().optional() }).passthrough();
+export const perfCounterInfoSchema = z
+  .object({
+    key: z.number().int(),
+    nameInfo: elementDescriptionSchema,
+    groupInfo: elementDescriptionSchema,
+    rollupType: z.string(),
+    unitInfo: elementDescriptionSchema.optional(),
+    statsType: z.string().optional(),
+  })
+  .passthrough();
+export type PerfCounterInfo = z.infer<typeof perfCounterInfoSchema>;
+
+export const perfEntityMetricSchema = z
+  .object({
+    entity: moRefSchema,
+    sampleInfo: z.array(z.object({ timestamp: z.string(), interval: z.number() }).passthrough()).optional(),
+    value: z
+      .array(
+        z
+          .object({
+            id: z.object({ counterId: z.number().int(), instance: z.string().optional() }).passthrough(),
+            value: z.array(z.number()).optional(),
+          })
+          .passthrough(),
+      )
+      .optional(),
+  })
+  .passthrough();
+export type PerfEntityMetric = z.infer<typeof perfEntityMetricSchema>;
+
+export const hostSummarySchema = z
+  .object({
+    hardware: z
+      .object({ numCpuCores: z.number().optional(), cpuMhz: z.number().optional(), memorySize: z.number().optional() })
+      .passthrough()
+      .optional(),
+    quickStats: z
+      .object({ overallCpuUsage: z.number().optional(), overallMemoryUsage: z.number().optional() })
+      .passthrough()
+      .optional(),
+    runtime: z
+      .object({ inMaintenanceMode: z.boolean().optional(), connectionState: z.string().optional() })
+      .passthrough()
+      .optional(),
+  })
+  .passthrough();
+export type HostSummaryInfo = z.infer<typeof hostSummarySchema>;
+
+/** One PerfQuerySpec: real-time (intervalId 20), latest sample only. */
+export interface PerfQuerySpec {
+  readonly entity: { readonly _typeName: "ManagedObjectReference"; readonly type: string; readonly value: string };
+  readonly metricId: ReadonlyArray<{ readonly counterId: number; readonly instance: string }>;
+  readonly intervalId: number;
+  readonly maxSample: number;
+}

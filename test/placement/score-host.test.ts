@@ -1,0 +1,79 @@
+import { expect } from "chai";
+import fc from "fast-check";
+import type { HostMetrics, MemState } from "../../src/model/inventory.js";
+import { assessHost } from "../../src/placement/assess-host.js";
+import { scoreHost } from "../../src/placement/score-host.js";
+import { hostView, NOW_MS } from "../fixtures/inventory.js";
+import { DEFAULT_POLICY } from "../fixtures/policy.js";
+
+const t = DEFAULT_POLICY.thresholds;
+const score = (m: Partial<HostMetrics>) => {
+  const host = hostView({ metrics: m });
+  return scoreHost(assessHost(host, undefined, t, NOW_MS), host.metrics!, undefined, t);
+};
+
+describe("scoreHost", () => {
+  const cases: Array<{ name: string; metrics: Partial<HostMetrics>; want: number }> = [
+    // headroom = 0.4*1 + 0.3*1 + 0.2*1 + 0.1*1 = 1 -> 5 + 5 = 10
+    { name: "given an idle host, returns 10", metrics: { cpuReadyPercent: 0, cpuUsagePercent: 0, memUsagePercent: 0 }, want: 10 },
+    // 0.4*(1-1/10) + 0.3*(1-30/90) + 0.2*(1-40/95) + 0.1 = 0.36+0.2+0.1158+0.1 = 0.776 -> 5 + round(3.88) = 9
+    { name: "given the fixture host (ready 1, cpu 30, mem 40), returns 9", metrics: {}, want: 9 },
+    // warm: 0.4*(1-6/10) + 0.2 + 0.1158 + 0.1 = 0.5758 -> 1 + floor(1.73) = 2
+    { name: "given ready 6 % (warm), returns 2", metrics: { cpuReadyPercent: 6 }, want: 2 },
+    { name: "given ready 12 % (hot), returns 0", metrics: { cpuReadyPercent: 12 }, want: 0 },
+    // cool but busy: 0.4*0.9 + 0.3*(1-80/90) + 0.2*(1-90/95) + 0.1 = 0.36+0.0333+0.0105+0.1 = 0.504 -> 5 + round(2.52) = 8
+    { name: "given a busy but cool host, still scores above any warm host", metrics: { cpuUsagePercent: 80, memUsagePercent: 85 }, want: 8 },
+  ];
+  for (const c of cases) it(c.name, () => expect(score(c.metrics)).to.equal(c.want));
+
+  const MEM_STATES: MemState[] = ["high", "clear", "soft", "hard", "low"];
+  const metricsArb = fc.record({
+    cpuReadyPercent: fc.double({ min: 0, max: 40, noNaN: true }),
+    cpuUsagePercent: fc.double({ min: 0, max: 100, noNaN: true }),
+    memUsagePercent: fc.double({ min: 0, max: 100, noNaN: true }),
+    balloonPercent: fc.double({ min: 0, max: 5, noNaN: true }),
+    swapInKBps: fc.double({ min: 0, max: 50, noNaN: true }),
+    memState: fc.integer({ min: 0, max: 4 }),
+  });
+  const deltaArb = fc.record({
+    cpuReadyPercent: fc.double({ min: 0, max: 20, noNaN: true }),
+    cpuUsagePercent: fc.double({ min: 0, max: 50, noNaN: true }),
+    memUsagePercent: fc.double({ min: 0, max: 50, noNaN: true }),
+    balloonPercent: fc.double({ min: 0, max: 3, noNaN: true }),
+    swapInKBps: fc.double({ min: 0, max: 20, noNaN: true }),
+    memState: fc.integer({ min: 0, max: 4 }),
+  });
+
+  it("property: a host cooler on every metric never scores below a hotter one; scores are integers 0..10", () => {
+    fc.assert(
+      fc.property(metricsArb, deltaArb, (cool, d) => {
+        const hot = {
+          cpuReadyPercent: cool.cpuReadyPercent + d.cpuReadyPercent,
+          cpuUsagePercent: Math.min(100, cool.cpuUsagePercent + d.cpuUsagePercent),
+          memUsagePercent: Math.min(100, cool.memUsagePercent + d.memUsagePercent),
+          balloonPercent: cool.balloonPercent + d.balloonPercent,
+          swapInKBps: cool.swapInKBps + d.swapInKBps,
+          memState: MEM_STATES[Math.min(4, cool.memState + d.memState)],
+        };
+        const a = score({ ...cool, memState: MEM_STATES[cool.memState] });
+        const b = score(hot);
+        expect(Number.isInteger(a) && a >= 0 && a <= 10).to.equal(true);
+        expect(a).to.be.at.least(b);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("property: any host past the warn level scores below every cool host", () => {
+    fc.assert(
+      fc.property(metricsArb, metricsArb, (x, y) => {
+        const mx = { ...x, memState: MEM_STATES[x.memState] };
+        const my = { ...y, memState: MEM_STATES[y.memState] };
+        const hx = assessHost(hostView({ metrics: mx }), undefined, t, NOW_MS).heat;
+        const hy = assessHost(hostView({ metrics: my }), undefined, t, NOW_MS).heat;
+        if (hx === "cool" && hy !== "cool") expect(score(mx)).to.be.above(score(my));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});

@@ -1,0 +1,76 @@
+import { expect } from "chai";
+import { readFileSync } from "node:fs";
+import { ExtenderArgsError, parseExtenderArgs } from "../../src/protocol/parse-extender-args.js";
+import { toFilterResultWire, toPrioritizeWire } from "../../src/protocol/to-extender-wire.js";
+import { realisticNode } from "../fixtures/wire-node.js";
+
+const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../../../test/fixtures/wire/${name}`, import.meta.url), "utf8"));
+
+describe("parseExtenderArgs", () => {
+  it("given kube-scheduler's NodeNames request, reads the pod and names in order", () => {
+    const parsed = parseExtenderArgs(fixture("filter-args-nodenames.json"));
+    expect(parsed.mode).to.equal("nodeNames");
+    expect(parsed.nodes.map((n) => n.name)).to.deep.equal(["vf-test-np1-h5mtj-9cf8fdcf6xcfln5-k6mdx", "vf-test-hcpdj-8tctj"]);
+    expect(parsed.pod).to.include({ namespace: "payments", name: "payments-api-7d9f6c8b5c-x2k9m" });
+    expect(parsed.pod.ownerKinds).to.deep.equal(["ReplicaSet"]);
+  });
+
+  it("given full Node objects, reads providerID and systemUUID", () => {
+    const node = realisticNode("w1", "42267e63-e4e0-c681-b5dd-f69dfa981039");
+    const parsed = parseExtenderArgs({ Pod: { metadata: { name: "p" } }, Nodes: { metadata: {}, items: [node] }, NodeNames: null });
+    expect(parsed.mode).to.equal("nodes");
+    expect(parsed.nodes[0]).to.deep.equal({ name: "w1", providerID: "vsphere://42267e63-e4e0-c681-b5dd-f69dfa981039", systemUUID: "42267E63-E4E0-C681-B5DD-F69DFA981039" });
+  });
+
+  const bad: Array<{ name: string; body: unknown; message: RegExp }> = [
+    { name: "an array body", body: [], message: /JSON object/ },
+    { name: "a missing Pod", body: { NodeNames: ["a"] }, message: /`Pod`/ },
+    { name: "Pod as a string", body: { Pod: "x", NodeNames: ["a"] }, message: /`Pod`/ },
+    { name: "neither Nodes nor NodeNames", body: { Pod: {}, Nodes: null, NodeNames: null }, message: /neither/ },
+    { name: "NodeNames with a number", body: { Pod: {}, NodeNames: ["a", 1] }, message: /NodeNames/ },
+    { name: "Nodes without items", body: { Pod: {}, Nodes: {} }, message: /items/ },
+    { name: "a Node without a name", body: { Pod: {}, Nodes: { items: [{ metadata: {} }] } }, message: /items\[0\]\.metadata\.name/ },
+    { name: "annotations as an array", body: { Pod: { metadata: { annotations: [] } }, NodeNames: [] }, message: /annotations/ },
+  ];
+  for (const c of bad) {
+    it(`given ${c.name}, throws ExtenderArgsError with a clear message`, () => {
+      expect(() => parseExtenderArgs(c.body)).to.throw(ExtenderArgsError, c.message);
+    });
+  }
+});
+
+describe("toFilterResultWire", () => {
+  const reason = { code: "host_maintenance" as const, host: { id: "host-1", name: "esx-1" } };
+
+  it("given NodeNames mode, replies with exactly the Go field names and only names that were sent", () => {
+    const req = parseExtenderArgs({ Pod: {}, Nodes: null, NodeNames: ["a", "b"] });
+    const wire = toFilterResultWire(req, { passed: ["a"], failed: new Map(), unresolvable: new Map([["b", [reason]]]), decisions: [] });
+    expect(Object.keys(wire)).to.deep.equal(["Nodes", "NodeNames", "FailedNodes", "FailedAndUnresolvableNodes", "Error"]);
+    expect(wire).to.deep.equal({
+      Nodes: null,
+      NodeNames: ["a"],
+      FailedNodes: {},
+      FailedAndUnresolvableNodes: { b: "ESXi host esx-1 (host-1): in maintenance mode" },
+      Error: "",
+    });
+  });
+
+  it("given Nodes mode, echoes the passing Node objects unchanged as a NodeList", () => {
+    const a = realisticNode("a", "42267e63-e4e0-c681-b5dd-f69dfa981031");
+    const b = realisticNode("b", "42267e63-e4e0-c681-b5dd-f69dfa981032");
+    const req = parseExtenderArgs({ Pod: {}, Nodes: { metadata: { resourceVersion: "7" }, items: [a, b] }, NodeNames: null });
+    const wire = toFilterResultWire(req, { passed: ["b"], failed: new Map([["a", [reason]]]), unresolvable: new Map(), decisions: [] });
+    expect(wire.NodeNames).to.equal(null);
+    expect(wire.Nodes).to.deep.equal({ metadata: { resourceVersion: "7" }, items: [b] });
+    expect(JSON.stringify(wire.Nodes!.items[0])).to.equal(JSON.stringify(b));
+    expect(wire.FailedNodes).to.have.keys("a");
+  });
+});
+
+describe("toPrioritizeWire", () => {
+  it("given fractional or out-of-range scores, replies integers 0..10 with keys Host and Score", () => {
+    const wire = toPrioritizeWire([{ node: "a", score: 7.6 }, { node: "b", score: -2 }, { node: "c", score: 12 }]);
+    expect(wire).to.deep.equal([{ Host: "a", Score: 8 }, { Host: "b", Score: 0 }, { Host: "c", Score: 10 }]);
+    expect(JSON.stringify(wire)).to.equal('[{"Host":"a","Score":8},{"Host":"b","Score":0},{"Host":"c","Score":10}]');
+  });
+});

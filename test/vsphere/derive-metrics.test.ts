@@ -1,0 +1,143 @@
+import { expect } from "chai";
+import {
+  decodeMemState,
+  deriveHostMetrics,
+  deriveVmMetrics,
+  fixedPointPercent,
+  kbToMiB,
+  overcommitRatios,
+  readyPercentPerVcpu,
+  type HostVmInput,
+  type MemStateScale,
+} from "../../src/vsphere/derive-metrics.js";
+
+const close = (actual: number | undefined, want: number) => expect(actual).to.be.closeTo(want, 1e-9);
+
+describe("readyPercentPerVcpu", () => {
+  const cases: Array<{ name: string; readyMs: number; intervalS: number; vcpus: number; want: number }> = [
+    // 2000 / (20*1000) / 1 * 100 = 10
+    { name: "given 2000 ms in 20 s on 1 vCPU, returns 10", readyMs: 2000, intervalS: 20, vcpus: 1, want: 10 },
+    // 8000 / 20000 / 4 * 100 = 10
+    { name: "given 8000 ms in 20 s on 4 vCPUs, returns 10", readyMs: 8000, intervalS: 20, vcpus: 4, want: 10 },
+    // 1530 / 20000 / 2 * 100 = 3.825
+    { name: "given 1530 ms on 2 vCPUs, returns 3.825", readyMs: 1530, intervalS: 20, vcpus: 2, want: 3.825 },
+    { name: "given 0 ms, returns 0", readyMs: 0, intervalS: 20, vcpus: 8, want: 0 },
+    { name: "given 0 vCPUs, returns 0 (no division by zero)", readyMs: 500, intervalS: 20, vcpus: 0, want: 0 },
+    // 300000 / 300000 / 1 * 100 = 100 (5-minute historical interval)
+    { name: "given a 300 s interval, scales by it", readyMs: 30000, intervalS: 300, vcpus: 1, want: 10 },
+  ];
+  for (const c of cases) it(c.name, () => close(readyPercentPerVcpu(c.readyMs, c.intervalS, c.vcpus), c.want));
+});
+
+describe("fixedPointPercent and kbToMiB", () => {
+  const cases: Array<{ name: string; got: number; want: number }> = [
+    { name: "2067 -> 20.67 %", got: fixedPointPercent(2067), want: 20.67 },
+    { name: "10000 -> 100 %", got: fixedPointPercent(10000), want: 100 },
+    { name: "0 -> 0 %", got: fixedPointPercent(0), want: 0 },
+    { name: "1048576 KB -> 1024 MiB", got: kbToMiB(1048576), want: 1024 },
+    { name: "512 KB -> 0.5 MiB", got: kbToMiB(512), want: 0.5 },
+  ];
+  for (const c of cases) it(c.name, () => close(c.got, c.want));
+});
+
+describe("decodeMemState", () => {
+  const cases: Array<{ raw: number; scale: MemStateScale; want: string | undefined }> = [
+    { raw: 0, scale: "five", want: "high" },
+    { raw: 1, scale: "five", want: "clear" },
+    { raw: 2, scale: "five", want: "soft" },
+    { raw: 3, scale: "five", want: "hard" },
+    { raw: 4, scale: "five", want: "low" },
+    { raw: 0, scale: "four", want: "high" },
+    { raw: 1, scale: "four", want: "soft" },
+    { raw: 2, scale: "four", want: "hard" },
+    { raw: 3, scale: "four", want: "low" },
+    { raw: 4, scale: "four", want: "low" },
+    { raw: 5, scale: "five", want: undefined },
+    { raw: -1, scale: "five", want: undefined },
+    { raw: 1.5, scale: "five", want: undefined },
+  ];
+  for (const c of cases) {
+    it(`given ${c.raw} on the ${c.scale}-state scale, returns ${c.want}`, () =>
+      expect(decodeMemState(c.raw, c.scale)).to.equal(c.want));
+  }
+});
+
+describe("deriveVmMetrics", () => {
+  it("given raw units, returns ready per vCPU and MiB", () => {
+    // 8000/20000/4*100 = 10 ; 2048 KB = 2 MiB ; 1024 KB = 1 MiB
+    const m = deriveVmMetrics({ sampledAtMs: 5, intervalS: 20, readyMs: 8000, balloonKB: 2048, swappedKB: 1024 }, 4);
+    expect(m).to.deep.equal({ sampledAtMs: 5, cpuReadyPercent: 10, balloonMiB: 2, swappedMiB: 1 });
+  });
+  it("given no counters, returns only the sample time", () => {
+    expect(deriveVmMetrics({ sampledAtMs: 5, intervalS: 20 }, 2)).to.deep.equal({ sampledAtMs: 5 });
+  });
+});
+
+describe("deriveHostMetrics", () => {
+  const vm = (vcpus: number, ready: number | undefined, extra: Partial<HostVmInput> = {}): HostVmInput => ({
+    vcpus,
+    memoryMiB: 1024,
+    poweredOn: true,
+    metrics: { sampledAtMs: 100, ...(ready !== undefined ? { cpuReadyPercent: ready } : {}) },
+    ...extra,
+  });
+  const cases: Array<{ name: string; vms: HostVmInput[]; want: number | undefined }> = [
+    // (2*4 + 20*1) / (4+1) = 28/5 = 5.6
+    { name: "given 4 vCPUs at 2 % and 1 vCPU at 20 %, weights to 5.6 %", vms: [vm(4, 2), vm(1, 20)], want: 5.6 },
+    // powered-off VM ignored: (10*2)/2 = 10
+    {
+      name: "given a powered-off VM, ignores it",
+      vms: [vm(2, 10), vm(8, 50, { poweredOn: false })],
+      want: 10,
+    },
+    // VM without a ready sample ignored: 6*2/2 = 6
+    { name: "given a VM without a ready sample, ignores it", vms: [vm(2, 6), vm(4, undefined)], want: 6 },
+    { name: "given no powered-on VM with ready, leaves ready unknown", vms: [vm(2, undefined)], want: undefined },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const m = deriveHostMetrics({ memoryMiB: 65536, vms: c.vms });
+      if (c.want === undefined) expect(m?.cpuReadyPercent).to.equal(undefined);
+      else close(m?.cpuReadyPercent, c.want);
+    });
+  }
+
+  it("given a host sample, decodes fixed point, KB and the memory state", () => {
+    const m = deriveHostMetrics({
+      raw: { sampledAtMs: 200, cpuUsageFixed: 2067, memUsageFixed: 9550, balloonKB: 1048576, swapInKBps: 3, memState: 3 },
+      memoryMiB: 65536,
+      vms: [vm(1, 0, { metrics: { sampledAtMs: 100, swappedMiB: 5 } }), vm(1, 0, { metrics: { sampledAtMs: 150, swappedMiB: 7 } })],
+      memStateScale: "five",
+    });
+    // balloon 1048576 KB = 1024 MiB = 1024/65536*100 = 1.5625 % ; swapped 5+7 = 12 MiB
+    expect(m).to.deep.include({ sampledAtMs: 200, cpuUsagePercent: 20.67, memUsagePercent: 95.5, balloonMiB: 1024, swapInKBps: 3, swappedMiB: 12, memState: "hard" });
+    close(m?.balloonPercent, 1.5625);
+  });
+
+  it("given no host sample, sums VM balloons and takes the oldest VM sample time", () => {
+    const m = deriveHostMetrics({
+      memoryMiB: 1000,
+      vms: [vm(1, 1, { metrics: { sampledAtMs: 300, balloonMiB: 5 } }), vm(1, 1, { metrics: { sampledAtMs: 100, balloonMiB: 5 } })],
+    });
+    // 10 MiB of 1000 MiB = 1 %
+    expect(m).to.deep.include({ sampledAtMs: 100, balloonMiB: 10, balloonPercent: 1 });
+  });
+
+  it("given no sample at all, returns undefined", () => {
+    expect(deriveHostMetrics({ memoryMiB: 1000, vms: [{ vcpus: 2, memoryMiB: 1, poweredOn: true }] })).to.equal(undefined);
+  });
+});
+
+describe("overcommitRatios", () => {
+  const vms: HostVmInput[] = [
+    { vcpus: 8, memoryMiB: 32768, poweredOn: true },
+    { vcpus: 8, memoryMiB: 32768, poweredOn: true },
+    { vcpus: 64, memoryMiB: 1 << 20, poweredOn: false },
+  ];
+  const cases: Array<{ name: string; cores: number; memMiB: number; want: { vcpuPerPcpu: number; vramPerPram: number } }> = [
+    // 16 vCPU / 8 cores = 2 ; 65536 / 131072 = 0.5 ; powered-off VM ignored
+    { name: "given powered-on VMs, returns 2 and 0.5", cores: 8, memMiB: 131072, want: { vcpuPerPcpu: 2, vramPerPram: 0.5 } },
+    { name: "given unknown cores and memory, returns 0", cores: 0, memMiB: 0, want: { vcpuPerPcpu: 0, vramPerPram: 0 } },
+  ];
+  for (const c of cases) it(c.name, () => expect(overcommitRatios(c.cores, c.memMiB, vms)).to.deep.equal(c.want));
+});

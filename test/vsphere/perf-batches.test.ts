@@ -1,0 +1,43 @@
+import { expect } from "chai";
+import { buildPerfBatches, countMetrics, type PerfTarget } from "../../src/vsphere/perf-batches.js";
+
+const targets = (n: number, counters: number[]): PerfTarget[] =>
+  Array.from({ length: n }, (_, i) => ({ type: "VirtualMachine", id: `vm-${i}`, counterIds: counters }));
+
+describe("buildPerfBatches", () => {
+  const cases: Array<{ name: string; targets: PerfTarget[]; max?: number; wantSizes: number[] }> = [
+    // 300 x 2 = 600 metrics -> 256 + 256 + 88
+    { name: "given 300 entities x 2 counters, returns 3 queries of <= 256", targets: targets(300, [1, 2]), wantSizes: [256, 256, 88] },
+    // 128 x 2 = 256 exactly -> one query
+    { name: "given exactly 256 metrics, returns one query", targets: targets(128, [1, 2]), wantSizes: [256] },
+    // 100 x 3 = 300 -> 256 + 44, an entity split across the boundary (85*3=255, then 1 + 2)
+    { name: "given 100 x 3 counters, splits one entity over two queries", targets: targets(100, [1, 2, 3]), wantSizes: [256, 44] },
+    { name: "given a small max, honours it", targets: targets(5, [1, 2]), max: 3, wantSizes: [3, 3, 3, 1] },
+    { name: "given nothing, returns no query", targets: [], wantSizes: [] },
+    { name: "given entities without counters, returns no query", targets: targets(3, []), wantSizes: [] },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const batches = buildPerfBatches(c.targets, c.max);
+      expect(batches.map(countMetrics)).to.deep.equal(c.wantSizes);
+      const pairs = batches.flat().flatMap((s) => s.metricId.map((m) => `${s.entity.value}/${m.counterId}`));
+      expect(new Set(pairs).size).to.equal(c.targets.reduce((n, t) => n + t.counterIds.length, 0));
+    });
+  }
+
+  it("given a target, writes a real-time latest-sample PerfQuerySpec", () => {
+    const [batch] = buildPerfBatches([{ type: "HostSystem", id: "host-16", counterIds: [12] }]);
+    expect(batch).to.deep.equal([
+      {
+        entity: { _typeName: "ManagedObjectReference", type: "HostSystem", value: "host-16" },
+        metricId: [{ counterId: 12, instance: "" }],
+        intervalId: 20,
+        maxSample: 1,
+      },
+    ]);
+  });
+
+  it("given a max below 1, throws", () => {
+    expect(() => buildPerfBatches(targets(1, [1]), 0)).to.throw(RangeError);
+  });
+});
