@@ -1,4 +1,4 @@
-import type { Server } from "node:http";
+import { createServer, type RequestListener, type Server } from "node:http";
 import { collectDefaultMetrics, Registry } from "prom-client";
 import type { Config } from "./config/index.js";
 import { ExtenderMetrics } from "./observability/extender-metrics.js";
@@ -79,10 +79,11 @@ async function startDemoVcenter(): Promise<{ url: string; close(): Promise<void>
   return mockModule.startMockVcenter({ scenario: mockModule.loadScenario(mockModule.demoScenarioPath()) });
 }
 
-function listen(app: { listen: (port: number, cb: () => void) => Server }, port: number): Promise<Server> {
+function listen(app: RequestListener, port: number): Promise<Server> {
+  const server = createServer(app);
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, () => resolve(server));
-    server.once("error", reject);
+    server.once("error", (err: NodeJS.ErrnoException) => reject(new Error(`cannot listen on port ${port} (server.port): ${err.code ?? err.message}`)));
+    server.listen(port, () => resolve(server));
   });
 }
 

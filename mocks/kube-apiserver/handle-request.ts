@@ -160,7 +160,7 @@ function list(state: FakeState, store: ResourceStore, matches: Matcher, params: 
   if (token) {
     const decoded = decodeContinue(token);
     if (!decoded) return send(res, 400, kubeStatus(400, "BadRequest", "continue key is not valid: illegal base64 data"));
-    if (decoded.rv <= state.clock.compactedRv) {
+    if (decoded.rv < state.clock.compactedRv) {
       return send(res, 410, expired("The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter."));
     }
     listRv = decoded.rv;

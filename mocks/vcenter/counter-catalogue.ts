@@ -63,13 +63,14 @@ export function counterByKey(key: number, offset: number): CounterDef | undefine
 }
 
 /** The catalogue as `GET PerformanceManager/{moId}/perfCounter` returns it. */
-export function toPerfCounterInfoWire(offset: number): unknown[] {
+export function toPerfCounterInfoWire(offset: number, memStateEncoding: "five" | "four" = "five"): unknown[] {
   return COUNTERS.map((c) => {
+    const summary = c.group === "mem" && c.name === "state" && memStateEncoding === "four" ? "One of four threshold levels: 0 (high), 1 (soft), 2 (hard), 3 (low)" : c.summary;
     const [unitLabel, unitSummary] = UNIT_LABELS[c.unit];
     return {
       _typeName: "PerfCounterInfo",
       key: counterKey(c, offset),
-      nameInfo: { _typeName: "ElementDescription", label: c.label, summary: c.summary, key: c.name },
+      nameInfo: { _typeName: "ElementDescription", label: c.label, summary, key: c.name },
       groupInfo: { _typeName: "ElementDescription", label: GROUP_LABELS[c.group] ?? c.group, summary: GROUP_LABELS[c.group] ?? c.group, key: c.group },
       unitInfo: { _typeName: "ElementDescription", label: unitLabel, summary: unitSummary, key: c.unit },
       rollupType: c.rollup,

@@ -1,6 +1,6 @@
 import { counterFullName, type CounterDef } from "./counter-catalogue.js";
 import { vmsOnHost, type MockState } from "./mock-state.js";
-import { MEM_STATES, type HostSpec, type VmSpec } from "./scenario-schema.js";
+import { MEM_STATES, type HostSpec, type MemStateName, type VmSpec } from "./scenario-schema.js";
 import { memStateValue, seriesValue } from "./series-value.js";
 
 /** Real-time sampling interval, seconds (intervalId 20). */
@@ -18,7 +18,7 @@ export type PerfEntity = { kind: "host"; host: HostSpec } | { kind: "vm"; vm: Vm
  *   cpu.ready.summation (VM, "")  = ready% / 100 x 20000 ms x vCPUs (10 % x 4 vCPU = 8000)
  *   cpu.usage/mem.usage.average   = percent x 100 (fixed point: 2067 = 20.67 %)
  *   mem.vmmemctl/swapped.average  = MiB x 1024 (KB)
- *   mem.state.latest              = index in high, clear, soft, hard, low
+ *   mem.state.latest              = index in high, clear, soft, hard, low (memStateEncoding five)
  */
 export function counterValue(state: MockState, c: CounterDef, e: PerfEntity, instance: string, atSeconds: number): number | undefined {
   if (!c.entities.includes(e.kind)) return undefined;
@@ -86,7 +86,7 @@ function hostValue(state: MockState, name: string, h: HostSpec, t: number): numb
       return m.swappedMiB !== undefined ? kb(seriesValue(m.swappedMiB, t)) : sumVms((v) => kb(seriesValue(v.metrics.swappedMiB, t)));
     case "mem.swapinRate.average": return Math.max(0, Math.round(seriesValue(m.swapInKBps, t)));
     case "mem.swapoutRate.average": return Math.max(0, Math.round(seriesValue(m.swapOutKBps, t)));
-    case "mem.state.latest": return MEM_STATES.indexOf(memStateValue(m.memState, t));
+    case "mem.state.latest": return memStateCode(memStateValue(m.memState, t), state.scenario.memStateEncoding);
     case "net.usage.average": return 2000 + (numericId(h.id) % 500);
     case "disk.usage.average": return 5000 + (numericId(h.id) % 900);
     case "sys.uptime.latest": return UPTIME_BASE_S + Math.round(t);
@@ -101,6 +101,12 @@ export function hostQuickStats(state: MockState, h: HostSpec): { cpuMhz: number;
     cpuMhz: Math.round((clampPct(seriesValue(h.metrics.cpuUsagePercent, t)) / 100) * h.cpuCores * h.cpuMhz),
     memMiB: Math.round((clampPct(seriesValue(h.metrics.memUsagePercent, t)) / 100) * h.memoryMiB),
   };
+}
+
+/** five: index in high, clear, soft, hard, low; four: high/clear 0, soft 1, hard 2, low 3. */
+function memStateCode(s: MemStateName, encoding: "five" | "four"): number {
+  const five = MEM_STATES.indexOf(s);
+  return encoding === "five" ? five : Math.max(0, five - 1);
 }
 
 const clampPct = (p: number) => Math.min(100, Math.max(0, p));

@@ -147,6 +147,11 @@ export const ScenarioSchema = z
       .default({}),
     /** Added to every counter key, so keys differ from any real vCenter's table. */
     counterKeyOffset: z.number().int().min(0).max(1_000_000).default(7000),
+    /**
+     * mem.state.latest encoding. `five` (ESXi 6+): high 0, clear 1, soft 2, hard 3, low 4.
+     * `four` (older docs): high 0, soft 1, hard 2, low 3, and clear reads as high.
+     */
+    memStateEncoding: z.enum(["five", "four"]).default("five"),
     faults: FaultsSchema,
     clusters: z.array(ClusterSchema).default([]),
     hosts: z.array(HostSchema).default([]),

@@ -50,8 +50,11 @@ export async function startMockVcenter(opts: MockVcenterOptions): Promise<MockVc
     else res.status(404).end();
   });
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    // body-parser errors carry a 4xx status; anything else is a bug in the mock
     const status = typeof (err as { status?: unknown }).status === "number" ? (err as { status: number }).status : 500;
-    if (req.path.startsWith("/sdk/")) sendJson(res, status, viFault("InvalidRequest", "The request body could not be parsed."));
+    const sdk = req.path.startsWith("/sdk/");
+    if (status >= 500) sendJson(res, 500, sdk ? viFault("SystemError", "A general system error occurred.") : vapiError("ERROR", "com.vmware.vapi.endpoint.internal.error", "Internal server error."));
+    else if (sdk) sendJson(res, status, viFault("InvalidRequest", "The request body could not be parsed."));
     else sendJson(res, status, vapiError("INVALID_ARGUMENT", "vapi.json.parse.error", "The request body could not be parsed."));
   });
 

@@ -25,7 +25,7 @@ export function mountViPerfRoutes(app: Application, state: MockState): void {
 
   counted(app, state, "get", `${VI_BASE}/PerformanceManager/:moId/perfCounter`, (req, res) => {
     if (!releaseOk(req, res) || requireViSession(state, req, res, perfObj) === undefined || !perfMgr(req.params["moId"], res)) return;
-    sendJson(res, 200, toPerfCounterInfoWire(state.scenario.counterKeyOffset));
+    sendJson(res, 200, toPerfCounterInfoWire(state.scenario.counterKeyOffset, state.scenario.memStateEncoding));
   });
 
   const send = (res: Response, r: PerfReply) => {

@@ -35,7 +35,16 @@ export class ExtenderMetrics {
     this.duration.observe({ verb }, seconds);
   }
 
-  countVerdict(verdict: "pass" | "reject" | "no_opinion", reason: string): void {
-    this.verdicts.inc({ verdict, reason });
+  /** Counts a request's node decisions, one increment per (verdict, reason) pair. */
+  countVerdicts(decisions: ReadonlyArray<{ verdict: "pass" | "reject"; noOpinion: boolean; reasons: ReadonlyArray<{ code: string }> }>): void {
+    const tally = new Map<string, Map<string, number>>();
+    for (const d of decisions) {
+      const verdict = d.verdict === "reject" ? "reject" : d.noOpinion ? "no_opinion" : "pass";
+      const reason = d.reasons[0]?.code ?? "none";
+      let byReason = tally.get(verdict);
+      if (!byReason) tally.set(verdict, (byReason = new Map()));
+      byReason.set(reason, (byReason.get(reason) ?? 0) + 1);
+    }
+    for (const [verdict, byReason] of tally) for (const [reason, n] of byReason) this.verdicts.inc({ verdict, reason }, n);
   }
 }

@@ -1,7 +1,7 @@
 import type { EffectiveRatios, RatioDecision, RatioLimit } from "./effective-ratios.js";
 import type { RatioSource } from "./namespace-ratios.js";
 
-/** `2` -> "2", `1.6` -> "1.6", `1.2345` -> "1.235". For ratios shown to users. */
+/** `2` -> "2", `1.6` -> "1.6", `1.2346` -> "1.235". For ratios shown to users. */
 export function formatRatio(ratio: number): string {
   return String(Number(ratio.toFixed(3)));
 }

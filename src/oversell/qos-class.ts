@@ -8,8 +8,8 @@ export type QosClass = "Guaranteed" | "Burstable" | "BestEffort";
  * QoS class as the API server computes it (pkg/apis/core/helper/qos `GetPodQOS`): over
  * cpu and memory of all containers incl. init containers, zero quantities ignored.
  * No requests and no limits -> BestEffort; every container limits both and the summed
- * requests equal the summed limits -> Guaranteed; else Burstable. By the time a mutating
- * webhook runs, a missing request has already been defaulted to its limit.
+ * requests equal the summed limits -> Guaranteed; else Burstable. A missing request counts
+ * as its limit, as API defaulting sets it (already done by the time a webhook runs).
  */
 export function qosClass(pod: PodShape): QosClass {
   const requests = new Map<string, Quantity>();
@@ -17,7 +17,7 @@ export function qosClass(pod: PodShape): QosClass {
   let guaranteed = true;
   const all: readonly ContainerShape[] = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])];
   for (const c of all) {
-    addPositive(requests, c.resources?.requests);
+    addPositive(requests, { ...c.resources?.limits, ...c.resources?.requests });
     const found = addPositive(limits, c.resources?.limits);
     if (!SCALED_RESOURCES.every((r) => found.has(r))) guaranteed = false;
   }

@@ -1,6 +1,6 @@
-import type { HostView, VmView } from "../model/inventory.js";
+import type { HostMetrics, HostView, VmView } from "../model/inventory.js";
 import { WARM_FRACTION, type ThresholdPolicy } from "./policy.js";
-import type { HostRef, Reason } from "./reason.js";
+import type { HostMetricName, HostRef, Reason } from "./reason.js";
 
 /** hot: a rejection threshold crossed; warm: a warn level crossed; cool: neither. */
 export type Heat = "hot" | "warm" | "cool";
@@ -18,6 +18,7 @@ export interface HostAssessment {
 }
 
 const HARD_MEM_STATES: ReadonlySet<string> = new Set(["hard", "low"]);
+const NO_REASONS: readonly Reason[] = Object.freeze([]);
 
 /**
  * Judges one ESXi host, and the node's own VM when given, against the thresholds.
@@ -25,6 +26,12 @@ const HARD_MEM_STATES: ReadonlySet<string> = new Set(["hard", "low"]);
  * only apply to fresh samples. Pure: `nowMs` is the only notion of time.
  */
 export function assessHost(host: HostView, vm: VmView | undefined, t: ThresholdPolicy, nowMs: number): HostAssessment {
+  const alone = assessHostAlone(host, t, nowMs);
+  return vm ? withVm(alone, host, vm, t, nowMs) : alone;
+}
+
+/** The host's own verdict, without any VM: what every node VM on it shares. */
+export function assessHostAlone(host: HostView, t: ThresholdPolicy, nowMs: number): HostAssessment {
   const ref: HostRef = { id: host.id, name: host.name };
   const rejections: Reason[] = [];
   const warnings: Reason[] = [];
@@ -33,61 +40,71 @@ export function assessHost(host: HostView, vm: VmView | undefined, t: ThresholdP
 
   const m = host.metrics;
   if (m === undefined) return result(rejections, warnings, { code: "metrics_missing", host: ref });
-  const ageS = Math.max(0, Math.round((nowMs - m.sampledAtMs) / 1000));
+  const ageS = ageSeconds(m.sampledAtMs, nowMs);
   if (ageS > t.maxMetricAgeSeconds) {
     return result(rejections, warnings, { code: "metrics_stale", host: ref, ageS, maxAgeS: t.maxMetricAgeSeconds }, ageS);
   }
-
-  const check = (metric: HostMetricCheck) => {
-    if (metric.value === undefined) return;
-    const base = { code: "host_metric" as const, host: ref, metric: metric.name, value: round1(metric.value), unit: metric.unit, ageS };
-    if (metric.value >= metric.reject) rejections.push({ ...base, op: ">=", threshold: metric.reject });
-    else if (metric.value >= metric.warn) warnings.push({ ...base, op: ">=", threshold: metric.warn });
+  const check = (metric: HostMetricName, value: number | undefined, reject: number, warn: number, unit: "%" | "KB/s") => {
+    if (value === undefined || value < warn) return;
+    const crossed = value >= reject;
+    (crossed ? rejections : warnings).push({ code: "host_metric", host: ref, metric, value: round1(value), op: ">=", threshold: crossed ? reject : warn, unit, ageS });
   };
-  check({ name: "cpu ready", value: m.cpuReadyPercent, reject: t.cpuReadyPercent, warn: t.cpuReadyWarnPercent, unit: "%" });
-  check({ name: "cpu usage", value: m.cpuUsagePercent, reject: t.hostCpuUsagePercent, warn: WARM_FRACTION * t.hostCpuUsagePercent, unit: "%" });
-  check({ name: "memory usage", value: m.memUsagePercent, reject: t.hostMemoryUsagePercent, warn: WARM_FRACTION * t.hostMemoryUsagePercent, unit: "%" });
-  check({ name: "balloon", value: m.balloonPercent, reject: t.balloonPercent, warn: WARM_FRACTION * t.balloonPercent, unit: "%" });
-  check({ name: "swap-in rate", value: m.swapInKBps, reject: t.swapInKBps, warn: WARM_FRACTION * t.swapInKBps, unit: "KB/s" });
-  if (m.memState !== undefined && HARD_MEM_STATES.has(m.memState)) {
-    rejections.push({ code: "host_metric", host: ref, metric: "memory state", value: m.memState, op: "in", threshold: "hard|low", unit: "", ageS });
-  } else if (m.memState === "soft") {
-    warnings.push({ code: "host_metric", host: ref, metric: "memory state", value: m.memState, op: "in", threshold: "soft", unit: "", ageS });
-  }
-
-  if (vm?.metrics !== undefined) assessVm(vm, ref, t, nowMs, rejections, warnings);
+  check("cpu ready", m.cpuReadyPercent, t.cpuReadyPercent, t.cpuReadyWarnPercent, "%");
+  check("cpu usage", m.cpuUsagePercent, t.hostCpuUsagePercent, WARM_FRACTION * t.hostCpuUsagePercent, "%");
+  check("memory usage", m.memUsagePercent, t.hostMemoryUsagePercent, WARM_FRACTION * t.hostMemoryUsagePercent, "%");
+  check("balloon", m.balloonPercent, t.balloonPercent, WARM_FRACTION * t.balloonPercent, "%");
+  check("swap-in rate", m.swapInKBps, t.swapInKBps, WARM_FRACTION * t.swapInKBps, "KB/s");
+  checkMemState(m, ref, ageS, rejections, warnings);
   return result(rejections, warnings, undefined, ageS);
 }
 
-interface HostMetricCheck {
-  readonly name: "cpu ready" | "cpu usage" | "memory usage" | "balloon" | "swap-in rate";
-  readonly value: number | undefined;
-  readonly reject: number;
-  readonly warn: number;
-  readonly unit: "%" | "KB/s";
+function checkMemState(m: HostMetrics, host: HostRef, ageS: number, rejections: Reason[], warnings: Reason[]): void {
+  if (m.memState === undefined) return;
+  if (HARD_MEM_STATES.has(m.memState)) {
+    rejections.push({ code: "host_metric", host, metric: "memory state", value: m.memState, op: "in", threshold: "hard|low", unit: "", ageS });
+  } else if (m.memState === "soft") {
+    warnings.push({ code: "host_metric", host, metric: "memory state", value: m.memState, op: "in", threshold: "soft", unit: "", ageS });
+  }
 }
 
-function assessVm(vm: VmView, host: HostRef, t: ThresholdPolicy, nowMs: number, rejections: Reason[], warnings: Reason[]): void {
+/** Adds the node VM's own rules (ready, any balloon) to its host's assessment. */
+export function withVm(alone: HostAssessment, host: HostView, vm: VmView, t: ThresholdPolicy, nowMs: number): HostAssessment {
   const m = vm.metrics;
-  if (m === undefined) return;
-  const ageS = Math.max(0, Math.round((nowMs - m.sampledAtMs) / 1000));
-  if (ageS > t.maxMetricAgeSeconds) return;
-  const vmRef = { id: vm.id, name: vm.name };
+  if (m === undefined || alone.staleness) return alone;
+  const ageS = ageSeconds(m.sampledAtMs, nowMs);
+  if (ageS > t.maxMetricAgeSeconds) return alone;
   const ready = m.cpuReadyPercent;
-  if (ready !== undefined) {
-    const base = { code: "vm_metric" as const, host, vm: vmRef, metric: "cpu ready" as const, value: round1(ready), op: ">=" as const, unit: "%" as const, ageS };
-    if (ready >= t.cpuReadyPercent) rejections.push({ ...base, threshold: t.cpuReadyPercent });
-    else if (ready >= t.cpuReadyWarnPercent) warnings.push({ ...base, threshold: t.cpuReadyWarnPercent });
-  }
+  const readyCrossed = ready !== undefined && ready >= t.cpuReadyWarnPercent;
   // Any balloon on the node's own VM means ESXi is already taking memory from this node's pods.
-  if (m.balloonMiB !== undefined && m.balloonMiB > 0) {
-    rejections.push({ code: "vm_metric", host, vm: vmRef, metric: "balloon", value: round1(m.balloonMiB), op: ">", threshold: 0, unit: "MiB", ageS });
+  const ballooned = m.balloonMiB !== undefined && m.balloonMiB > 0;
+  if (!readyCrossed && !ballooned) return alone;
+
+  const hostRef: HostRef = { id: host.id, name: host.name };
+  const vmRef = { id: vm.id, name: vm.name };
+  const rejections = [...alone.rejections];
+  const warnings = [...alone.warnings];
+  if (readyCrossed) {
+    const crossed = ready >= t.cpuReadyPercent;
+    (crossed ? rejections : warnings).push({ code: "vm_metric", host: hostRef, vm: vmRef, metric: "cpu ready", value: round1(ready), op: ">=", threshold: crossed ? t.cpuReadyPercent : t.cpuReadyWarnPercent, unit: "%", ageS });
   }
+  if (ballooned) rejections.push({ code: "vm_metric", host: hostRef, vm: vmRef, metric: "balloon", value: round1(m.balloonMiB!), op: ">", threshold: 0, unit: "MiB", ageS });
+  return result(rejections, warnings, undefined, alone.ageS);
 }
 
-function result(rejections: Reason[], warnings: Reason[], staleness: Reason | undefined, ageS?: number): HostAssessment {
+function result(rejections: readonly Reason[], warnings: readonly Reason[], staleness: Reason | undefined, ageS?: number): HostAssessment {
   const heat: Heat = rejections.length > 0 ? "hot" : warnings.length > 0 ? "warm" : "cool";
-  return { heat, rejections, warnings, ...(staleness ? { staleness } : {}), ...(ageS !== undefined ? { ageS } : {}) };
+  const out: { -readonly [K in keyof HostAssessment]: HostAssessment[K] } = {
+    heat,
+    rejections: rejections.length > 0 ? rejections : NO_REASONS,
+    warnings: warnings.length > 0 ? warnings : NO_REASONS,
+  };
+  if (staleness) out.staleness = staleness;
+  if (ageS !== undefined) out.ageS = ageS;
+  return out;
+}
+
+function ageSeconds(sampledAtMs: number, nowMs: number): number {
+  return Math.max(0, Math.round((nowMs - sampledAtMs) / 1000));
 }
 
 function round1(value: number): number {

@@ -1,6 +1,6 @@
 import type { HostView, InventoryView, VmView } from "../model/inventory.js";
 import type { NodeIdentity } from "../model/node.js";
-import { assessHost, type HostAssessment } from "./assess-host.js";
+import { assessHostAlone, withVm, type HostAssessment } from "./assess-host.js";
 import { exemptionOf, type PodMeta } from "./exemption.js";
 import { mapNodeToVm, vmIndexOf } from "./map-node.js";
 import type { PlacementPolicy } from "./policy.js";
@@ -23,33 +23,43 @@ export interface NodeDecision {
   readonly reasons: readonly Reason[];
   /** hvx could not judge the node (unmapped, no host, missing or stale metrics). */
   readonly noOpinion: boolean;
-  readonly vm?: VmView;
-  readonly host?: HostView;
-  readonly assessment?: HostAssessment;
+  readonly vm: VmView | undefined;
+  readonly host: HostView | undefined;
+  readonly assessment: HostAssessment | undefined;
   /** Set when the pod bypasses host-based rules. */
-  readonly exemptBy?: string;
+  readonly exemptBy: string | undefined;
   /** 0..10, higher is better. */
   readonly score: number;
 }
 
-/** Decides one node for one pod (pod undefined: prioritize-only or /debug views). */
-export function decideNode(node: NodeIdentity, pod: PodMeta | undefined, ctx: PlacementContext): NodeDecision {
+/** Host verdicts shared by the node VMs of one host within one request. */
+export type HostAssessmentCache = Map<string, HostAssessment>;
+
+/**
+ * Decides one node for one pod (pod undefined: prioritize-only or /debug views).
+ * `cache` lets a request judge each host once, however many of its VMs are candidates.
+ */
+export function decideNode(node: NodeIdentity, pod: PodMeta | undefined, ctx: PlacementContext, cache: HostAssessmentCache = new Map()): NodeDecision {
   const { policy } = ctx;
   const exemptBy = pod ? exemptionOf(pod, policy.exempt) : undefined;
-  const withExemption = exemptBy !== undefined ? { exemptBy } : {};
   const vm = mapNodeToVm(node, vmIndexOf(ctx.inventory), policy.nodeMapping);
-  if (!vm) return noOpinion(node.name, { code: "node_unmapped", node: node.name }, policy, exemptBy);
+  if (!vm) return noOpinion(node.name, { code: "node_unmapped", node: node.name }, policy, exemptBy, undefined, undefined, undefined);
   const host = ctx.inventory.hosts.get(vm.hostId);
-  if (!host) return noOpinion(node.name, { code: "vm_host_unknown", vm: { id: vm.id, name: vm.name }, hostId: vm.hostId }, policy, exemptBy, { vm });
-
-  const assessment = assessHost(host, vm, policy.thresholds, ctx.nowMs);
-  const seen = { vm, host, assessment, ...withExemption };
-  if (assessment.rejections.length > 0 && exemptBy === undefined) {
-    return { node: node.name, verdict: "reject", unresolvable: true, reasons: assessment.rejections, noOpinion: false, score: 0, ...seen };
+  if (!host) {
+    return noOpinion(node.name, { code: "vm_host_unknown", vm: { id: vm.id, name: vm.name }, hostId: vm.hostId }, policy, exemptBy, vm, undefined, undefined);
   }
-  if (assessment.staleness) return noOpinion(node.name, assessment.staleness, policy, exemptBy, seen);
+  let alone = cache.get(host.id);
+  if (!alone) {
+    alone = assessHostAlone(host, policy.thresholds, ctx.nowMs);
+    cache.set(host.id, alone);
+  }
+  const assessment = withVm(alone, host, vm, policy.thresholds, ctx.nowMs);
+  if (assessment.rejections.length > 0 && exemptBy === undefined) {
+    return { node: node.name, verdict: "reject", unresolvable: true, reasons: assessment.rejections, noOpinion: false, score: 0, vm, host, assessment, exemptBy };
+  }
+  if (assessment.staleness) return noOpinion(node.name, assessment.staleness, policy, exemptBy, vm, host, assessment);
   const score = scoreHost(assessment, host.metrics!, vm.metrics, policy.thresholds);
-  return { node: node.name, verdict: "pass", unresolvable: false, reasons: [], noOpinion: false, score, ...seen };
+  return { node: node.name, verdict: "pass", unresolvable: false, reasons: [], noOpinion: false, score, vm, host, assessment, exemptBy };
 }
 
 function noOpinion(
@@ -57,9 +67,10 @@ function noOpinion(
   reason: Reason,
   policy: PlacementPolicy,
   exemptBy: string | undefined,
-  seen: Partial<Pick<NodeDecision, "vm" | "host" | "assessment">> = {},
+  vm: VmView | undefined,
+  host: HostView | undefined,
+  assessment: HostAssessment | undefined,
 ): NodeDecision {
-  const base = { node, reasons: [reason], noOpinion: true, score: policy.scoring.unknownScore, ...seen, ...(exemptBy !== undefined ? { exemptBy } : {}) };
-  if (policy.staleMetrics === "reject" && exemptBy === undefined) return { ...base, verdict: "reject", unresolvable: true };
-  return { ...base, verdict: "pass", unresolvable: false };
+  const reject = policy.staleMetrics === "reject" && exemptBy === undefined;
+  return { node, verdict: reject ? "reject" : "pass", unresolvable: reject, reasons: [reason], noOpinion: true, score: policy.scoring.unknownScore, vm, host, assessment, exemptBy };
 }

@@ -116,7 +116,7 @@ export function parseAdmissionReview(body: unknown): ParsedAdmissionReview {
 
 /** The reply for a request: echoes apiVersion, kind and uid. `patch` is the JSON array, not yet encoded. */
 export function toAdmissionResponseWire(
-  review: AdmissionReviewWire & { readonly request: { readonly uid: string } },
+  review: { readonly apiVersion: string; readonly kind: string; readonly request: { readonly uid: string } },
   outcome: { readonly patch?: readonly unknown[]; readonly warnings?: readonly string[] },
 ): AdmissionReviewWire {
   const warnings = outcome.warnings && outcome.warnings.length > 0 ? { warnings: outcome.warnings } : {};

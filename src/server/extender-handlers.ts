@@ -61,9 +61,7 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
         text,
         (req, ctx) => {
           const outcome = filterNodes(req.pod, req.nodes, ctx);
-          for (const d of outcome.decisions) {
-            deps.metrics.countVerdict(d.verdict === "reject" ? "reject" : d.noOpinion ? "no_opinion" : "pass", d.reasons[0]?.code ?? "none");
-          }
+          deps.metrics.countVerdicts(outcome.decisions);
           return toFilterResultWire(req, outcome);
         },
         (req) =>

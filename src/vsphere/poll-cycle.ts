@@ -47,13 +47,14 @@ async function listTargetHosts(deps: PollCycleDeps): Promise<Array<{ host: HostS
     const missing = deps.clusterNames.filter((n) => !found.has(n));
     if (missing.length > 0) deps.log.warn({ missing }, "vcenter.clusters names not found in vCenter");
   }
-  const perCluster = await Promise.all(
-    wanted.map(async (c) => (await deps.automation.listHosts([c.cluster])).map((host) => ({ host, clusterName: c.name }))),
-  );
+  const [all, perCluster] = await Promise.all([
+    deps.clusterNames.length === 0 ? deps.automation.listHosts() : Promise.resolve([]),
+    Promise.all(
+      wanted.map(async (c) => (await deps.automation.listHosts([c.cluster])).map((host) => ({ host, clusterName: c.name }))),
+    ),
+  ]);
   const byId = new Map<string, { host: HostSummary; clusterName?: string }>();
-  if (deps.clusterNames.length === 0) {
-    for (const host of await deps.automation.listHosts()) byId.set(host.host, { host });
-  }
+  for (const host of all) byId.set(host.host, { host });
   for (const entry of perCluster.flat()) byId.set(entry.host.host, entry);
   return [...byId.values()];
 }

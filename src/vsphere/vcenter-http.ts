@@ -73,9 +73,8 @@ export function createVcenterHttp(options: VcenterHttpOptions): { send: VcenterS
 
   const send: VcenterSend = (api, request) =>
     limit(async () => {
-      const url = base + request.path + queryString(request.query);
-      try {
-        const res = await client.request<string>({
+      const requestOnce = (url: string) =>
+        client.request<string>({
           url,
           method: request.method,
           headers: {
@@ -84,6 +83,13 @@ export function createVcenterHttp(options: VcenterHttpOptions): { send: VcenterS
             ...request.headers,
           },
           data: request.body !== undefined ? JSON.stringify(request.body) : undefined,
+        });
+      const url = base + request.path + queryString(request.query);
+      try {
+        const res = await requestOnce(url).catch((err: unknown) => {
+          // A pooled keep-alive socket the server already closed: one fresh attempt (every call hvx makes is a read).
+          if (isStaleSocket(err)) return requestOnce(url);
+          throw err;
         });
         options.onRequest?.(api, res.status >= 200 && res.status < 300 ? "ok" : "error_status");
         const headers = res.headers as Record<string, unknown>;
@@ -124,6 +130,11 @@ function parseBaseUrl(raw: string): string {
     throw new VcenterConfigError("vcenter.url must not embed credentials: use vcenter.username / vcenter.password");
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+}
+
+function isStaleSocket(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === "ECONNRESET" || code === "EPIPE";
 }
 
 function queryString(query: VcenterRequest["query"]): string {

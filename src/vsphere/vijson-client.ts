@@ -93,9 +93,10 @@ export class VijsonClient {
   private call<S extends z.ZodTypeAny>(request: VcenterRequest, schema: S, emptyValue?: z.infer<S>): Promise<z.infer<S>> {
     return this.session.call(async (token) => {
       const res = await this.options.send("vijson", { ...request, headers: { [SESSION_HEADER]: token } });
-      const fault = faultType(res.bodyText);
-      if (res.status === 401 || fault === "NotAuthenticated") return SESSION_REJECTED;
       if (res.status < 200 || res.status >= 300) {
+        // Faults come with a non-2xx status (500 as a rule); only then is the body a fault.
+        const fault = faultType(res.bodyText);
+        if (res.status === 401 || fault === "NotAuthenticated") return SESSION_REJECTED;
         throw new VcenterHttpError("vijson", describeRequest(request), res.status, fault);
       }
       if (emptyValue !== undefined && res.bodyText.trim() === "") return emptyValue;

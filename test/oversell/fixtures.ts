@@ -48,9 +48,10 @@ export function pod(containers: ContainerShape[], initContainers: ContainerShape
   };
 }
 
-const EXAMPLES = new URL("../../../../shared/reference/examples/", import.meta.url);
+/** Copies of the reference wire examples, read from the source tree (tsc does not copy JSON). */
+const EXAMPLES = new URL("../../../test/oversell/examples/", import.meta.url);
 
-/** A file from /work/shared/reference/examples, parsed. */
+/** A file from test/oversell/examples (copied from the shared reference examples), parsed. */
 export function example<T = unknown>(name: string): T {
   return JSON.parse(readFileSync(new URL(name, EXAMPLES), "utf8")) as T;
 }

@@ -9,8 +9,9 @@ const UNAUTHENTICATED = {
 
 describe("mock vCenter: Automation API session", () => {
   let vc: MockVcenterHandle;
-  const clock = manualClock();
+  let clock: ReturnType<typeof manualClock>;
   beforeEach(async () => {
+    clock = manualClock();
     vc = await startSmall({ clock: clock.now, scenario: smallScenario({ faults: { sessionIdleSeconds: 1800 } }) });
   });
   afterEach(() => vc.close());

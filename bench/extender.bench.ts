@@ -1,0 +1,98 @@
+import { readFileSync } from "node:fs";
+import { Registry } from "prom-client";
+import { FakeMetricsSource } from "../mocks/fake-metrics-source.js";
+import type { HostView, InventoryView, VmView } from "../src/model/inventory.js";
+import { parseConfig } from "../src/config/index.js";
+import { ExtenderMetrics } from "../src/observability/extender-metrics.js";
+import { silentLogger } from "../src/observability/logger.js";
+import { createExtenderHandlers } from "../src/server/extender-handlers.js";
+import { biosUuidFor, realisticNode } from "../test/fixtures/wire-node.js";
+import { percentile, type BenchFigure } from "./figure.js";
+
+const HOSTS = 250;
+const VMS_PER_HOST = 20;
+
+/** 250 hosts x 20 VMs with varied heat; every VM is a node named `node-<i>`. */
+function syntheticInventory(nowMs: number): InventoryView {
+  const hosts = new Map<string, HostView>();
+  const vms = new Map<string, VmView>();
+  for (let h = 0; h < HOSTS; h++) {
+    const vmIds: string[] = [];
+    for (let v = 0; v < VMS_PER_HOST; v++) {
+      const i = h * VMS_PER_HOST + v;
+      const id = `vm-${i}`;
+      vmIds.push(id);
+      vms.set(id, { id, name: `node-${i}`, hostId: `host-${h}`, biosUuid: biosUuidFor(i), powerState: "POWERED_ON", vcpus: 8, memoryMiB: 32768, metrics: { sampledAtMs: nowMs - 10_000, cpuReadyPercent: (i * 7) % 13, balloonMiB: i % 17 === 0 ? 64 : 0, swappedMiB: 0 } });
+    }
+    hosts.set(`host-${h}`, {
+      id: `host-${h}`, name: `esx-${h}`, connectionState: "CONNECTED", inMaintenance: h % 50 === 0, cpuCores: 32, cpuMhzPerCore: 2600, memoryMiB: 524288, vmIds, vcpuPerPcpu: 5, vramPerPram: 1.25,
+      metrics: { sampledAtMs: nowMs - 10_000, cpuReadyPercent: (h * 3) % 14, cpuUsagePercent: (h * 11) % 100, memUsagePercent: (h * 13) % 100, balloonMiB: 0, balloonPercent: h % 9 === 0 ? 2 : 0, swappedMiB: 0, swapInKBps: 0, memState: "high" },
+    });
+  }
+  return { hosts, vms, polledAtMs: nowMs - 5_000 };
+}
+
+function timeMs(fn: () => void): number {
+  const t0 = process.hrtime.bigint();
+  fn();
+  return Number(process.hrtime.bigint() - t0) / 1e6;
+}
+
+/** Runs `fn` repeatedly for about `budgetMs` (after a warm-up) and returns sorted durations. */
+function sample(fn: () => void, budgetMs: number, minRuns = 30): number[] {
+  for (let i = 0; i < 20; i++) fn();
+  const out: number[] = [];
+  const end = performance.now() + budgetMs;
+  while (out.length < minRuns || performance.now() < end) out.push(timeMs(fn));
+  return out.sort((a, b) => a - b);
+}
+
+export async function run(): Promise<BenchFigure[]> {
+  const nowMs = Date.now();
+  const config = parseConfig(undefined);
+  const handlers = createExtenderHandlers({ source: new FakeMetricsSource(syntheticInventory(nowMs)), policy: config, metrics: new ExtenderMetrics(new Registry()), log: silentLogger(), clock: () => nowMs });
+  const podFile = new URL("../../test/fixtures/wire/filter-args-nodenames.json", import.meta.url);
+  const pod = JSON.parse(readFileSync(podFile, "utf8")).Pod;
+  const figures: BenchFigure[] = [];
+
+  for (const n of [100, 500, 5000]) {
+    const body = JSON.stringify({ Pod: pod, Nodes: null, NodeNames: Array.from({ length: n }, (_, i) => `node-${(i * 7) % (HOSTS * VMS_PER_HOST)}`) });
+    const pair = sample(() => {
+      handlers.filter(body);
+      handlers.prioritize(body);
+    }, 1500);
+    const filter = sample(() => handlers.filter(body), 1000);
+    const baseline = sample(() => JSON.stringify(JSON.parse(body)), 500);
+    const key = `extender.nodeNames.${n}`;
+    const p99 = percentile(filter, 99);
+    figures.push(
+      { name: `${key}.filter.p50Ms`, value: percentile(filter, 50), unit: "ms" },
+      { name: `${key}.filter.p99Ms`, value: p99, unit: "ms", ...(n === 500 ? { target: "<= 5", ok: p99 <= 5 } : {}) },
+      { name: `${key}.pairsPerSecond`, value: 1000 / mean(pair), unit: "filter+prioritize/s", ...(n === 500 ? { target: ">= 1000", ok: 1000 / mean(pair) >= 1000 } : {}) },
+      { name: `${key}.nodeDecisionsPerSecond`, value: (2 * n * 1000) / mean(pair), unit: "decisions/s" },
+      { name: `${key}.parseStringifyBaseline.p50Ms`, value: percentile(baseline, 50), unit: "ms" },
+      { name: `${key}.filterVsBaseline.p50Ratio`, value: percentile(filter, 50) / percentile(baseline, 50), unit: "x" },
+    );
+  }
+
+  for (const n of [100, 500]) {
+    const items = Array.from({ length: n }, (_, i) => realisticNode(`node-${i}`, biosUuidFor(i), i));
+    const body = JSON.stringify({ Pod: pod, Nodes: { metadata: {}, items }, NodeNames: null });
+    const filter = sample(() => handlers.filter(body), 2000, 20);
+    const baseline = sample(() => JSON.stringify(JSON.parse(body)), 2000, 20);
+    const ratio = percentile(filter, 50) / percentile(baseline, 50);
+    const key = `extender.nodes.${n}`;
+    figures.push(
+      { name: `${key}.payloadKB`, value: Buffer.byteLength(body) / 1024, unit: "KiB" },
+      { name: `${key}.filter.p50Ms`, value: percentile(filter, 50), unit: "ms" },
+      { name: `${key}.filter.p99Ms`, value: percentile(filter, 99), unit: "ms" },
+      { name: `${key}.parseStringifyBaseline.p50Ms`, value: percentile(baseline, 50), unit: "ms" },
+      { name: `${key}.filterVsBaseline.p50Ratio`, value: ratio, unit: "x", target: "<= 1.5", ok: ratio <= 1.5 },
+    );
+  }
+  return figures;
+}
+
+function mean(xs: readonly number[]): number {
+  return xs.reduce((a, b) => a + b, 0) / xs.length;
+}

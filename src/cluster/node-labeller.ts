@@ -1,0 +1,102 @@
+import { PatchStrategy, setHeaderOptions, type CoreV1Api } from "@kubernetes/client-node";
+import type { ClusterSource } from "../model/cluster.js";
+import type { Logger } from "../observability/logger.js";
+import { describeError } from "./resource-informer.js";
+import { sanitizeLabelValue } from "./sanitize-label-value.js";
+
+export const ESXI_HOST_LABEL = "hvx.io/esxi-host";
+export const HOST_HEAT_ANNOTATION = "hvx.io/host-heat";
+
+/** What a node should carry. `hostLabel` undefined (node not mapped right now) leaves the label as is. */
+export interface DesiredNodeMarks {
+  readonly hostLabel?: string;
+  /** `cool`, `warm: <reason>` or `hot: <reason>`. */
+  readonly heat: string;
+}
+
+export interface NodeLabellerOptions {
+  readonly api: CoreV1Api;
+  readonly elector: { isLeader(): boolean };
+  readonly cluster: ClusterSource;
+  readonly desired: () => ReadonlyMap<string, DesiredNodeMarks>;
+  /** Default 10 000. */
+  readonly intervalMs?: number;
+  readonly log: Logger;
+}
+
+export interface LabelRound {
+  readonly patched: readonly string[];
+  readonly failed: readonly string[];
+}
+
+/**
+ * Keeps `hvx.io/esxi-host` (label, sanitised) and `hvx.io/host-heat` (annotation) right on every
+ * node, writing only as leader and only where something differs (a JSON merge patch of just
+ * those keys). A change of heat updates the Node, which makes kube-scheduler retry pods it had
+ * set aside. Failures are logged and retried next round.
+ */
+export class NodeLabeller {
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  /** Patched values not yet seen back through the informer: avoids patching twice. */
+  private readonly inFlight = new Map<string, string>();
+
+  constructor(private readonly o: NodeLabellerOptions) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    const loop = async (): Promise<void> => {
+      await this.reconcileOnce();
+      if (this.running) this.timer = setTimeout(() => void loop(), this.o.intervalMs ?? 10_000);
+    };
+    void loop();
+  }
+
+  stop(): void {
+    this.running = false;
+    clearTimeout(this.timer);
+  }
+
+  /** One pass over the desired marks; a no-op unless leader. Never throws. */
+  async reconcileOnce(): Promise<LabelRound> {
+    const patched: string[] = [];
+    const failed: string[] = [];
+    if (!this.o.elector.isLeader()) return { patched, failed };
+    let desired: ReadonlyMap<string, DesiredNodeMarks>;
+    try {
+      desired = this.o.desired();
+    } catch (err) {
+      this.o.log.warn({ error: describeError(err) }, "cannot compute node labels");
+      return { patched, failed };
+    }
+    const nodes = this.o.cluster.latest().nodes;
+    for (const [name, want] of desired) {
+      const node = nodes.get(name);
+      if (!node) continue;
+      const labels: Record<string, string> = {};
+      const annotations: Record<string, string> = {};
+      const label = want.hostLabel === undefined ? undefined : sanitizeLabelValue(want.hostLabel);
+      if (label !== undefined && node.labels[ESXI_HOST_LABEL] !== label) labels[ESXI_HOST_LABEL] = label;
+      if (node.annotations[HOST_HEAT_ANNOTATION] !== want.heat) annotations[HOST_HEAT_ANNOTATION] = want.heat;
+      const signature = JSON.stringify([labels, annotations]);
+      if (Object.keys(labels).length === 0 && Object.keys(annotations).length === 0) {
+        this.inFlight.delete(name);
+        continue;
+      }
+      if (this.inFlight.get(name) === signature) continue;
+      const metadata: Record<string, unknown> = {};
+      if (Object.keys(labels).length > 0) metadata.labels = labels;
+      if (Object.keys(annotations).length > 0) metadata.annotations = annotations;
+      try {
+        await this.o.api.patchNode({ name, body: { metadata } }, setHeaderOptions("Content-Type", PatchStrategy.MergePatch));
+        this.inFlight.set(name, signature);
+        patched.push(name);
+      } catch (err) {
+        failed.push(name);
+        this.o.log.warn({ node: name, error: describeError(err) }, "cannot label node; will retry");
+      }
+    }
+    return { patched, failed };
+  }
+}

@@ -1,0 +1,79 @@
+/** What one strategy run produced, per the issue's figures (summary.json keys first). */
+export interface StrategyFigures {
+  /** Pod-seconds spent on a node whose host or VM had CPU ready >= 5 % in that step. */
+  readonly contendedPodSeconds: number;
+  /** p99 over all (node VM, step) samples of CPU ready % per vCPU. */
+  readonly p99VmReadyPercent: number;
+  /** Sum over steps of ballooned GiB on all VMs x 20 s. */
+  readonly balloonGiBSeconds: number;
+  readonly swapGiBSeconds: number;
+  readonly evictions: number;
+  /** Pods waiting to be placed when the run ends. */
+  readonly pendingPods: number;
+  /** Distinct pods bound at least once. */
+  readonly placedPods: number;
+  /** Mean over steps and in-service hosts of host CPU usage %. */
+  readonly meanHostCpuUtilPercent: number;
+  /** Most evictions in one cascade (evictions each within 5 min of the previous one). */
+  readonly longestCascade: number;
+  readonly maxEvictionsOfOnePod: number;
+  /** Bindings, re-placements after eviction included. */
+  readonly bindings: number;
+  readonly runningPodsAtEnd: number;
+  readonly p99HostReadyPercent: number;
+  /** Placement attempts that found no node (feasibility or extender filter). */
+  readonly unschedulableAttempts: number;
+}
+
+/** Time series for the charts, one value per step. */
+export interface RunSeries {
+  readonly maxHostReadyPercent: Float32Array;
+  readonly meanHostReadyPercent: Float32Array;
+  readonly cumulativeContendedPodSeconds: Float64Array;
+}
+
+export interface RunResult {
+  readonly strategy: string;
+  readonly figures: StrategyFigures;
+  readonly series: RunSeries;
+}
+
+/** Histogram of percentages in 0.01 % bins, for exact-enough, allocation-free percentiles. */
+export class PercentHistogram {
+  private readonly bins = new Float64Array(10_001);
+  private total = 0;
+
+  add(percent: number): void {
+    const bin = Math.min(10_000, Math.max(0, Math.floor(percent * 100)));
+    this.bins[bin] = this.bins[bin]! + 1;
+    this.total++;
+  }
+
+  /** Nearest-rank percentile (p in 0..100), as the lower edge of its bin; 0 when empty. */
+  percentile(p: number): number {
+    if (this.total === 0) return 0;
+    const rank = Math.max(1, Math.ceil((p / 100) * this.total));
+    let seen = 0;
+    for (let i = 0; i < this.bins.length; i++) {
+      seen += this.bins[i]!;
+      if (seen >= rank) return i / 100;
+    }
+    return 100;
+  }
+}
+
+/** Evictions within `gapSteps` of the previous one belong to the same cascade. */
+export class CascadeTracker {
+  private lastStep = -Infinity;
+  private current = 0;
+  longest = 0;
+
+  constructor(private readonly gapSteps: number) {}
+
+  record(step: number, evictions: number): void {
+    if (evictions <= 0) return;
+    this.current = step - this.lastStep <= this.gapSteps ? this.current + evictions : evictions;
+    this.lastStep = step;
+    if (this.current > this.longest) this.longest = this.current;
+  }
+}

@@ -1,0 +1,52 @@
+import type { InventoryView } from "../model/inventory.js";
+import { filterNodes, prioritizeNodes, type PlacementContext, type PlacementPolicy, type PodMeta } from "../placement/index.js";
+import { defaultNodeScore } from "./default-strategy.js";
+import { nodeIdentities, observedInventory } from "./observed-inventory.js";
+import { selectHost, type Strategy, type StrategyDeps } from "./strategy.js";
+
+/** The extender's weight in manifests/kube-scheduler-config.yaml. */
+export const HVX_EXTENDER_WEIGHT = 5;
+/** kube-scheduler scales extender scores: MaxNodeScore (100) / MaxExtenderPriority (10). */
+const EXTENDER_SCALE = 10;
+
+/**
+ * kube-scheduler's default profile with the hvx extender: the nodes that pass
+ * feasibility go through hvx's real `filterNodes` (production thresholds); the
+ * survivors get the default resource scores plus hvx's `prioritizeNodes` score x weight
+ * x 10, exactly as kube-scheduler combines an extender's priorities.
+ */
+export function hvxStrategy(deps: StrategyDeps, policy: PlacementPolicy): Strategy {
+  const { world, state, ring } = deps;
+  const identities = nodeIdentities(world);
+  const indexByName = new Map(identities.map((id, n) => [id.name, n]));
+  const stepMs = world.stepSeconds * 1000;
+  let cachedStep = -1;
+  let inventory: InventoryView | undefined;
+  const contextAt = (step: number): PlacementContext => {
+    if (cachedStep !== step || inventory === undefined) {
+      const obs = ring.visibleAt(step);
+      const nowMs = world.startMs + step * stepMs;
+      inventory = observedInventory(world, obs, state.vmHost, state.hostInMaintenance, nowMs);
+      cachedStep = step;
+    }
+    return { inventory, policy, nowMs: world.startMs + step * stepMs };
+  };
+  return {
+    name: "hvx",
+    choose(pod, feasible, step) {
+      const ctx = contextAt(step);
+      const meta = podMetaOf(world.pods.names[pod]!, world.pods.priority[pod]!);
+      const outcome = filterNodes(meta, feasible.map((n) => identities[n]!), ctx);
+      if (outcome.passed.length === 0) return -1;
+      const passed = outcome.passed.map((name) => indexByName.get(name)!);
+      const ext = prioritizeNodes(meta, passed.map((n) => identities[n]!), ctx);
+      const scores = passed.map((n, i) => defaultNodeScore(deps, pod, n) + ext[i]!.score * HVX_EXTENDER_WEIGHT * EXTENDER_SCALE);
+      return selectHost(passed, scores, deps.rng);
+    },
+  };
+}
+
+/** A simulated pod as the placement code sees it: a ReplicaSet pod in namespace `default`. */
+export function podMetaOf(name: string, priority: number): PodMeta {
+  return { namespace: "default", name, ownerKinds: ["ReplicaSet"], priority, annotations: {} };
+}

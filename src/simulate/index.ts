@@ -1,0 +1,11 @@
+export { buildWorld, type World } from "./build-world.js";
+export { balancedAllocationScore, leastAllocatedScore, leastRequestedScore } from "./default-scores.js";
+export type { RunResult, StrategyFigures } from "./figures.js";
+export { loadScenario, parseScenario } from "./load-scenario.js";
+export { parseSimulateArgs, type SimulateOptions } from "./parse-simulate-args.js";
+export { productionPolicy, renderFiles, runSimulation, simulateAll, summaryOf, type SimulationSummary } from "./run-simulation.js";
+export type { Scenario } from "./scenario.js";
+export { ScenarioError } from "./scenario-error.js";
+export { simulateStrategy } from "./simulate-strategy.js";
+export { STRATEGY_NAMES, type StrategyName } from "./strategy.js";
+export { targetLoadPackingScore } from "./target-load-packing.js";

@@ -1,0 +1,50 @@
+import type { World } from "./build-world.js";
+import type { ObservationRing } from "./observation-ring.js";
+import type { Rng } from "./prng.js";
+import type { RunState } from "./run-state.js";
+
+export const STRATEGY_NAMES = ["default", "vm-load-aware", "hvx"] as const;
+export type StrategyName = (typeof STRATEGY_NAMES)[number];
+
+/** What a strategy may read: the run's state (Kubernetes view) and the lagged samples. */
+export interface StrategyDeps {
+  readonly world: World;
+  readonly state: RunState;
+  readonly ring: ObservationRing;
+  /** Tie-breaks (kube-scheduler picks uniformly among the best nodes). */
+  readonly rng: Rng;
+}
+
+/**
+ * One placement policy. `choose` gets the nodes that pass kube-scheduler's own
+ * feasibility (requests fit allocatable) and returns the node index, or -1 to leave
+ * the pod pending.
+ */
+export interface Strategy {
+  readonly name: StrategyName;
+  choose(pod: number, feasible: readonly number[], step: number): number;
+  /** Told after every binding (strategies that remember recent placements). */
+  bound?(pod: number, node: number, step: number): void;
+}
+
+/**
+ * kube-scheduler's selectHost: the highest total score wins; among equal scores each
+ * is picked with equal probability (reservoir sampling with the run's seeded generator).
+ */
+export function selectHost(candidates: readonly number[], scores: ArrayLike<number>, rng: Rng): number {
+  let best = -1;
+  let bestScore = -Infinity;
+  let ties = 0;
+  for (let i = 0; i < candidates.length; i++) {
+    const s = scores[i]!;
+    if (s > bestScore) {
+      bestScore = s;
+      best = candidates[i]!;
+      ties = 1;
+    } else if (s === bestScore) {
+      ties++;
+      if (Math.floor(rng() * ties) === 0) best = candidates[i]!;
+    }
+  }
+  return best;
+}

@@ -1,0 +1,140 @@
+import { expect } from "chai";
+import { Registry } from "prom-client";
+import { startFakeKubeApiserver, sampleNamespace, sampleNode, samplePod, type FakeKubeApiserver } from "../../mocks/kube-apiserver/index.js";
+import { ClusterInformer, ClusterSyncError } from "../../src/cluster/cluster-informer.js";
+import { createClusterMetrics } from "../../src/cluster/cluster-metrics.js";
+import { silentLogger } from "../../src/observability/logger.js";
+import { eventually } from "./eventually.js";
+
+const defaults = { cpuMilli: 100, memoryBytes: 128 * 1024 * 1024 };
+const fastBackoff = { initialMs: 20, maxMs: 100 };
+
+function podNames(informer: ClusterInformer, node: string): string[] {
+  return (informer.latest().podsByNode.get(node) ?? []).map((p) => p.name).sort();
+}
+
+describe("ClusterInformer against the fake API server (real client-node)", function () {
+  this.timeout(10_000);
+  let fake: FakeKubeApiserver;
+  let informer: ClusterInformer | undefined;
+
+  beforeEach(async () => {
+    fake = await startFakeKubeApiserver({ bookmarkIntervalMs: 100 });
+    const c = fake.controls;
+    c.upsertNamespace(sampleNamespace("team-a", { "hvx.io/oversell-cpu": "3" }));
+    c.upsertNode(sampleNode({ name: "n1", biosUuid: "4205a1b2-c3d4-e5f6-a7b8-000000000001" }));
+    c.upsertNode(sampleNode({ name: "n2" }));
+    c.upsertPod(samplePod({ namespace: "team-a", name: "bound", nodeName: "n1", cpu: "250m", memory: "1Gi", owner: { kind: "ReplicaSet", name: "web-1" } }));
+    c.upsertPod(samplePod({ namespace: "team-a", name: "pending", cpu: "250m" }));
+    c.upsertPod(samplePod({ namespace: "team-a", name: "done", nodeName: "n1", phase: "Succeeded" }));
+  });
+
+  afterEach(async () => {
+    await informer?.stop();
+    informer = undefined;
+    await fake.close();
+  });
+
+  function newInformer(registry?: Registry, pageSize = 2): ClusterInformer {
+    const metrics = registry ? createClusterMetrics(registry) : undefined;
+    informer = new ClusterInformer({ kubeConfig: fake.kubeConfig(), defaults, log: silentLogger(), backoff: fastBackoff, pageSize, syncTimeoutMs: 3000, ...(metrics ? { metrics } : {}) });
+    return informer;
+  }
+
+  it("given an initial cluster, lists nodes, bound non-terminal pods (in pages) and namespace labels", async () => {
+    const inf = newInformer();
+    await inf.start();
+    const view = inf.latest();
+    expect([...view.nodes.keys()].sort()).to.deep.equal(["n1", "n2"]);
+    expect(view.nodes.get("n1")?.providerID).to.equal("vsphere://4205a1b2-c3d4-e5f6-a7b8-000000000001");
+    expect(podNames(inf, "n1")).to.deep.equal(["bound"]);
+    const bound = view.podsByNode.get("n1")?.[0];
+    expect(bound?.requests).to.deep.equal({ cpuMilli: 250, memoryBytes: 1024 ** 3 });
+    expect(bound?.ownerKey).to.equal("ReplicaSet/team-a/web-1");
+    expect(bound?.boundAtMs).to.equal(Date.parse("2026-11-29T09:00:00Z"));
+    expect(view.namespaces.get("team-a")?.["hvx.io/oversell-cpu"]).to.equal("3");
+    expect(view.syncedAtMs).to.be.a("number");
+    expect(inf.latest()).to.equal(view, "unchanged view is reused");
+    expect(fake.controls.stats().lists).to.be.greaterThan(3, "paged lists");
+  });
+
+  it("given watch ADDED, MODIFIED and DELETED events, reflects them in latest()", async () => {
+    const inf = newInformer();
+    await inf.start();
+    const c = fake.controls;
+    c.upsertPod(samplePod({ namespace: "team-a", name: "pending", nodeName: "n2", cpu: "250m" }));
+    c.upsertPod(samplePod({ namespace: "team-a", name: "new", nodeName: "n2", cpu: "1" }));
+    c.upsertNode(sampleNode({ name: "n3" }));
+    c.deletePod("team-a", "bound");
+    c.upsertNamespace(sampleNamespace("team-a", { "hvx.io/oversell-cpu": "1.5" }));
+    await eventually(() => {
+      expect(podNames(inf, "n2")).to.deep.equal(["new", "pending"]);
+      expect(inf.latest().podsByNode.has("n1")).to.equal(false);
+      expect(inf.latest().nodes.has("n3")).to.equal(true);
+      expect(inf.latest().namespaces.get("team-a")?.["hvx.io/oversell-cpu"]).to.equal("1.5");
+    });
+    c.upsertPod(samplePod({ namespace: "team-a", name: "new", nodeName: "n2", phase: "Failed" }));
+    c.deleteNode("n3");
+    await eventually(() => {
+      expect(podNames(inf, "n2")).to.deep.equal(["pending"]);
+      expect(inf.latest().nodes.has("n3")).to.equal(false);
+    });
+  });
+
+  for (const mode of ["ERROR event", "HTTP 410"] as const) {
+    it(`given a compacted resourceVersion (${mode}), relists and loses no state`, async () => {
+      const registry = new Registry();
+      const inf = newInformer(registry);
+      await inf.start();
+      const c = fake.controls;
+      c.setExpiredAsHttp(mode === "HTTP 410");
+      c.dropWatches();
+      c.upsertPod(samplePod({ namespace: "team-a", name: "while-away", nodeName: "n2" }));
+      c.deletePod("team-a", "bound");
+      c.compact();
+      await eventually(() => {
+        expect(podNames(inf, "n2")).to.deep.equal(["while-away"]);
+        expect(inf.latest().podsByNode.has("n1")).to.equal(false);
+      });
+      expect(inf.status().relists).to.be.greaterThan(0);
+      expect(await registry.getSingleMetricAsString("hvx_cluster_relists_total")).to.match(/resource="pods"} [1-9]/);
+    });
+  }
+
+  it("given 5xx and dropped watches, keeps the last view, counts errors and recovers", async () => {
+    const registry = new Registry();
+    const inf = newInformer(registry);
+    await inf.start();
+    const c = fake.controls;
+    c.setFault({ status5xx: 503 });
+    c.dropWatches();
+    await eventually(() => expect(inf.status().errors).to.be.greaterThan(2));
+    expect(podNames(inf, "n1")).to.deep.equal(["bound"], "last view kept");
+    expect(inf.latest().nodes.size).to.equal(2);
+    c.upsertPod(samplePod({ namespace: "team-a", name: "later", nodeName: "n1" }));
+    c.setFault({});
+    await eventually(() => expect(podNames(inf, "n1")).to.deep.equal(["bound", "later"]));
+    expect(await registry.getSingleMetricAsString("hvx_cluster_errors_total")).to.match(/resource="pods"} [1-9]/);
+    expect(await registry.getSingleMetricAsString("hvx_cluster_cache_age_seconds")).to.match(/hvx_cluster_cache_age_seconds \d/);
+  });
+
+  it("given the API server gone, keeps the view; start() against it rejects clearly", async () => {
+    const inf = newInformer();
+    await inf.start();
+    await fake.close();
+    await eventually(() => expect(inf.status().errors).to.be.greaterThan(0));
+    expect(podNames(inf, "n1")).to.deep.equal(["bound"]);
+    await inf.stop();
+    const dead = new ClusterInformer({ kubeConfig: fake.kubeConfig(), defaults, log: silentLogger(), backoff: fastBackoff, syncTimeoutMs: 300 });
+    try {
+      await dead.start();
+      expect.fail("start() should reject");
+    } catch (err) {
+      expect(err).to.be.instanceOf(ClusterSyncError);
+      expect((err as Error).message).to.match(/not synced after 300 ms: nodes/);
+    } finally {
+      await dead.stop();
+    }
+    fake = await startFakeKubeApiserver();
+  });
+});

@@ -1,0 +1,137 @@
+import { expect } from "chai";
+import { readFileSync } from "node:fs";
+import { Registry } from "prom-client";
+import { createAdmissionMetrics } from "../../../src/observability/admission-metrics.js";
+import { silentLogger } from "../../../src/observability/logger.js";
+import { type AdmissionContext, handleAdmissionReview, INTERNAL_ERROR_WARNING } from "../../../src/server/admission/handle-admission-review.js";
+import { DEFAULT_POLICY, host } from "../../oversell/fixtures.js";
+
+const EXAMPLES = new URL("../../../../test/oversell/examples/", import.meta.url);
+const requestText = readFileSync(new URL("admissionreview-request-pod-create.json", EXAMPLES), "utf8");
+const expectedPatch = JSON.parse(readFileSync(new URL("patch.json", EXAMPLES), "utf8"));
+const expectedReply = JSON.parse(readFileSync(new URL("admissionreview-response-patch.json", EXAMPLES), "utf8"));
+
+type Review = { apiVersion: string; kind: string; request: Record<string, unknown> & { object: { metadata: Record<string, unknown> } } };
+const review = (): Review => JSON.parse(requestText);
+
+function context(over: Partial<AdmissionContext> = {}): AdmissionContext & { registry: Registry } {
+  const registry = new Registry();
+  return {
+    policy: DEFAULT_POLICY,
+    ownNamespace: "hvx-system",
+    hosts: () => [host({ id: "host-1", vcpuPerPcpu: 1.6, vramPerPram: 1.2 })],
+    isHostHot: () => false,
+    log: silentLogger(),
+    metrics: createAdmissionMetrics(registry),
+    clock: () => 0,
+    registry,
+    ...over,
+  };
+}
+
+function reply(body: string) {
+  return JSON.parse(body) as { apiVersion: string; kind: string; response: { uid: string; allowed: boolean; patch?: string; patchType?: string; warnings?: string[] } };
+}
+
+describe("handleAdmissionReview", () => {
+  it("given the reference pod CREATE, returns the reference patch reply (uid, patchType, base64 patch, warning)", () => {
+    const out = handleAdmissionReview(requestText, context());
+    expect(out.status).to.equal(200);
+    const r = reply(out.body);
+    expect(JSON.parse(Buffer.from(r.response.patch ?? "", "base64").toString())).to.deep.equal(expectedPatch);
+    expect(r).to.deep.equal(expectedReply);
+  });
+
+  const unchanged: Array<{ name: string; edit: (r: Review) => void }> = [
+    { name: "an UPDATE", edit: (r) => void (r.request.operation = "UPDATE") },
+    { name: "a subresource (pods/ephemeralcontainers)", edit: (r) => void (r.request.subResource = "ephemeralcontainers") },
+    { name: "another resource (deployments)", edit: (r) => void Object.assign(r.request, { resource: { group: "apps", version: "v1", resource: "deployments" }, kind: { group: "apps", version: "v1", kind: "Deployment" } }) },
+    { name: "an excluded namespace", edit: (r) => void (r.request.namespace = "kube-system") },
+    { name: "hvx's own namespace", edit: (r) => void (r.request.namespace = "hvx-system") },
+    { name: "an opted-out pod", edit: (r) => void ((r.request.object.metadata.annotations as Record<string, string>)["hvx.io/oversell"] = "false") },
+  ];
+  for (const c of unchanged) {
+    it(`given ${c.name}, allows it unchanged and echoes the uid`, () => {
+      const body = review();
+      c.edit(body);
+      const r = reply(handleAdmissionReview(JSON.stringify(body), context()).body);
+      expect(r.response).to.deep.equal({ uid: "9b2f4c1e-6a3d-4f0b-8e2a-1c7d5e9f3a41", allowed: true });
+      expect([r.apiVersion, r.kind]).to.deep.equal(["admission.k8s.io/v1", "AdmissionReview"]);
+    });
+  }
+
+  it("given a dry run, returns the same patch but does not count removed resources", async () => {
+    const body = review();
+    body.request.dryRun = true;
+    const ctx = context();
+    const r = reply(handleAdmissionReview(JSON.stringify(body), ctx).body);
+    expect(r.response.patchType).to.equal("JSONPatch");
+    const text = await ctx.registry.metrics();
+    expect(text).not.to.include('hvx_admission_cpu_millicores_removed_total{namespace="payments"}');
+    expect(text).to.include('hvx_admission_reviews_total{outcome="patched"} 1');
+  });
+
+  it("given a real CREATE, counts the millicores removed for the namespace", async () => {
+    const ctx = context();
+    handleAdmissionReview(requestText, ctx);
+    // (250 - 125) + (500 - 250) + (50 - 25) = 400
+    expect(await ctx.registry.metrics()).to.include('hvx_admission_cpu_millicores_removed_total{namespace="payments"} 400');
+  });
+
+  const malformed = ["", "{", "[]", '{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview"}', '{"apiVersion":"v1","kind":"AdmissionReview","request":{}}'];
+  for (const body of malformed) {
+    it(`given malformed body ${JSON.stringify(body)}, returns 400 with a clear message`, async () => {
+      const ctx = context();
+      const out = handleAdmissionReview(body, ctx);
+      expect(out.status).to.equal(400);
+      expect(out.body).to.match(/^malformed AdmissionReview: /);
+      expect(await ctx.registry.metrics()).to.include('hvx_admission_reviews_total{outcome="malformed"} 1');
+    });
+  }
+
+  it("given an internal error (host source throws), allows the pod unchanged with a warning and counts an error", async () => {
+    const ctx = context({
+      hosts: () => {
+        throw new Error("boom");
+      },
+    });
+    const out = handleAdmissionReview(requestText, ctx);
+    expect(out.status).to.equal(200);
+    expect(reply(out.body).response).to.deep.equal({ uid: "9b2f4c1e-6a3d-4f0b-8e2a-1c7d5e9f3a41", allowed: true, warnings: [INTERNAL_ERROR_WARNING] });
+    expect(await ctx.registry.metrics()).to.include('hvx_admission_reviews_total{outcome="error"} 1');
+  });
+
+  it("given an invalid quantity in the pod, allows it unchanged with a warning (never 500, never a denial)", () => {
+    const body = review();
+    ((body.request.object as unknown as { spec: { containers: Array<{ resources: { requests: Record<string, string> } }> } }).spec.containers[0] as { resources: { requests: Record<string, string> } }).resources.requests.cpu = "lots";
+    const out = handleAdmissionReview(JSON.stringify(body), context());
+    expect(out.status).to.equal(200);
+    expect(reply(out.body).response.allowed).to.equal(true);
+    expect(reply(out.body).response.patch).to.equal(undefined);
+    expect(reply(out.body).response.warnings).to.deep.equal([INTERNAL_ERROR_WARNING]);
+  });
+
+  it("given a pod whose containers are not an array, allows it unchanged and says why", () => {
+    const body = review();
+    (body.request.object as unknown as { spec: unknown }).spec = { containers: "x" };
+    const r = reply(handleAdmissionReview(JSON.stringify(body), context()).body);
+    expect(r.response.warnings).to.deep.equal(["hvx: oversell skipped (spec.containers is not an array)"]);
+  });
+
+  it("given no host data, applies the configured ratio and says so", () => {
+    const r = reply(handleAdmissionReview(requestText, context({ hosts: () => [] })).body);
+    expect(r.response.warnings).to.deep.equal(["hvx: cpu requests scaled by 1/2 (configured ratio; no host data)"]);
+  });
+
+  it("given namespace labels from the lookup, uses them", () => {
+    const r = reply(handleAdmissionReview(requestText, context({ namespaceLabels: (ns) => (ns === "payments" ? { "hvx.io/oversell-cpu": "1.25" } : undefined) })).body);
+    const patch = JSON.parse(Buffer.from(r.response.patch ?? "", "base64").toString()) as Array<{ path: string; value: string }>;
+    expect(patch[0]).to.deep.equal({ op: "replace", path: "/spec/containers/0/resources/requests/cpu", value: "200m" }); // 250m / 1.25
+  });
+
+  it("given an earlier reply's patch applied (reinvocation), returns no patch", () => {
+    const body = review();
+    (body.request.object.metadata.annotations as Record<string, string>)["hvx.io/original-requests"] = "{}";
+    expect(reply(handleAdmissionReview(JSON.stringify(body), context()).body).response.patch).to.equal(undefined);
+  });
+});
