@@ -1,10 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { applyPatch, PATCH_CONTENT_TYPES, PatchError, type PatchContentType } from "./apply-patch.js";
-import { alreadyExists, conflict, expired, kubeStatus, notFound, serverError } from "./kube-status.js";
+import { alreadyExists, conflict, kubeStatus, notFound, serverError } from "./kube-status.js";
 import type { KubeObject, ResourceStore, ResourceType, RevisionClock } from "./resource-store.js";
 import { groupOf, supportedFields } from "./resource-types.js";
 import { routeRequest, type Route } from "./route-request.js";
 import { parseSelectors, SelectorError, type Matcher } from "./selector.js";
+import { send } from "./send-json.js";
+import { serveList } from "./serve-list.js";
 import { serveWatch } from "./serve-watch.js";
 
 export interface FakeFault {
@@ -40,11 +42,6 @@ export interface FakeState {
 }
 
 const MAX_BODY_BYTES = 3 * 1024 * 1024;
-
-function send(res: ServerResponse, status: number, body: unknown): void {
-  if (res.headersSent) return;
-  res.writeHead(status, { "Content-Type": "application/json" }).end(typeof body === "string" ? body : JSON.stringify(body));
-}
 
 /** Serves one request against the fake's stores; never throws. */
 export async function handleRequest(state: FakeState, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -88,7 +85,7 @@ async function dispatch(
       const selectorMatch = parseSelectors(params.get("labelSelector"), params.get("fieldSelector"), supportedFields(type));
       const matches: Matcher = route.namespace === undefined ? selectorMatch : (i) => i.namespace === namespace && selectorMatch(i);
       if (params.get("watch") === "true" || params.get("watch") === "1") return watch(state, store, matches, params, req, res);
-      return list(state, store, matches, params, res);
+      return serveList(state, store, matches, params, res);
     }
     if (method === "POST") {
       const body = await readJson(req);
@@ -150,32 +147,6 @@ async function dispatch(
   return send(res, 200, store.put(next).json);
 }
 
-function list(state: FakeState, store: ResourceStore, matches: Matcher, params: URLSearchParams, res: ServerResponse): void {
-  state.stats.lists++;
-  const limitParam = Number(params.get("limit") ?? "0");
-  const limit = Number.isSafeInteger(limitParam) && limitParam > 0 ? limitParam : Number.MAX_SAFE_INTEGER;
-  let listRv = state.clock.rv;
-  let afterKey: string | undefined;
-  const token = params.get("continue");
-  if (token) {
-    const decoded = decodeContinue(token);
-    if (!decoded) return send(res, 400, kubeStatus(400, "BadRequest", "continue key is not valid: illegal base64 data"));
-    if (decoded.rv < state.clock.compactedRv) {
-      return send(res, 410, expired("The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter."));
-    }
-    listRv = decoded.rv;
-    afterKey = decoded.start;
-  }
-  const page = store.page(matches, limit, afterKey);
-  const meta: Record<string, unknown> = { resourceVersion: String(listRv) };
-  if (page.lastKey !== undefined) {
-    meta.continue = Buffer.from(JSON.stringify({ v: "meta.k8s.io/v1", rv: listRv, start: page.lastKey })).toString("base64url");
-    meta.remainingItemCount = page.remaining;
-  }
-  const head = `{"kind":"${store.type.kind}List","apiVersion":"${store.type.apiVersion}","metadata":${JSON.stringify(meta)},"items":[`;
-  send(res, 200, `${head}${page.items.map((i) => i.json).join(",")}]}`);
-}
-
 function watch(state: FakeState, store: ResourceStore, matches: Matcher, params: URLSearchParams, req: IncomingMessage, res: ServerResponse): void {
   state.stats.watchesStarted++;
   state.stats.watchesOpen++;
@@ -201,15 +172,6 @@ function watch(state: FakeState, store: ResourceStore, matches: Matcher, params:
     ended,
   );
   if (!res.writableEnded) state.watchEnders.add(ender);
-}
-
-function decodeContinue(token: string): { rv: number; start: string } | undefined {
-  try {
-    const parsed = JSON.parse(Buffer.from(token, "base64url").toString("utf8")) as { rv?: unknown; start?: unknown };
-    return typeof parsed.rv === "number" && typeof parsed.start === "string" ? { rv: parsed.rv, start: parsed.start } : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 async function readJson(req: IncomingMessage): Promise<KubeObject> {

@@ -9,3 +9,4 @@ export type { KubeObject } from "./resource-store.js";
 export { sampleNamespace, sampleNode, samplePod, type SampleNodeOptions, type SamplePodOptions } from "./sample-objects.js";
 export { benchNamespaces, benchNodes, benchPods } from "./bench-cluster.js";
 export { applyJsonPatch, mergePatch, PatchError } from "./apply-patch.js";
+export { demoCluster, type DemoVm } from "./demo-cluster.js";

@@ -2,6 +2,7 @@ import { CoreV1Api, type KubeConfig, type KubernetesListObject, type KubernetesO
 import type { ClusterSource, ClusterView, NodeView, PodView, ResourceAmounts } from "../model/cluster.js";
 import type { Logger } from "../observability/logger.js";
 import type { ClusterMetrics } from "./cluster-metrics.js";
+import { ClusterState } from "./cluster-state.js";
 import { ResourceInformer, type ResourceInformerStatus } from "./resource-informer.js";
 import { toNodeView, type NodeWire } from "./to-node-view.js";
 import { toPodView, type PodWire } from "./to-pod-view.js";
@@ -41,20 +42,20 @@ export class ClusterSyncError extends Error {
 type Labels = Readonly<Record<string, string>>;
 
 /**
+ * Only scheduled, non-terminal pods travel: the API server filters them (a pod leaving the
+ * selector, e.g. turning Succeeded, arrives as DELETED), which spares memory in clusters with
+ * many pending or completed pods.
+ */
+export const BOUND_LIVE_PODS = "spec.nodeName!=,status.phase!=Succeeded,status.phase!=Failed";
+
+/**
  * Nodes, Pods (all namespaces) and Namespaces from the API server, as a `ClusterSource`.
- * Holds `NodeView`/`PodView` only; pods are kept while bound and not terminal. `latest()` is
- * cheap: the snapshot is rebuilt on the first call after a change (only changed nodes' pod lists).
+ * Holds `NodeView`/`PodView` only (`ClusterState`); pods are kept while bound and not terminal.
+ * `latest()` is cheap: the snapshot is rebuilt on the first call after a change, and only in part.
  */
 export class ClusterInformer implements ClusterSource {
   private readonly informers: [ResourceInformer<NodeView>, ResourceInformer<PodView>, ResourceInformer<Labels>];
-  private readonly nodes = new Map<string, NodeView>();
-  private readonly pods = new Map<string, PodView>();
-  private readonly podsOnNode = new Map<string, Map<string, PodView>>();
-  private readonly namespaces = new Map<string, Labels>();
-  private readonly dirtyNodes = new Set<string>();
-  private nodesDirty = true;
-  private namespacesDirty = true;
-  private snapshot: ClusterView = { nodes: new Map(), podsByNode: new Map(), namespaces: new Map() };
+  private readonly state = new ClusterState();
   private syncedAtMs: number | undefined;
   private readonly now: () => number;
 
@@ -64,8 +65,13 @@ export class ClusterInformer implements ClusterSource {
     const limit = o.pageSize ?? 500;
     const watchQuery = `?allowWatchBookmarks=true&timeoutSeconds=${Math.max(1, Math.round(o.resyncSeconds ?? 300))}`;
     const common = { kubeConfig: o.kubeConfig, log: o.log, metrics: o.metrics, now: this.now, backoff: o.backoff ?? { initialMs: 500, maxMs: 30_000 } };
-    const page = <T>(fn: (p: { limit: number; _continue?: string }) => Promise<T>) => (token: string | undefined) =>
-      fn(token === undefined ? { limit } : { limit, _continue: token }) as unknown as Promise<KubernetesListObject<KubernetesObject>>;
+    type PageParams = { limit: number; _continue?: string; fieldSelector?: string };
+    const page = <T>(fn: (p: PageParams) => Promise<T>) => (token: string | undefined, fieldSelector: string | undefined) => {
+      const params: PageParams = { limit };
+      if (token !== undefined) params._continue = token;
+      if (fieldSelector !== undefined) params.fieldSelector = fieldSelector;
+      return fn(params) as unknown as Promise<KubernetesListObject<KubernetesObject>>;
+    };
     const warn = (problems: string[]): void => {
       if (problems.length > 0) o.log.warn({ problems }, "unreadable quantities counted as absent");
     };
@@ -81,20 +87,21 @@ export class ClusterInformer implements ClusterSource {
           warn(problems);
           return view;
         },
-        onChange: (key, view) => this.setNode(key, view),
+        onChange: (key, view) => this.state.setNode(key, view),
       }),
       new ResourceInformer<PodView>({
         ...common,
         resource: "pods",
         watchPath: `/api/v1/pods${watchQuery}`,
+        fieldSelector: BOUND_LIVE_PODS,
         listPage: page((p) => api.listPodForAllNamespaces(p)),
         convert: (obj, key) => {
           const problems: string[] = [];
-          const view = toPodView(obj as PodWire, o.defaults, this.pods.get(key)?.boundAtMs ?? this.now(), problems);
+          const view = toPodView(obj as PodWire, o.defaults, this.state.boundAtMs(key) ?? this.now(), problems);
           warn(problems);
           return view.nodeName !== undefined && !view.terminal ? view : undefined;
         },
-        onChange: (key, view) => this.setPod(key, view),
+        onChange: (key, view) => this.state.setPod(key, view),
       }),
       new ResourceInformer<Labels>({
         ...common,
@@ -102,11 +109,7 @@ export class ClusterInformer implements ClusterSource {
         watchPath: `/api/v1/namespaces${watchQuery}`,
         listPage: page((p) => api.listNamespace(p)),
         convert: (obj) => ({ ...obj.metadata?.labels }),
-        onChange: (key, labels) => {
-          if (labels) this.namespaces.set(key, labels);
-          else this.namespaces.delete(key);
-          this.namespacesDirty = true;
-        },
+        onChange: (key, labels) => this.state.setNamespace(key, labels),
       }),
     ];
     o.metrics?.bindCacheAge(() => {
@@ -141,32 +144,13 @@ export class ClusterInformer implements ClusterSource {
   }
 
   latest(): ClusterView {
+    const meta: { syncedAtMs?: number; lastEventMs?: number } = {};
+    if (this.syncedAtMs !== undefined) meta.syncedAtMs = this.syncedAtMs;
     const lastHeard = this.lastHeardMs();
-    const changed = this.nodesDirty || this.namespacesDirty || this.dirtyNodes.size > 0;
-    if (!changed && this.snapshot.syncedAtMs === this.syncedAtMs && this.snapshot.lastEventMs === lastHeard) return this.snapshot;
-    let podsByNode = this.snapshot.podsByNode as Map<string, readonly PodView[]>;
-    if (this.dirtyNodes.size > 0) {
-      podsByNode = new Map(podsByNode);
-      for (const node of this.dirtyNodes) {
-        const pods = this.podsOnNode.get(node);
-        if (pods && pods.size > 0) podsByNode.set(node, [...pods.values()]);
-        else podsByNode.delete(node);
-      }
-      this.dirtyNodes.clear();
-    }
-    const view: { -readonly [K in keyof ClusterView]: ClusterView[K] } = {
-      nodes: this.nodesDirty ? new Map(this.nodes) : this.snapshot.nodes,
-      podsByNode,
-      namespaces: this.namespacesDirty ? new Map(this.namespaces) : this.snapshot.namespaces,
-    };
-    if (this.syncedAtMs !== undefined) view.syncedAtMs = this.syncedAtMs;
-    if (lastHeard !== undefined) view.lastEventMs = lastHeard;
-    this.nodesDirty = false;
-    this.namespacesDirty = false;
-    this.snapshot = view;
-    this.o.metrics?.objects.set({ resource: "nodes" }, this.nodes.size);
-    this.o.metrics?.objects.set({ resource: "pods" }, this.pods.size);
-    this.o.metrics?.objects.set({ resource: "namespaces" }, this.namespaces.size);
+    if (lastHeard !== undefined) meta.lastEventMs = lastHeard;
+    const view = this.state.snapshot(meta);
+    const counts = this.state.counts();
+    for (const resource of ["nodes", "pods", "namespaces"] as const) this.o.metrics?.objects.set({ resource }, counts[resource]);
     return view;
   }
 
@@ -178,7 +162,7 @@ export class ClusterInformer implements ClusterSource {
       errors: resources.reduce((a, r) => a + r.errors, 0),
       reconnects: resources.reduce((a, r) => a + r.reconnects, 0),
       relists: resources.reduce((a, r) => a + r.relists, 0),
-      counts: { nodes: this.nodes.size, pods: this.pods.size, namespaces: this.namespaces.size },
+      counts: this.state.counts(),
       resources,
     };
     if (this.syncedAtMs !== undefined) out.syncedAtMs = this.syncedAtMs;
@@ -195,28 +179,5 @@ export class ClusterInformer implements ClusterSource {
       oldest = oldest === undefined ? heard : Math.min(oldest, heard);
     }
     return oldest;
-  }
-
-  private setNode(key: string, view: NodeView | undefined): void {
-    if (view) this.nodes.set(key, view);
-    else this.nodes.delete(key);
-    this.nodesDirty = true;
-  }
-
-  private setPod(key: string, view: PodView | undefined): void {
-    const previous = this.pods.get(key);
-    if (previous?.nodeName !== undefined) {
-      this.podsOnNode.get(previous.nodeName)?.delete(key);
-      this.dirtyNodes.add(previous.nodeName);
-    }
-    if (view?.nodeName !== undefined) {
-      this.pods.set(key, view);
-      let onNode = this.podsOnNode.get(view.nodeName);
-      if (!onNode) this.podsOnNode.set(view.nodeName, (onNode = new Map()));
-      onNode.set(key, view);
-      this.dirtyNodes.add(view.nodeName);
-    } else {
-      this.pods.delete(key);
-    }
   }
 }

@@ -17,7 +17,9 @@ export interface ResourceInformerOptions<V> {
   readonly kubeConfig: KubeConfig;
   /** Watch path; may carry `?timeoutSeconds=..&allowWatchBookmarks=true`. */
   readonly watchPath: string;
-  readonly listPage: (continueToken: string | undefined) => Promise<KubernetesListObject<KubernetesObject>>;
+  /** Server-side filter for list and watch, e.g. `spec.nodeName!=`. */
+  readonly fieldSelector?: string;
+  readonly listPage: (continueToken: string | undefined, fieldSelector: string | undefined) => Promise<KubernetesListObject<KubernetesObject>>;
   /** Converts an object; undefined = not kept (e.g. an unscheduled pod). */
   readonly convert: (obj: KubernetesObject, key: string) => V | undefined;
   readonly onChange: (key: string, view: V | undefined) => void;
@@ -64,7 +66,7 @@ export class ResourceInformer<V> {
 
   constructor(private readonly o: ResourceInformerOptions<V>) {
     const watch = new HeardWatch(o.kubeConfig, () => this.heard());
-    this.informer = new ListWatch(o.watchPath, watch, () => this.list(), false);
+    this.informer = new ListWatch(o.watchPath, watch, () => this.list(), false, undefined, o.fieldSelector);
     this.informer.on("add", (obj) => this.apply(obj, "add"));
     this.informer.on("update", (obj) => this.apply(obj, "update"));
     this.informer.on("delete", (obj) => this.remove(obj));
@@ -106,7 +108,7 @@ export class ResourceInformer<V> {
     let resourceVersion: string | undefined;
     let token: string | undefined;
     do {
-      const page = await this.o.listPage(token);
+      const page = await this.o.listPage(token, this.o.fieldSelector);
       resourceVersion = page.metadata?.resourceVersion ?? resourceVersion;
       for (const item of page.items) items.push(this.slim(item, this.convert(item)));
       token = page.metadata?._continue || undefined;

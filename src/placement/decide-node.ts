@@ -1,17 +1,31 @@
+import type { ClusterView, PodView } from "../model/cluster.js";
 import type { HostView, InventoryView, VmView } from "../model/inventory.js";
 import type { NodeIdentity } from "../model/node.js";
 import { assessHostAlone, withVm, type HostAssessment } from "./assess-host.js";
+import { pendingDemand, projectHost, type PendingDemand } from "./burst-guard.js";
 import { exemptionOf, type PodMeta } from "./exemption.js";
+import { hostOccupancyOf, type HostOccupancy } from "./host-occupancy.js";
+import { checkSpread, replicasOn, spreadRuleOf, type SpreadRule } from "./host-spread.js";
+import { limitOvercommitReasons } from "./limit-overcommit.js";
 import { mapNodeToVm, vmIndexOf } from "./map-node.js";
 import type { PlacementPolicy } from "./policy.js";
 import type { Reason } from "./reason.js";
 import { scoreHost } from "./score-host.js";
+import { checkStackedCpu } from "./stacked-overcommit.js";
+
+/** The Kubernetes side, when hvx watches the cluster: enables burst guard, limits and spread. */
+export interface ClusterContext {
+  readonly view: ClusterView;
+  /** The pod being scheduled, with its demand and replica group. */
+  readonly pod: PodView;
+}
 
 /** Everything a decision may look at; built per request by the edge. */
 export interface PlacementContext {
   readonly inventory: InventoryView;
   readonly policy: PlacementPolicy;
   readonly nowMs: number;
+  readonly cluster?: ClusterContext;
 }
 
 export interface NodeDecision {
@@ -21,56 +35,116 @@ export interface NodeDecision {
   readonly unresolvable: boolean;
   /** Rejections when rejected; when passing with no opinion, why hvx has none. */
   readonly reasons: readonly Reason[];
-  /** hvx could not judge the node (unmapped, no host, missing or stale metrics). */
+  /** hvx could not judge the node's host (unmapped, no host, missing or stale metrics). */
   readonly noOpinion: boolean;
   readonly vm: VmView | undefined;
   readonly host: HostView | undefined;
   readonly assessment: HostAssessment | undefined;
-  /** Set when the pod bypasses host-based rules. */
+  /** Set when the pod bypasses every hvx rule. */
   readonly exemptBy: string | undefined;
   /** 0..10, higher is better. */
   readonly score: number;
 }
 
-/** Host verdicts shared by the node VMs of one host within one request. */
-export type HostAssessmentCache = Map<string, HostAssessment>;
+/** What one request computes once and shares between its candidate nodes. */
+export class RequestMemo {
+  readonly hosts = new Map<string, { projected: HostView; pending: PendingDemand; alone: HostAssessment }>();
+  private leastReplicas: number | undefined;
 
-/**
- * Decides one node for one pod (pod undefined: prioritize-only or /debug views).
- * `cache` lets a request judge each host once, however many of its VMs are candidates.
- */
-export function decideNode(node: NodeIdentity, pod: PodMeta | undefined, ctx: PlacementContext, cache: HostAssessmentCache = new Map()): NodeDecision {
-  const { policy } = ctx;
+  constructor(private readonly candidates: readonly NodeIdentity[] = []) {}
+
+  /** Fewest replicas of the owner on any candidate's host (0 when a candidate host has none). */
+  leastReplicasOnCandidates(occupancy: HostOccupancy, rule: SpreadRule, exceptUid: string): number {
+    if (this.leastReplicas === undefined) {
+      let least = Number.POSITIVE_INFINITY;
+      const seen = new Set<string>();
+      for (const c of this.candidates) {
+        const hostId = occupancy.hostOfNode.get(c.name);
+        if (hostId === undefined || seen.has(hostId)) continue;
+        seen.add(hostId);
+        least = Math.min(least, replicasOn(occupancy.podsOnHost(hostId), rule.owner, exceptUid));
+      }
+      this.leastReplicas = Number.isFinite(least) ? least : 0;
+    }
+    return this.leastReplicas;
+  }
+}
+
+/** Decides one node for one pod (pod undefined: prioritize-only or /debug views). */
+export function decideNode(node: NodeIdentity, pod: PodMeta | undefined, ctx: PlacementContext, memo: RequestMemo = new RequestMemo([node])): NodeDecision {
+  const { policy, cluster } = ctx;
   const exemptBy = pod ? exemptionOf(pod, policy.exempt) : undefined;
-  const vm = mapNodeToVm(node, vmIndexOf(ctx.inventory), policy.nodeMapping);
-  if (!vm) return noOpinion(node.name, { code: "node_unmapped", node: node.name }, policy, exemptBy, undefined, undefined, undefined);
-  const host = ctx.inventory.hosts.get(vm.hostId);
-  if (!host) {
-    return noOpinion(node.name, { code: "vm_host_unknown", vm: { id: vm.id, name: vm.name }, hostId: vm.hostId }, policy, exemptBy, vm, undefined, undefined);
+  const identity = node.providerID || node.systemUUID ? node : (cluster?.view.nodes.get(node.name) ?? node);
+  const k8sReasons = cluster && !exemptBy ? nodeLimitReasons(node.name, cluster, policy) : [];
+
+  const vm = mapNodeToVm(identity, vmIndexOf(ctx.inventory), policy.nodeMapping);
+  const host = vm ? ctx.inventory.hosts.get(vm.hostId) : undefined;
+  if (!vm || !host) {
+    const reason: Reason = !vm ? { code: "node_unmapped", node: node.name } : { code: "vm_host_unknown", vm: { id: vm.id, name: vm.name }, hostId: vm.hostId };
+    if (k8sReasons.length > 0) return rejected(node.name, false, k8sReasons, vm, host, undefined, exemptBy);
+    return noOpinion(node.name, reason, policy, exemptBy, vm, undefined, undefined);
   }
-  let alone = cache.get(host.id);
-  if (!alone) {
-    alone = assessHostAlone(host, policy.thresholds, ctx.nowMs);
-    cache.set(host.id, alone);
+
+  const judged = judgeHost(host, ctx, memo);
+  const assessment = withVm(judged.alone, judged.projected, vm, policy.thresholds, ctx.nowMs);
+  if (assessment.rejections.length > 0 && !exemptBy) return rejected(node.name, true, assessment.rejections, vm, host, assessment, exemptBy);
+
+  let penalty = 0;
+  if (cluster && !exemptBy) {
+    const occupancy = hostOccupancyOf(cluster.view, ctx.inventory, policy.nodeMapping);
+    const podsOnHost = occupancy.podsOnHost(host.id);
+    const stacked = checkStackedCpu(host, podsOnHost, cluster.pod, policy.limits);
+    if (stacked.reason) k8sReasons.push(stacked.reason);
+    penalty += stacked.penalty;
+    const rule = spreadRuleOf(cluster.pod, pod?.annotations ?? {});
+    if (rule) {
+      const onHost = replicasOn(podsOnHost, rule.owner, cluster.pod.uid);
+      const spread = checkSpread(host, onHost, memo.leastReplicasOnCandidates(occupancy, rule, cluster.pod.uid), rule);
+      if (spread.reason) k8sReasons.push(spread.reason);
+      penalty += spread.penalty;
+    }
   }
-  const assessment = withVm(alone, host, vm, policy.thresholds, ctx.nowMs);
-  if (assessment.rejections.length > 0 && exemptBy === undefined) {
-    return { node: node.name, verdict: "reject", unresolvable: true, reasons: assessment.rejections, noOpinion: false, score: 0, vm, host, assessment, exemptBy };
-  }
+  if (k8sReasons.length > 0) return rejected(node.name, false, k8sReasons, vm, host, assessment, exemptBy);
   if (assessment.staleness) return noOpinion(node.name, assessment.staleness, policy, exemptBy, vm, host, assessment);
-  const score = scoreHost(assessment, host.metrics!, vm.metrics, policy.thresholds);
+  const score = Math.max(0, scoreHost(assessment, judged.projected.metrics!, vm.metrics, policy.thresholds) - penalty);
   return { node: node.name, verdict: "pass", unresolvable: false, reasons: [], noOpinion: false, score, vm, host, assessment, exemptBy };
 }
 
-function noOpinion(
-  node: string,
-  reason: Reason,
-  policy: PlacementPolicy,
-  exemptBy: string | undefined,
-  vm: VmView | undefined,
-  host: HostView | undefined,
-  assessment: HostAssessment | undefined,
-): NodeDecision {
+/** The host's own verdict, on metrics projected with the burst guard's pending pods. */
+function judgeHost(host: HostView, ctx: PlacementContext, memo: RequestMemo) {
+  const known = memo.hosts.get(host.id);
+  if (known) return known;
+  const { policy, cluster } = ctx;
+  let pending: PendingDemand = { cpuMilli: 0, memoryBytes: 0, pods: 0 };
+  if (cluster && policy.burstGuard.enabled) {
+    const pods = hostOccupancyOf(cluster.view, ctx.inventory, policy.nodeMapping).podsOnHost(host.id);
+    pending = pendingDemand(pods, host.metrics?.sampledAtMs, policy.burstGuard.settleSeconds * 1000);
+  }
+  const projected = projectHost(host, pending);
+  let alone = assessHostAlone(projected, policy.thresholds, ctx.nowMs);
+  if (pending.pods > 0) alone = withPendingPods(alone, pending.pods);
+  const judged = { projected, pending, alone };
+  memo.hosts.set(host.id, judged);
+  return judged;
+}
+
+/** Marks the reasons whose values include pending pods, so operators can tell projection from measurement. */
+function withPendingPods(a: HostAssessment, pods: number): HostAssessment {
+  const mark = (r: Reason): Reason => (r.code === "host_metric" && (r.metric === "cpu usage" || r.metric === "memory usage") ? { ...r, pendingPods: pods } : r);
+  return { ...a, rejections: a.rejections.map(mark), warnings: a.warnings.map(mark) };
+}
+
+function nodeLimitReasons(nodeName: string, cluster: ClusterContext, policy: PlacementPolicy): Reason[] {
+  const node = cluster.view.nodes.get(nodeName);
+  if (!node) return [];
+  return limitOvercommitReasons(node, cluster.view.podsByNode.get(nodeName) ?? [], cluster.pod, policy.limits);
+}
+
+function rejected(node: string, unresolvable: boolean, reasons: readonly Reason[], vm: VmView | undefined, host: HostView | undefined, assessment: HostAssessment | undefined, exemptBy: string | undefined): NodeDecision {
+  return { node, verdict: "reject", unresolvable, reasons, noOpinion: false, score: 0, vm, host, assessment, exemptBy };
+}
+
+function noOpinion(node: string, reason: Reason, policy: PlacementPolicy, exemptBy: string | undefined, vm: VmView | undefined, host: HostView | undefined, assessment: HostAssessment | undefined): NodeDecision {
   const reject = policy.staleMetrics === "reject" && exemptBy === undefined;
   return { node, verdict: reject ? "reject" : "pass", unresolvable: reject, reasons: [reason], noOpinion: true, score: policy.scoring.unknownScore, vm, host, assessment, exemptBy };
 }

@@ -1,5 +1,5 @@
 import type { NodeIdentity } from "../model/node.js";
-import { decideNode, type HostAssessmentCache, type NodeDecision, type PlacementContext } from "./decide-node.js";
+import { decideNode, RequestMemo, type NodeDecision, type PlacementContext } from "./decide-node.js";
 import type { PodMeta } from "./exemption.js";
 import type { Reason } from "./reason.js";
 
@@ -18,8 +18,8 @@ export function filterNodes(pod: PodMeta, nodes: readonly NodeIdentity[], ctx: P
   const passed: string[] = [];
   const failed = new Map<string, readonly Reason[]>();
   const unresolvable = new Map<string, readonly Reason[]>();
-  const cache: HostAssessmentCache = new Map();
-  const decisions = nodes.map((node) => decideNode(node, pod, ctx, cache));
+  const memo = new RequestMemo(nodes);
+  const decisions = nodes.map((node) => decideNode(node, pod, ctx, memo));
   for (const d of decisions) {
     if (d.verdict === "pass") passed.push(d.node);
     else (d.unresolvable ? unresolvable : failed).set(d.node, d.reasons);
@@ -35,6 +35,6 @@ export interface NodeScore {
 
 /** The extender's prioritize: an integer 0..10 per node, in the order sent. */
 export function prioritizeNodes(pod: PodMeta, nodes: readonly NodeIdentity[], ctx: PlacementContext): NodeScore[] {
-  const cache: HostAssessmentCache = new Map();
-  return nodes.map((node) => ({ node: node.name, score: decideNode(node, pod, ctx, cache).score }));
+  const memo = new RequestMemo(nodes);
+  return nodes.map((node) => ({ node: node.name, score: decideNode(node, pod, ctx, memo).score }));
 }

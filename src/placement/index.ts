@@ -1,8 +1,13 @@
-export { assessHost, type Heat, type HostAssessment } from "./assess-host.js";
-export { decideNode, type NodeDecision, type PlacementContext } from "./decide-node.js";
+export { assessHost, assessHostAlone, withVm, type Heat, type HostAssessment } from "./assess-host.js";
+export { decideNode, RequestMemo, type ClusterContext, type NodeDecision, type PlacementContext } from "./decide-node.js";
+export { NO_PENDING, pendingDemand, projectHost, type PendingDemand } from "./burst-guard.js";
+export { hostOccupancyOf, type HostOccupancy } from "./host-occupancy.js";
+export { checkSpread, HOST_SPREAD_ANNOTATION, HOST_SPREAD_MAX_SKEW_ANNOTATION, replicasOn, spreadRuleOf, type SpreadRule } from "./host-spread.js";
+export { limitOvercommitReasons } from "./limit-overcommit.js";
+export { checkStackedCpu, type StackedCheck } from "./stacked-overcommit.js";
 export { EXEMPT_ANNOTATION, exemptionOf, type PodMeta } from "./exemption.js";
 export { filterNodes, prioritizeNodes, type FilterOutcome, type NodeScore } from "./filter-nodes.js";
 export { byteSwapUuid, mapNodeToVm, vmIndexOf, type VmIndex } from "./map-node.js";
-export type { ExemptPolicy, NodeMappingRule, PlacementPolicy, ThresholdPolicy } from "./policy.js";
+export type { BurstGuardPolicy, ExemptPolicy, LimitsPolicy, NodeMappingRule, PlacementPolicy, ThresholdPolicy } from "./policy.js";
 export type { HostRef, Reason, ReasonCode, VmRef } from "./reason.js";
 export { hostHeadroom, MAX_HOST_SCORE, scoreHost } from "./score-host.js";

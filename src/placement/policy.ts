@@ -22,6 +22,21 @@ export interface ExemptPolicy {
 
 export type NodeMappingRule = "providerID" | "systemUUID" | "name";
 
+/** Cluster-aware rules (they apply only when the Kubernetes view is present). */
+export interface BurstGuardPolicy {
+  readonly enabled: boolean;
+  /** A bound pod's demand is projected until a sample taken this long after binding arrives. */
+  readonly settleSeconds: number;
+}
+
+export interface LimitsPolicy {
+  /** Per node: sum(cpu limits) / allocatable cpu, incoming pod included. */
+  readonly maxCpuOvercommit: number;
+  readonly maxMemoryOvercommit: number;
+  /** Per ESXi host: cpu limits of every pod on its node VMs / physical cores. */
+  readonly maxStackedCpuOvercommit: number;
+}
+
 export interface PlacementPolicy {
   readonly thresholds: ThresholdPolicy;
   /** `pass`: unknown or stale data means no opinion; `reject`: it is a rejection. */
@@ -29,6 +44,8 @@ export interface PlacementPolicy {
   readonly exempt: ExemptPolicy;
   readonly scoring: { readonly unknownScore: number };
   readonly nodeMapping: readonly NodeMappingRule[];
+  readonly burstGuard: BurstGuardPolicy;
+  readonly limits: LimitsPolicy;
 }
 
 /** Warm at this share of a rejection threshold (DESIGN: "within 10 % of another threshold"). */

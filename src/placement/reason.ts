@@ -31,6 +31,8 @@ export type Reason =
       readonly threshold: number | string;
       readonly unit: "%" | "MiB" | "KB/s" | "";
       readonly ageS: number;
+      /** Bound pods whose demand the burst guard added to this value. */
+      readonly pendingPods?: number;
     }
   | {
       readonly code: "vm_metric";
@@ -48,6 +50,31 @@ export type Reason =
   | { readonly code: "metrics_stale"; readonly host: HostRef; readonly ageS: number; readonly maxAgeS: number }
   | { readonly code: "metrics_missing"; readonly host: HostRef }
   | { readonly code: "node_unmapped"; readonly node: string }
-  | { readonly code: "vm_host_unknown"; readonly vm: VmRef; readonly hostId: string };
+  | { readonly code: "vm_host_unknown"; readonly vm: VmRef; readonly hostId: string }
+  | {
+      readonly code: "limit_overcommit";
+      readonly resource: "cpu" | "memory";
+      /** Sum of limits on the node incl. the incoming pod: millicores or bytes. */
+      readonly limits: number;
+      readonly allocatable: number;
+      readonly ratio: number;
+      readonly max: number;
+    }
+  | {
+      readonly code: "stacked_overcommit";
+      readonly host: HostRef;
+      readonly cpuLimitsMilli: number;
+      readonly cores: number;
+      readonly ratio: number;
+      readonly max: number;
+    }
+  | {
+      readonly code: "host_spread";
+      readonly host: HostRef;
+      readonly owner: string;
+      readonly onHost: number;
+      readonly leastOnCandidates: number;
+      readonly maxSkew: number;
+    };
 
 export type ReasonCode = Reason["code"];

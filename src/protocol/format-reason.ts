@@ -6,8 +6,10 @@ import type { HostRef, Reason } from "../placement/reason.js";
  */
 export function formatReason(reason: Reason): string {
   switch (reason.code) {
-    case "host_metric":
-      return `${hostPrefix(reason.host)} ${reason.metric} ${value(reason.value, reason.unit)} ${reason.op} ${value(reason.threshold, reason.unit)} ${sampled(reason.ageS)}`;
+    case "host_metric": {
+      const age = reason.pendingPods ? `(sampled ${reason.ageS}s ago, incl. ${reason.pendingPods} pods bound since)` : sampled(reason.ageS);
+      return `${hostPrefix(reason.host)} ${reason.metric} ${value(reason.value, reason.unit)} ${reason.op} ${value(reason.threshold, reason.unit)} ${age}`;
+    }
     case "vm_metric":
       return `${hostPrefix(reason.host)} VM ${reason.vm.name} (${reason.vm.id}) ${reason.metric} ${value(reason.value, reason.unit)} ${reason.op} ${value(reason.threshold, reason.unit)} ${sampled(reason.ageS)}`;
     case "host_maintenance":
@@ -22,6 +24,14 @@ export function formatReason(reason: Reason): string {
       return `node ${reason.node}: no vSphere VM matches its providerID, systemUUID or name`;
     case "vm_host_unknown":
       return `VM ${reason.vm.name} (${reason.vm.id}): its host ${reason.hostId} is not in the polled inventory`;
+    case "limit_overcommit": {
+      const amount = reason.resource === "cpu" ? (v: number) => (v / 1000).toFixed(1) : (v: number) => `${(v / 2 ** 30).toFixed(1)}Gi`;
+      return `${reason.resource} limits ${amount(reason.limits)} / allocatable ${amount(reason.allocatable)} = ${reason.ratio.toFixed(2)} > ${reason.max.toFixed(1)} (limit overcommit)`;
+    }
+    case "stacked_overcommit":
+      return `${hostPrefix(reason.host)} pod cpu limits ${(reason.cpuLimitsMilli / 1000).toFixed(1)} / ${reason.cores} physical cores = ${reason.ratio.toFixed(2)} > ${reason.max.toFixed(1)} (stacked overcommit)`;
+    case "host_spread":
+      return `${hostPrefix(reason.host)} ${reason.onHost} replicas of ${reason.owner} already on this host, least loaded candidate host has ${reason.leastOnCandidates} (max skew ${reason.maxSkew}, hvx.io/host-spread: required)`;
     default:
       return assertNever(reason);
   }

@@ -5,7 +5,7 @@ import type { SimulationSummary } from "./run-simulation.js";
 const BAR_WIDTH = 40;
 
 /** report.md: setup, the per-strategy table, text bars, the comparison and the charts. */
-export function renderReport(world: World, seed: number, results: readonly RunResult[], summary: SimulationSummary): string {
+export function renderReport(world: World, seed: number, results: readonly RunResult[], summary: SimulationSummary, scenarioPath: string): string {
   const s = world.scenario;
   const lines: string[] = [];
   lines.push(`# hvx simulate: ${s.name}`, "");
@@ -15,7 +15,7 @@ export function renderReport(world: World, seed: number, results: readonly RunRe
     `${world.hosts.count} ESXi hosts, ${world.nodes.count} node VMs, ${world.vms.count - world.nodes.count} non-Kubernetes VMs, ${world.pods.count} pods` +
       ` (oversell ratio cpu ${s.oversell.cpuRatio}, memory ${s.oversell.memoryRatio}).`,
     "",
-    "Regenerate: `npx hvx simulate --scenario <this scenario file> --seed " + seed + " --out <dir>`. The model and every formula: docs/simulation.md.",
+    `Regenerate: \`npx hvx simulate --scenario ${scenarioPath} --seed ${seed} --out <dir>\`. The model and every formula: docs/simulation.md.`,
     "",
   );
   lines.push(...headlineTable(summary), "");

@@ -42,12 +42,12 @@ export async function runSimulation(opts: SimulateOptions): Promise<SimulationSu
   const results = simulateAll(world, opts.seed);
   const summary = summaryOf(world, opts.seed, results);
   mkdirSync(opts.outDir, { recursive: true });
-  for (const [file, text] of Object.entries(renderFiles(world, opts.seed, results, summary))) writeFileSync(join(opts.outDir, file), text);
+  for (const [file, text] of Object.entries(renderFiles(world, opts.seed, results, summary, opts.scenarioPath))) writeFileSync(join(opts.outDir, file), text);
   return summary;
 }
 
 /** Every output file's name and text. */
-export function renderFiles(world: World, seed: number, results: readonly RunResult[], summary: SimulationSummary): Record<string, string> {
+export function renderFiles(world: World, seed: number, results: readonly RunResult[], summary: SimulationSummary, scenarioPath = `${world.scenario.name}.yaml`): Record<string, string> {
   const hours = (i: number) => (i * world.stepSeconds) / 3600;
   return {
     "summary.json": `${JSON.stringify(summary, null, 2)}\n`,
@@ -76,7 +76,7 @@ export function renderFiles(world: World, seed: number, results: readonly RunRes
       ],
       seriesNames: results.map((r) => r.strategy),
     }),
-    "report.md": renderReport(world, seed, results, summary),
+    "report.md": renderReport(world, seed, results, summary, scenarioPath),
   };
 }
 

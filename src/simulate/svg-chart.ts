@@ -132,7 +132,7 @@ function f(v: number): string {
 function short(v: number): string {
   if (Math.abs(v) >= 1000) return `${Math.round(v / 100) / 10}k`;
   if (Number.isInteger(v)) return String(v);
-  return v.toFixed(Math.abs(v) >= 10 ? 0 : 1);
+  return v.toFixed(Math.abs(v) >= 100 ? 0 : 1);
 }
 
 function esc(text: string): string {

@@ -6,7 +6,9 @@ import type { AutomationClient, HostSummary } from "./automation-client.js";
 import { buildCounterIndex, HOST_COUNTER_NAMES, resolveCounterKeys, VM_COUNTER_NAMES, type CounterIndex } from "./counter-catalogue.js";
 import { buildPerfBatches, type PerfTarget } from "./perf-batches.js";
 import { indexPerfSamples } from "./perf-samples.js";
+import { VcenterHttpError } from "./vcenter-http-error.js";
 import type { VijsonClient } from "./vijson-client.js";
+import type { PerfEntityMetric, PerfQuerySpec } from "./vijson-types.js";
 
 export interface PollCycleDeps {
   readonly automation: Pick<AutomationClient, "listClusters" | "listHosts" | "listVmsOnHost" | "getVmBiosUuid">;
@@ -107,6 +109,27 @@ async function querySamples(deps: PollCycleDeps, polled: readonly PolledHost[], 
       if (vm.power_state === "POWERED_ON") targets.push({ type: "VirtualMachine", id: vm.vm, counterIds: vmKeys });
     }
   }
-  const results = await Promise.all(buildPerfBatches(targets).map((batch) => deps.vijson.queryPerf(batch)));
+  const results = await Promise.all(buildPerfBatches(targets).map((batch) => queryBatch(deps, batch)));
   return indexPerfSamples(results.flat(), index);
+}
+
+/**
+ * A VM deleted between listing and querying makes vCenter refuse the whole batch with
+ * ManagedObjectNotFound: then ask entity by entity and skip the vanished ones.
+ */
+async function queryBatch(deps: PollCycleDeps, batch: readonly PerfQuerySpec[]): Promise<PerfEntityMetric[]> {
+  try {
+    return await deps.vijson.queryPerf(batch);
+  } catch (err) {
+    if (!isNotFound(err) || batch.length === 1) throw err;
+    deps.log.debug({ specs: batch.length }, "QueryPerf batch names a vanished entity; querying one by one");
+    const singles = await Promise.all(
+      batch.map((spec) => deps.vijson.queryPerf([spec]).catch((e: unknown) => (isNotFound(e) ? [] : Promise.reject(e)))),
+    );
+    return singles.flat();
+  }
+}
+
+function isNotFound(err: unknown): boolean {
+  return err instanceof VcenterHttpError && err.errorType === "ManagedObjectNotFound";
 }

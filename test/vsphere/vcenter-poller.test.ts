@@ -209,6 +209,22 @@ describe("VcenterPoller against the mock vCenter", function () {
     expect(await metricValue(r.registry, "hvx_vcenter_requests_total", { api: "automation", outcome: "network_error" })).to.be.greaterThan(0);
   });
 
+  it("given start(), polls at once; after stop(), schedules nothing more", async () => {
+    r = await rig(demo, { vcenter: { pollIntervalSeconds: 0.05 } });
+    r.poller.start();
+    r.poller.start();
+    for (let i = 0; i < 100 && r.mock.controls.stats().requestsByRoute["GET /api/vcenter/cluster"] === undefined; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    for (let i = 0; i < 100 && r.poller.status().lastSuccessMs === undefined; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(r.poller.latest().hosts.size).to.equal(6);
+    r.poller.stop();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const after = r.mock.controls.stats().requestsByRoute["GET /api/vcenter/cluster"];
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(r.mock.controls.stats().requestsByRoute["GET /api/vcenter/cluster"]).to.equal(after);
+  });
+
   it("given data older than 10x maxMetricAge, drops it", async () => {
     r = await rig(demo);
     await r.poller.pollOnce();

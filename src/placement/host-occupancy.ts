@@ -1,0 +1,52 @@
+import type { ClusterView, PodView } from "../model/cluster.js";
+import type { InventoryView } from "../model/inventory.js";
+import { mapNodeToVm, vmIndexOf } from "./map-node.js";
+import type { NodeMappingRule } from "./policy.js";
+
+/**
+ * Which Kubernetes nodes (and so which pods) sit on each ESXi host, for one pair of
+ * snapshots. Both snapshots are immutable, so the tables and the per-host sums are
+ * computed once per pair and shared by every request that sees the same pair.
+ */
+export interface HostOccupancy {
+  readonly hostOfNode: ReadonlyMap<string, string>;
+  readonly nodesOnHost: ReadonlyMap<string, readonly string[]>;
+  /** Non-terminal pods on all node VMs of the host (cached). */
+  podsOnHost(hostId: string): readonly PodView[];
+}
+
+const cache = new WeakMap<ClusterView, WeakMap<InventoryView, HostOccupancy>>();
+
+export function hostOccupancyOf(view: ClusterView, inventory: InventoryView, rules: readonly NodeMappingRule[]): HostOccupancy {
+  let byInventory = cache.get(view);
+  if (!byInventory) cache.set(view, (byInventory = new WeakMap()));
+  const cached = byInventory.get(inventory);
+  if (cached) return cached;
+
+  const index = vmIndexOf(inventory);
+  const hostOfNode = new Map<string, string>();
+  const nodesOnHost = new Map<string, string[]>();
+  for (const node of view.nodes.values()) {
+    const vm = mapNodeToVm(node, index, rules);
+    if (!vm) continue;
+    hostOfNode.set(node.name, vm.hostId);
+    let list = nodesOnHost.get(vm.hostId);
+    if (!list) nodesOnHost.set(vm.hostId, (list = []));
+    list.push(node.name);
+  }
+  const podCache = new Map<string, readonly PodView[]>();
+  const occupancy: HostOccupancy = {
+    hostOfNode,
+    nodesOnHost,
+    podsOnHost(hostId) {
+      let pods = podCache.get(hostId);
+      if (!pods) {
+        pods = (nodesOnHost.get(hostId) ?? []).flatMap((n) => view.podsByNode.get(n) ?? []);
+        podCache.set(hostId, pods);
+      }
+      return pods;
+    },
+  };
+  byInventory.set(inventory, occupancy);
+  return occupancy;
+}

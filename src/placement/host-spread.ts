@@ -1,0 +1,49 @@
+import type { PodView } from "../model/cluster.js";
+import type { HostView } from "../model/inventory.js";
+import type { Reason } from "./reason.js";
+
+export const HOST_SPREAD_ANNOTATION = "hvx.io/host-spread";
+export const HOST_SPREAD_MAX_SKEW_ANNOTATION = "hvx.io/host-spread-max-skew";
+/** Score points per replica above the least loaded candidate host, and their cap. */
+const PENALTY_PER_REPLICA = 2;
+const MAX_PENALTY = 6;
+
+export interface SpreadRule {
+  readonly owner: string;
+  /** `hvx.io/host-spread: required` turns the preference into a filter. */
+  readonly required: boolean;
+  readonly maxSkew: number;
+}
+
+/** The incoming pod's spread rule, or undefined when it has no replica group. */
+export function spreadRuleOf(pod: PodView, annotations: Readonly<Record<string, string>>): SpreadRule | undefined {
+  if (pod.ownerKey === undefined) return undefined;
+  const skew = Number(annotations[HOST_SPREAD_MAX_SKEW_ANNOTATION] ?? "1");
+  return { owner: pod.ownerKey, required: annotations[HOST_SPREAD_ANNOTATION] === "required", maxSkew: Number.isInteger(skew) && skew >= 1 ? skew : 1 };
+}
+
+/** Replicas of `owner` on a host's node VMs. */
+export function replicasOn(podsOnHost: readonly PodView[], owner: string, exceptUid: string): number {
+  let n = 0;
+  for (const p of podsOnHost) if (p.ownerKey === owner && (p.uid === "" || p.uid !== exceptUid)) n++;
+  return n;
+}
+
+export interface SpreadCheck {
+  readonly penalty: number;
+  readonly reason?: Reason;
+}
+
+/**
+ * Replicas already on this host lower its score: 2 points per replica above the least
+ * loaded candidate host, at most 6. When required, a host whose count would exceed the
+ * least loaded candidate's by more than maxSkew is filtered out.
+ */
+export function checkSpread(host: HostView, onHost: number, leastOnCandidates: number, rule: SpreadRule): SpreadCheck {
+  const above = Math.max(0, onHost - leastOnCandidates);
+  const penalty = Math.min(MAX_PENALTY, PENALTY_PER_REPLICA * above);
+  if (rule.required && onHost + 1 - leastOnCandidates > rule.maxSkew) {
+    return { penalty, reason: { code: "host_spread", host: { id: host.id, name: host.name }, owner: rule.owner, onHost, leastOnCandidates, maxSkew: rule.maxSkew } };
+  }
+  return { penalty };
+}

@@ -1,0 +1,26 @@
+import type { NodeView, PodView } from "../model/cluster.js";
+import type { LimitsPolicy } from "./policy.js";
+import type { Reason } from "./reason.js";
+
+/**
+ * Kubernetes-layer bet on one node: sum(limits) / allocatable with the incoming pod
+ * included, per resource. Above the maximum the node fails (preemption can help here).
+ */
+export function limitOvercommitReasons(node: NodeView, podsOnNode: readonly PodView[], incoming: PodView, policy: LimitsPolicy): Reason[] {
+  let cpu = incoming.limits.cpuMilli;
+  let memory = incoming.limits.memoryBytes;
+  for (const p of podsOnNode) {
+    if (p.uid !== "" && p.uid === incoming.uid) continue;
+    cpu += p.limits.cpuMilli;
+    memory += p.limits.memoryBytes;
+  }
+  const reasons: Reason[] = [];
+  const check = (resource: "cpu" | "memory", limits: number, allocatable: number, max: number) => {
+    if (allocatable <= 0) return;
+    const ratio = limits / allocatable;
+    if (ratio > max) reasons.push({ code: "limit_overcommit", resource, limits, allocatable, ratio, max });
+  };
+  check("cpu", cpu, node.allocatable.cpuMilli, policy.maxCpuOvercommit);
+  check("memory", memory, node.allocatable.memoryBytes, policy.maxMemoryOvercommit);
+  return reasons;
+}

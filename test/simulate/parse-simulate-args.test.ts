@@ -1,0 +1,20 @@
+import { expect } from "chai";
+import { parseSimulateArgs } from "../../src/simulate/parse-simulate-args.js";
+import { ScenarioError } from "../../src/simulate/scenario-error.js";
+
+describe("parseSimulateArgs", () => {
+  const ok = [
+    { name: "all three flags", argv: ["--scenario", "s.yaml", "--seed", "42", "--out", "o"], want: { scenarioPath: "s.yaml", seed: 42, outDir: "o" } },
+    { name: "a leading `simulate` and --flag=value", argv: ["simulate", "--scenario=s.yaml", "--seed=3"], want: { scenarioPath: "s.yaml", seed: 3, outDir: "simulation-out" } },
+    { name: "defaults: seed 1", argv: ["--scenario", "s.yaml"], want: { scenarioPath: "s.yaml", seed: 1, outDir: "simulation-out" } },
+  ];
+  for (const c of ok) it(`given ${c.name}, parses`, () => expect(parseSimulateArgs(c.argv)).to.deep.equal(c.want));
+  const bad = [
+    { name: "no --scenario", argv: ["--seed", "1"], want: /--scenario FILE is required/ },
+    { name: "a negative seed", argv: ["--scenario", "s", "--seed", "-1"], want: /--seed must be an integer/ },
+    { name: "a fractional seed", argv: ["--scenario", "s", "--seed", "1.5"], want: /--seed must be an integer/ },
+    { name: "an unknown flag", argv: ["--scenario", "s", "--speed", "2"], want: /unknown argument '--speed'/ },
+    { name: "a flag without value", argv: ["--scenario"], want: /--scenario needs a value/ },
+  ];
+  for (const c of bad) it(`given ${c.name}, throws`, () => expect(() => parseSimulateArgs(c.argv)).to.throw(ScenarioError, c.want));
+});
