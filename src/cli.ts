@@ -61,7 +61,11 @@ async function serve(configPath: string | undefined, printConfig: boolean): Prom
     process.stderr.write(
       `\nhvx is serving the demo (mock vCenter at ${running.vcenterUrl}). Try:\n\n` +
         `  curl -s -X POST http://localhost:${running.extenderPort}/filter -H 'Content-Type: application/json' -d @${sample}\n` +
-        `  curl -s http://localhost:${running.extenderPort}/debug/hosts\n\n`,
+        `  curl -s http://localhost:${running.extenderPort}/debug/hosts\n` +
+        (running.admissionPort !== undefined
+          ? `  curl -s -X POST http://localhost:${running.admissionPort}/mutate -H 'Content-Type: application/json' -d @${fileURLToPath(new URL("../../examples/admissionreview-pod-create.json", import.meta.url))}   # plain HTTP in the demo\n`
+          : "") +
+        "\n",
     );
   }
   await untilSignal();

@@ -143,7 +143,6 @@ async function dispatch(
     if (JSON.stringify(next) === current.json) return send(res, 200, current.json);
   }
   if (type.namespaced) next.metadata.namespace = namespace;
-  next.metadata.uid = (JSON.parse(current.json) as KubeObject).metadata.uid;
   return send(res, 200, store.put(next).json);
 }
 

@@ -18,6 +18,9 @@ export interface StoredObject {
   readonly json: string;
   readonly rv: number;
   readonly index: ObjectIndex;
+  /** `metadata.uid` and `metadata.creationTimestamp`, kept across updates like the real server does. */
+  readonly uid: string;
+  readonly createdAt: string;
 }
 
 export type WatchEventType = "ADDED" | "MODIFIED" | "DELETED";
@@ -90,11 +93,17 @@ export class ResourceStore {
     if (typeof name !== "string" || name === "") throw new Error(`${this.type.kind} without metadata.name`);
     const key = ResourceStore.key(obj.metadata.namespace ?? "", name);
     const previous = this.objects.get(key);
-    obj.metadata.uid ??= previous ? uidOf(previous) : randomUUID();
-    obj.metadata.creationTimestamp ??= new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+    obj.metadata.uid = previous?.uid ?? (typeof obj.metadata.uid === "string" && obj.metadata.uid !== "" ? obj.metadata.uid : randomUUID());
+    obj.metadata.creationTimestamp = previous?.createdAt ?? obj.metadata.creationTimestamp ?? new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
     const rv = ++this.clock.rv;
     obj.metadata.resourceVersion = String(rv);
-    const stored: StoredObject = { json: JSON.stringify(obj), rv, index: this.indexOf(obj) };
+    const stored: StoredObject = {
+      json: JSON.stringify(obj),
+      rv,
+      index: this.indexOf(obj),
+      uid: obj.metadata.uid as string,
+      createdAt: String(obj.metadata.creationTimestamp),
+    };
     this.objects.set(key, stored);
     if (!previous) this.sortedKeys = undefined;
     const event: StoreEvent = previous
@@ -116,7 +125,7 @@ export class ResourceStore {
     obj.metadata.resourceVersion = String(rv);
     const json = JSON.stringify(obj);
     this.emit({ type: "DELETED", rv, json, index: previous.index });
-    return { json, rv, index: previous.index };
+    return { ...previous, json, rv };
   }
 
   /** Objects in key order starting after `afterKey`, filtered, at most `limit`. */
@@ -190,11 +199,6 @@ export class ResourceStore {
     const labels = isStringMap(obj.metadata.labels) ? { ...obj.metadata.labels } : {};
     return { namespace, name, labels, fields };
   }
-}
-
-function uidOf(stored: StoredObject): string | undefined {
-  const match = /"uid":"([^"]+)"/.exec(stored.json);
-  return match?.[1];
 }
 
 function upperBound(keys: readonly string[], key: string): number {

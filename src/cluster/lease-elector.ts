@@ -37,6 +37,8 @@ export class LeaseElector {
   private observed: { record: string; atMs: number } | undefined;
   private timer: NodeJS.Timeout | undefined;
   private running = false;
+  /** Set by stop(): an election round still in flight must not make this replica leader again. */
+  private stopped = false;
 
   constructor(private readonly o: LeaseElectorOptions) {
     this.name = o.name ?? NODE_LABELLER_LEASE;
@@ -50,6 +52,7 @@ export class LeaseElector {
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.stopped = false;
     const loop = async (): Promise<void> => {
       await this.tryAcquireOrRenew();
       if (!this.running) return;
@@ -63,6 +66,7 @@ export class LeaseElector {
   /** Stops competing; a leader releases the Lease (empty holder) so another replica takes over at once. */
   async stop(): Promise<void> {
     this.running = false;
+    this.stopped = true;
     clearTimeout(this.timer);
     if (!this.leader) return;
     try {
@@ -79,6 +83,7 @@ export class LeaseElector {
 
   /** One election round; returns whether this replica leads afterwards. Never throws. */
   async tryAcquireOrRenew(): Promise<boolean> {
+    if (this.stopped) return false;
     const nowMs = this.now();
     const durationMs = this.o.leaseDurationSeconds * 1000;
     try {
@@ -134,8 +139,8 @@ export class LeaseElector {
 
   private renewed(nowMs: number): boolean {
     this.lastRenewMs = nowMs;
-    this.setLeader(true);
-    return true;
+    this.setLeader(!this.stopped);
+    return this.leader;
   }
 
   private setLeader(leader: boolean): void {

@@ -38,8 +38,9 @@ export interface LabelRound {
 export class NodeLabeller {
   private timer: NodeJS.Timeout | undefined;
   private running = false;
-  /** Patched values not yet seen back through the informer: avoids patching twice. */
-  private readonly inFlight = new Map<string, string>();
+  private round = 0;
+  /** Patch sent in the previous round, maybe not yet seen back through the informer: not sent twice in a row. */
+  private readonly inFlight = new Map<string, { signature: string; round: number }>();
 
   constructor(private readonly o: NodeLabellerOptions) {}
 
@@ -63,6 +64,7 @@ export class NodeLabeller {
     const patched: string[] = [];
     const failed: string[] = [];
     if (!this.o.elector.isLeader()) return { patched, failed };
+    const round = ++this.round;
     let desired: ReadonlyMap<string, DesiredNodeMarks>;
     try {
       desired = this.o.desired();
@@ -84,13 +86,14 @@ export class NodeLabeller {
         this.inFlight.delete(name);
         continue;
       }
-      if (this.inFlight.get(name) === signature) continue;
+      const sent = this.inFlight.get(name);
+      if (sent?.signature === signature && sent.round === round - 1) continue;
       const metadata: Record<string, unknown> = {};
       if (Object.keys(labels).length > 0) metadata.labels = labels;
       if (Object.keys(annotations).length > 0) metadata.annotations = annotations;
       try {
         await this.o.api.patchNode({ name, body: { metadata } }, setHeaderOptions("Content-Type", PatchStrategy.MergePatch));
-        this.inFlight.set(name, signature);
+        this.inFlight.set(name, { signature, round });
         patched.push(name);
       } catch (err) {
         failed.push(name);

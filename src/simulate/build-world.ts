@@ -53,6 +53,8 @@ export interface NodeArrays {
 export interface PodArrays {
   readonly count: number;
   readonly names: readonly string[];
+  /** Replica group (`ReplicaSet/default/<workload>`, or `Job/default/<workload>-b<batch>` for batches). */
+  readonly owners: readonly string[];
   readonly workload: Int32Array;
   readonly arriveStep: Int32Array;
   /** Steps a pod runs before it finishes; 0 = until the end. */
@@ -138,7 +140,7 @@ export function buildWorld(s: Scenario): World {
 
 function buildPods(s: Scenario, steps: number): PodArrays {
   const stepMin = s.stepSeconds / 60;
-  const rows: Array<{ name: string; w: number; arrive: number; life: number }> = [];
+  const rows: Array<{ name: string; owner: string; w: number; arrive: number; life: number }> = [];
   s.workloads.forEach((w, wi) => {
     const every = w.repeatEveryMinutes;
     const batches = every === undefined ? 1 : Math.max(1, Math.floor((s.durationHours * 60 - w.arrival.startMinute) / every));
@@ -150,7 +152,8 @@ function buildPods(s: Scenario, steps: number): PodArrays {
         const arrive = Math.floor(minute / stepMin);
         if (arrive >= steps) continue;
         const name = batches > 1 ? `${w.name}-b${b}-${r}` : `${w.name}-${r}`;
-        rows.push({ name, w: wi, arrive, life: w.lifetimeMinutes === undefined ? 0 : Math.max(1, Math.round(w.lifetimeMinutes / stepMin)) });
+        const owner = batches > 1 ? `Job/default/${w.name}-b${b}` : `ReplicaSet/default/${w.name}`;
+        rows.push({ name, owner, w: wi, arrive, life: w.lifetimeMinutes === undefined ? 0 : Math.max(1, Math.round(w.lifetimeMinutes / stepMin)) });
       }
     }
   });
@@ -161,6 +164,7 @@ function buildPods(s: Scenario, steps: number): PodArrays {
   return {
     count: P,
     names: rows.map((r) => r.name),
+    owners: rows.map((r) => r.owner),
     workload: Int32Array.from(rows, (r) => r.w),
     arriveStep: Int32Array.from(rows, (r) => r.arrive),
     lifetimeSteps: Int32Array.from(rows, (r) => r.life),

@@ -2,6 +2,7 @@ import type { InventoryView } from "../model/inventory.js";
 import { filterNodes, prioritizeNodes, type PlacementContext, type PlacementPolicy, type PodMeta } from "../placement/index.js";
 import { defaultNodeScore } from "./default-strategy.js";
 import { nodeIdentities, observedInventory } from "./observed-inventory.js";
+import { SimClusterView } from "./sim-cluster-view.js";
 import { selectHost, type Strategy, type StrategyDeps } from "./strategy.js";
 
 /** The extender's weight in manifests/kube-scheduler-config.yaml. */
@@ -13,15 +14,18 @@ const EXTENDER_SCALE = 10;
  * kube-scheduler's default profile with the hvx extender: the nodes that pass
  * feasibility go through hvx's real `filterNodes` (production thresholds); the
  * survivors get the default resource scores plus hvx's `prioritizeNodes` score x weight
- * x 10, exactly as kube-scheduler combines an extender's priorities.
+ * x 10, exactly as kube-scheduler combines an extender's priorities. With `cluster`
+ * (the default) the placement context carries the Kubernetes view too, so the burst
+ * guard, the limit caps and the host spread run as they do with the informers on.
  */
-export function hvxStrategy(deps: StrategyDeps, policy: PlacementPolicy): Strategy {
+export function hvxStrategy(deps: StrategyDeps, policy: PlacementPolicy, opts: { cluster?: boolean } = {}): Strategy {
   const { world, state, ring } = deps;
   const identities = nodeIdentities(world);
   const indexByName = new Map(identities.map((id, n) => [id.name, n]));
   const stepMs = world.stepSeconds * 1000;
   let cachedStep = -1;
   let inventory: InventoryView | undefined;
+  const cluster = opts.cluster === false ? undefined : new SimClusterView(world, world.startMs);
   const contextAt = (step: number): PlacementContext => {
     if (cachedStep !== step || inventory === undefined) {
       const obs = ring.visibleAt(step);
@@ -31,10 +35,11 @@ export function hvxStrategy(deps: StrategyDeps, policy: PlacementPolicy): Strate
     }
     return { inventory, policy, nowMs: world.startMs + step * stepMs };
   };
+  const withPod = (ctx: PlacementContext, pod: number): PlacementContext => (cluster ? { ...ctx, cluster: { view: cluster.current(), pod: cluster.podView(pod) } } : ctx);
   return {
     name: "hvx",
     choose(pod, feasible, step) {
-      const ctx = contextAt(step);
+      const ctx = withPod(contextAt(step), pod);
       const meta = podMetaOf(world.pods.names[pod]!, world.pods.priority[pod]!);
       const outcome = filterNodes(meta, feasible.map((n) => identities[n]!), ctx);
       if (outcome.passed.length === 0) return -1;
@@ -42,6 +47,12 @@ export function hvxStrategy(deps: StrategyDeps, policy: PlacementPolicy): Strate
       const ext = prioritizeNodes(meta, passed.map((n) => identities[n]!), ctx);
       const scores = passed.map((n, i) => defaultNodeScore(deps, pod, n) + ext[i]!.score * HVX_EXTENDER_WEIGHT * EXTENDER_SCALE);
       return selectHost(passed, scores, deps.rng);
+    },
+    bound(pod, node, step) {
+      cluster?.bind(pod, node, step);
+    },
+    unbound(pod, node) {
+      cluster?.unbind(pod, node);
     },
   };
 }

@@ -59,6 +59,7 @@ export function simulateStrategy(opts: SimulateStrategyOptions): RunResult {
     applyMaintenance(world, state, s);
     for (const p of finishes[s] ?? []) {
       if (state.podPhase[p] === PHASE_RUNNING && state.podStartStep[p]! + pods.lifetimeSteps[p]! === s) {
+        strategy.unbound?.(p, state.podNode[p]!);
         state.unbind(p);
         state.podPhase[p] = PHASE_DONE;
       }
@@ -130,6 +131,7 @@ export function simulateStrategy(opts: SimulateStrategyOptions): RunResult {
       if (available >= nv.evictionHardMiB) continue;
       const candidates: EvictionCandidate[] = state.nodePods[n]!.map((p) => ({ pod: p, usageMiB: physics.podMemMiB[p]!, requestMiB: pods.reqMemMiB[p]!, priority: pods.priority[p]! }));
       for (const p of choosePodsToEvict(candidates, available, nv.evictionHardMiB)) {
+        strategy.unbound?.(p, n);
         state.unbind(p);
         state.podEvictions[p] = state.podEvictions[p]! + 1;
         state.enqueue(p, s + 1);

@@ -25,6 +25,8 @@ export interface Strategy {
   choose(pod: number, feasible: readonly number[], step: number): number;
   /** Told after every binding (strategies that remember recent placements). */
   bound?(pod: number, node: number, step: number): void;
+  /** Told when a running pod leaves its node (finished or evicted). */
+  unbound?(pod: number, node: number): void;
 }
 
 /**
