@@ -141,6 +141,7 @@ function startNodeLabeller(config: Readonly<Config>, kc: KubeConfig, namespace: 
     elector,
     cluster: informer,
     desired: () => desiredNodeMarks(informer.latest(), poller.latest(), config, Date.now()),
+    intervalMs: config.nodeLabels.intervalSeconds * 1000,
     log,
   });
   elector.start();

@@ -1,7 +1,7 @@
 import type { CoordinationV1Api, V1Lease } from "@kubernetes/client-node";
 import type { Logger } from "../observability/logger.js";
 import { fromKubeTime, toMicroTime } from "./micro-time.js";
-import { describeError } from "./resource-informer.js";
+import { describeError } from "./describe-error.js";
 
 export const NODE_LABELLER_LEASE = "hvx-node-labeller";
 

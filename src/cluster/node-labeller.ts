@@ -1,7 +1,7 @@
 import { PatchStrategy, setHeaderOptions, type CoreV1Api } from "@kubernetes/client-node";
 import type { ClusterSource } from "../model/cluster.js";
 import type { Logger } from "../observability/logger.js";
-import { describeError } from "./resource-informer.js";
+import { describeError } from "./describe-error.js";
 import { sanitizeLabelValue } from "./sanitize-label-value.js";
 
 export const ESXI_HOST_LABEL = "hvx.io/esxi-host";

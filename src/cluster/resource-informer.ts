@@ -1,6 +1,7 @@
 import { ListWatch, Watch, type KubeConfig, type KubernetesListObject, type KubernetesObject } from "@kubernetes/client-node";
 import type { Logger } from "../observability/logger.js";
 import type { ClusterMetrics } from "./cluster-metrics.js";
+import { describeError } from "./describe-error.js";
 
 /**
  * One resource kept in sync with client-node's informer (`ListWatch`, what `makeInformer` builds:
@@ -185,12 +186,4 @@ class HeardWatch extends Watch {
       callback(phase, obj, raw);
     }, done);
   }
-}
-
-/** One line, no secrets: status code and reason of an API error, else the message's first line. */
-export function describeError(err: unknown): string {
-  const e = err as { code?: unknown; statusCode?: unknown; message?: unknown; body?: unknown };
-  const status = typeof e?.statusCode === "number" ? e.statusCode : typeof e?.code === "number" ? e.code : undefined;
-  const message = String(e?.message ?? err).split("\n")[0]?.slice(0, 200) ?? "";
-  return status !== undefined ? `HTTP ${status}: ${message}` : message;
 }

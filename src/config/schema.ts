@@ -122,6 +122,8 @@ const nodeLabelsSchema = z
   .object({
     enabled: z.boolean().default(false),
     leaseDurationSeconds: positive.default(15),
+    /** How often the leader compares and patches node labels and annotations. */
+    intervalSeconds: positive.default(10),
   })
   .strict()
   .default({});

@@ -72,6 +72,14 @@ describe("LeaseElector against the fake API server", () => {
     expect(await b.tryAcquireOrRenew()).to.equal(true);
   });
 
+  it("given stop() during a round, the round does not make it leader again", async () => {
+    const a = elector("hvx-a");
+    const round = a.tryAcquireOrRenew();
+    await a.stop();
+    expect(await round).to.equal(false);
+    expect(a.isLeader()).to.equal(false);
+  });
+
   it("given the API server failing, a leader steps down once its renew deadline passes", async () => {
     const a = elector("hvx-a");
     await a.tryAcquireOrRenew();

@@ -67,6 +67,17 @@ describe("NodeLabeller against the fake API server", function () {
     expect(second.patched).to.deep.equal([]);
   });
 
+  it("given someone reverts a patched node, patches it again within two rounds", async () => {
+    const l = labeller();
+    await l.reconcileOnce();
+    await eventually(() => expect(informer.latest().nodes.get("n1")?.labels["hvx.io/esxi-host"]).to.equal("esx-01-rack"));
+    fake.controls.upsertNode(sampleNode({ name: "n1" }));
+    await eventually(() => expect(informer.latest().nodes.get("n1")?.labels).to.not.have.property("hvx.io/esxi-host"));
+    const patched = [...(await l.reconcileOnce()).patched, ...(await l.reconcileOnce()).patched];
+    expect(patched).to.deep.equal(["n1"]);
+    expect(fake.controls.getNode("n1")?.metadata.labels["hvx.io/esxi-host"]).to.equal("esx-01-rack");
+  });
+
   it("given not the leader, writes nothing", async () => {
     leader = false;
     expect(await labeller().reconcileOnce()).to.deep.equal({ patched: [], failed: [] });

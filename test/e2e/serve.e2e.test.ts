@@ -1,41 +1,15 @@
 import { expect } from "chai";
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { demoScenarioPath, loadScenario, startMockVcenter, type MockVcenterHandle } from "../../mocks/vcenter/index.js";
+import { freePort, until } from "../fixtures/net.js";
 
 const CLI = fileURLToPath(new URL("../../src/cli.js", import.meta.url));
 const EXAMPLE = fileURLToPath(new URL("../../../examples/filter-nodenames.json", import.meta.url));
 const PASSWORD = "e2e-Secret-pa55";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < end) {
-    try {
-      const v = await probe();
-      if (v !== undefined) return v;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting (${String(last)})`);
-}
 
 describe("hvx serve as a separate process (end to end)", function () {
   this.timeout(40_000);
@@ -60,7 +34,7 @@ describe("hvx serve as a separate process (end to end)", function () {
     child.stdout!.on("data", (d) => (output += d));
     child.stderr!.on("data", (d) => (output += d));
     base = `http://127.0.0.1:${port}`;
-    await until(async () => ((await fetch(`${base}/healthz`)).ok ? true : undefined), 15_000);
+    await until(async () => ((await fetch(`${base}/healthz`)).ok ? true : undefined), 15_000, "hvx to answer /healthz");
   });
 
   after(async () => {
@@ -75,7 +49,7 @@ describe("hvx serve as a separate process (end to end)", function () {
     const body = await until(async () => {
       const b = (await (await post("filter")).json()) as { NodeNames: string[]; FailedAndUnresolvableNodes: Record<string, string> };
       return Object.keys(b.FailedAndUnresolvableNodes).length > 0 ? b : undefined;
-    }, 20_000);
+    }, 20_000, "the first poll's rejections");
     expect(Object.keys(body.FailedAndUnresolvableNodes).sort()).to.deep.equal(["k8s-worker-01", "k8s-worker-02", "k8s-worker-03", "k8s-worker-04", "k8s-worker-05", "k8s-worker-06"]);
     expect(body.FailedAndUnresolvableNodes["k8s-worker-01"]).to.match(/^ESXi host esx-01 \(host-11\): cpu ready [\d.]+% >= 10% \(sampled \d+s ago\)/);
     expect(body.FailedAndUnresolvableNodes["k8s-worker-03"]).to.match(/esx-02 \(host-12\): balloon/);

@@ -189,7 +189,7 @@ describe("burst guard in filterNodes / prioritizeNodes", () => {
   });
 
   it("given pending pods that only make the host warm, lowers its score instead", () => {
-    // one pod: 80 + 12.5 = 92.5 -> hot; so use a 1-CPU pod: 80 + 1000/16000 x 100 = 86.25 >= 81 (warm), < 90
+    // one 1-CPU pod: 80 + 1000 / 16000 x 100 = 86.25 %: >= 81 (warm), < 90 (not hot)
     const one = [pod2cpu({ boundAtMs: NOW_MS - 5_000, expectedDemand: amounts(1, 1), limits: amounts(0, 0) })];
     const [cool] = prioritizeNodes(podMetaOf(incoming), [{ name: "n-1" }], ctxWith([]));
     const [warm] = prioritizeNodes(podMetaOf(incoming), [{ name: "n-1" }], ctxWith(one));

@@ -1,0 +1,77 @@
+import { expect } from "chai";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { demoCluster, startFakeKubeApiserver, type FakeKubeApiserver } from "../../mocks/kube-apiserver/index.js";
+import { demoScenarioPath, loadScenario, startMockVcenter, type MockVcenterHandle } from "../../mocks/vcenter/index.js";
+import { parseConfig } from "../../src/config/index.js";
+import { startHvx, type RunningHvx } from "../../src/main.js";
+import { silentLogger } from "../../src/observability/logger.js";
+import { freePort, until } from "../fixtures/net.js";
+
+/**
+ * Issue 4 section 5: a pod rejected because its host is hot is admitted once the host
+ * cools, and the cooling shows on the Node (the update that makes kube-scheduler retry).
+ * Drives the mock vCenter and the fake API server; calls hvx's real endpoints.
+ */
+describe("a pod rejected for a hot host comes back when the host cools (end to end, in-process)", function () {
+  this.timeout(40_000);
+  let vcenter: MockVcenterHandle;
+  let kube: FakeKubeApiserver;
+  let hvx: RunningHvx;
+  const scenario = loadScenario(demoScenarioPath());
+  const pod = { metadata: { name: "api-0", namespace: "shop", uid: "u-api-0", ownerReferences: [{ kind: "ReplicaSet", name: "api-1", controller: true }] }, spec: { containers: [{ name: "api", resources: { requests: { cpu: "500m", memory: "256Mi" } } }] } };
+  const filter = async (names: string[]) => {
+    const res = await fetch(`http://127.0.0.1:${hvx.extenderPort}/filter`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ Pod: pod, Nodes: null, NodeNames: names }) });
+    return (await res.json()) as { NodeNames: string[]; FailedAndUnresolvableNodes: Record<string, string> };
+  };
+  const heatOf = (node: string) => (kube.controls.getNode(node)?.metadata as { annotations?: Record<string, string> } | undefined)?.annotations?.["hvx.io/host-heat"];
+
+  before(async () => {
+    vcenter = await startMockVcenter({ scenario });
+    kube = await startFakeKubeApiserver();
+    kube.controls.bulkLoad(demoCluster(scenario.vms));
+    const dir = mkdtempSync(join(tmpdir(), "hvx-cools-"));
+    writeFileSync(join(dir, "kubeconfig"), kube.kubeconfigYaml());
+    const config = parseConfig(
+      [
+        `server: { port: ${await freePort()} }`,
+        `vcenter: { url: "${vcenter.url}", username: "${scenario.credentials.username}", password: "${scenario.credentials.password}", pollIntervalSeconds: 1 }`,
+        `kubernetes: { enabled: true, kubeconfig: "${join(dir, "kubeconfig")}" }`,
+        "nodeLabels: { enabled: true, leaseDurationSeconds: 2, intervalSeconds: 0.3 }",
+        "admission: { enabled: false }",
+      ].join("\n"),
+    );
+    hvx = await startHvx(config, silentLogger(), { POD_NAMESPACE: "hvx-system" });
+  });
+
+  after(async () => {
+    await hvx?.stop();
+    await kube?.close();
+    await vcenter?.close();
+  });
+
+  it("rejects k8s-worker-01 while esx-01 is hot, labels the node, then admits it after esx-01 cools", async () => {
+    const first = await until(async () => {
+      const r = await filter(["k8s-worker-01", "k8s-worker-09"]);
+      return r.FailedAndUnresolvableNodes["k8s-worker-01"] ? r : undefined;
+    }, 15_000, "the hot host's node to be rejected");
+    expect(first.FailedAndUnresolvableNodes["k8s-worker-01"]).to.match(/ESXi host esx-01 \(host-11\): cpu ready/);
+    expect(first.NodeNames).to.deep.equal(["k8s-worker-09"]);
+
+    const hotMark = await until(async () => heatOf("k8s-worker-01"), 15_000, "the hot annotation");
+    expect(hotMark).to.match(/^hot: ESXi host esx-01 \(host-11\): cpu ready/);
+    expect((kube.controls.getNode("k8s-worker-01")?.metadata as { labels: Record<string, string> }).labels["hvx.io/esxi-host"]).to.equal("esx-01");
+    expect(kube.controls.getLease("hvx-system", "hvx-node-labeller")).to.not.equal(undefined);
+
+    for (const vm of ["vm-101", "vm-102"]) vcenter.controls.setVmMetric(vm, "readyPercent", 1);
+
+    const after = await until(async () => {
+      const r = await filter(["k8s-worker-01", "k8s-worker-09"]);
+      return r.NodeNames.includes("k8s-worker-01") ? r : undefined;
+    }, 15_000, "the node to be admitted again");
+    expect(after.FailedAndUnresolvableNodes).to.deep.equal({});
+    const coolMark = await until(async () => (heatOf("k8s-worker-01")?.startsWith("hot") ? undefined : heatOf("k8s-worker-01")), 15_000, "the annotation to change");
+    expect(coolMark).to.match(/^(cool|warm: .*)$/);
+  });
+});
