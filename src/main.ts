@@ -5,7 +5,7 @@ import { collectDefaultMetrics, Registry } from "prom-client";
 import { ClusterInformer, createClusterMetrics, kubeConfigFromConfig, LeaseElector, NodeLabeller, resolveOwnNamespace, toPodView } from "./cluster/index.js";
 import type { PodWire } from "./cluster/to-pod-view.js";
 import type { Config } from "./config/index.js";
-import { readKubeEnv } from "./config/kube-env.js";
+import { readKubeEnv, type KubeEnv } from "./config/kube-env.js";
 import type { HostView } from "./model/inventory.js";
 import { ExtenderMetrics } from "./observability/extender-metrics.js";
 import type { Logger } from "./observability/logger.js";
@@ -34,7 +34,7 @@ type Stop = () => Promise<void> | void;
  * the demo: the bundled mock vCenter (demo scenario) and a fake Kubernetes API whose nodes are
  * the demo's worker VMs. Everything is stopped in reverse order.
  */
-export async function startHvx(config: Readonly<Config>, log: Logger, env: NodeJS.ProcessEnv = process.env): Promise<RunningHvx> {
+export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: KubeEnv = readKubeEnv()): Promise<RunningHvx> {
   const stops: Stop[] = [];
   const stopAll = async () => {
     for (const stop of stops.splice(0).reverse()) {
@@ -55,7 +55,6 @@ export async function startHvx(config: Readonly<Config>, log: Logger, env: NodeJ
     poller.start();
     stops.push(() => poller.stop());
 
-    const kubeEnv = readKubeEnv(env);
     const access = demo?.kubeConfig ? { enabled: true as const, kubeConfig: demo.kubeConfig } : kubeConfigFromConfig(config.kubernetes, kubeEnv);
     const ownNamespace = resolveOwnNamespace(access.enabled ? access.kubeConfig : undefined, kubeEnv.podNamespace);
     const defaults = { cpuMilli: cpuMilli(config.burstGuard.defaultCpu), memoryBytes: memoryBytes(config.burstGuard.defaultMemory) };
@@ -68,7 +67,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, env: NodeJ
         (err: Error) => log.error({ error: err.message }, "Kubernetes informers not synced yet; still retrying"),
       );
       stops.push(() => informer!.stop());
-      if (config.nodeLabels.enabled) startNodeLabeller(config, access.kubeConfig, ownNamespace, informer, poller, log, stops, env);
+      if (config.nodeLabels.enabled) startNodeLabeller(config, access.kubeConfig, ownNamespace, informer, poller, log, stops, kubeEnv.podName);
     } else {
       log.info({ why: access.why }, "Kubernetes API not used: extender-only mode (nodes mapped by what kube-scheduler sends)");
     }
@@ -133,8 +132,8 @@ function hostsBackingCluster(poller: VcenterPoller, informer: ClusterInformer | 
   return backing.length > 0 ? backing : all;
 }
 
-function startNodeLabeller(config: Readonly<Config>, kc: KubeConfig, namespace: string, informer: ClusterInformer, poller: VcenterPoller, log: Logger, stops: Stop[], env: NodeJS.ProcessEnv): void {
-  const identity = `${env.POD_NAME ?? hostname()}-${process.pid}`;
+function startNodeLabeller(config: Readonly<Config>, kc: KubeConfig, namespace: string, informer: ClusterInformer, poller: VcenterPoller, log: Logger, stops: Stop[], podName: string | undefined): void {
+  const identity = `${podName ?? hostname()}-${process.pid}`;
   const elector = new LeaseElector({ api: kc.makeApiClient(CoordinationV1Api), namespace, identity, leaseDurationSeconds: config.nodeLabels.leaseDurationSeconds, log });
   const labeller = new NodeLabeller({
     api: kc.makeApiClient(CoreV1Api),

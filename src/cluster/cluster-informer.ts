@@ -72,8 +72,18 @@ export class ClusterInformer implements ClusterSource {
       if (fieldSelector !== undefined) params.fieldSelector = fieldSelector;
       return fn(params) as unknown as Promise<KubernetesListObject<KubernetesObject>>;
     };
-    const warn = (problems: string[]): void => {
-      if (problems.length > 0) o.log.warn({ problems }, "unreadable quantities counted as absent");
+    // Each object's problems are logged once, not on every update or relist (bounded memory).
+    const reported = new Map<string, string>();
+    const warn = (key: string, problems: string[]): void => {
+      const text = problems.join("; ");
+      if (text === "") {
+        reported.delete(key);
+        return;
+      }
+      if (reported.get(key) === text) return;
+      if (reported.size >= 10_000) reported.clear();
+      reported.set(key, text);
+      o.log.warn({ object: key, problems }, "unreadable quantities counted as absent");
     };
     this.informers = [
       new ResourceInformer<NodeView>({
@@ -81,10 +91,10 @@ export class ClusterInformer implements ClusterSource {
         resource: "nodes",
         watchPath: `/api/v1/nodes${watchQuery}`,
         listPage: page((p) => api.listNode(p)),
-        convert: (obj) => {
+        convert: (obj, key) => {
           const problems: string[] = [];
           const view = toNodeView(obj as NodeWire, problems);
-          warn(problems);
+          warn(`node ${key}`, problems);
           return view;
         },
         onChange: (key, view) => this.state.setNode(key, view),
@@ -98,7 +108,7 @@ export class ClusterInformer implements ClusterSource {
         convert: (obj, key) => {
           const problems: string[] = [];
           const view = toPodView(obj as PodWire, o.defaults, this.state.boundAtMs(key) ?? this.now(), problems);
-          warn(problems);
+          warn(`pod ${key}`, problems);
           return view.nodeName !== undefined && !view.terminal ? view : undefined;
         },
         onChange: (key, view) => this.state.setPod(key, view),

@@ -8,6 +8,8 @@ export interface KubeEnv {
   readonly inCluster: boolean;
   /** `POD_NAMESPACE` (downward API), when set. */
   readonly podNamespace?: string;
+  /** `POD_NAME` (downward API), when set: part of the leader-election identity. */
+  readonly podName?: string;
 }
 
 export const SERVICE_ACCOUNT_TOKEN_PATH = "/var/run/secrets/kubernetes.io/serviceaccount/token";
@@ -18,9 +20,11 @@ export function readKubeEnv(env: Env = process.env, exists: (path: string) => bo
   const first = (env.KUBECONFIG ?? "").split(process.platform === "win32" ? ";" : ":").find((p) => p.trim() !== "");
   const inCluster =
     (env.KUBERNETES_SERVICE_HOST ?? "") !== "" && (env.KUBERNETES_SERVICE_PORT ?? "") !== "" && exists(SERVICE_ACCOUNT_TOKEN_PATH);
-  const out: { kubeconfigPath?: string; inCluster: boolean; podNamespace?: string } = { inCluster };
+  const out: { kubeconfigPath?: string; inCluster: boolean; podNamespace?: string; podName?: string } = { inCluster };
   if (first !== undefined) out.kubeconfigPath = first.trim();
   const ns = env.POD_NAMESPACE?.trim();
   if (ns) out.podNamespace = ns;
+  const pod = env.POD_NAME?.trim();
+  if (pod) out.podName = pod;
   return out;
 }

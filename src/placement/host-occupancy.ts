@@ -15,12 +15,16 @@ export interface HostOccupancy {
   podsOnHost(hostId: string): readonly PodView[];
 }
 
-const cache = new WeakMap<ClusterView, WeakMap<InventoryView, HostOccupancy>>();
+/** view -> inventory -> mapping rules joined with "," (the rules decide which host a node is on). */
+const cache = new WeakMap<ClusterView, WeakMap<InventoryView, Map<string, HostOccupancy>>>();
 
 export function hostOccupancyOf(view: ClusterView, inventory: InventoryView, rules: readonly NodeMappingRule[]): HostOccupancy {
   let byInventory = cache.get(view);
   if (!byInventory) cache.set(view, (byInventory = new WeakMap()));
-  const cached = byInventory.get(inventory);
+  let byRules = byInventory.get(inventory);
+  if (!byRules) byInventory.set(inventory, (byRules = new Map()));
+  const rulesKey = rules.join(",");
+  const cached = byRules.get(rulesKey);
   if (cached) return cached;
 
   const index = vmIndexOf(inventory);
@@ -47,6 +51,6 @@ export function hostOccupancyOf(view: ClusterView, inventory: InventoryView, rul
       return pods;
     },
   };
-  byInventory.set(inventory, occupancy);
+  byRules.set(rulesKey, occupancy);
   return occupancy;
 }

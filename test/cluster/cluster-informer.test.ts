@@ -3,7 +3,7 @@ import { Registry } from "prom-client";
 import { startFakeKubeApiserver, sampleNamespace, sampleNode, samplePod, type FakeKubeApiserver } from "../../mocks/kube-apiserver/index.js";
 import { ClusterInformer, ClusterSyncError } from "../../src/cluster/cluster-informer.js";
 import { createClusterMetrics } from "../../src/cluster/cluster-metrics.js";
-import { silentLogger } from "../../src/observability/logger.js";
+import { createLogger, silentLogger } from "../../src/observability/logger.js";
 import { eventually } from "./eventually.js";
 
 const defaults = { cpuMilli: 100, memoryBytes: 128 * 1024 * 1024 };
@@ -116,6 +116,22 @@ describe("ClusterInformer against the fake API server (real client-node)", funct
     await eventually(() => expect(podNames(inf, "n1")).to.deep.equal(["bound", "later"]));
     expect(await registry.getSingleMetricAsString("hvx_cluster_errors_total")).to.match(/resource="pods"} [1-9]/);
     expect(await registry.getSingleMetricAsString("hvx_cluster_cache_age_seconds")).to.match(/hvx_cluster_cache_age_seconds \d/);
+  });
+
+  it("given a pod with an unreadable quantity, counts it as absent and logs it once, not on every update", async () => {
+    const lines: string[] = [];
+    const log = createLogger("warn", { write: (line: string) => void lines.push(line) });
+    informer = new ClusterInformer({ kubeConfig: fake.kubeConfig(), defaults, log, backoff: fastBackoff });
+    fake.controls.upsertPod(samplePod({ namespace: "team-a", name: "odd", nodeName: "n2", cpu: "2 cores", memory: "1Gi" }));
+    await informer.start();
+    fake.controls.upsertPod(samplePod({ namespace: "team-a", name: "odd", nodeName: "n2", cpu: "2 cores", memory: "1Gi", labels: { v: "2" } }));
+    fake.controls.upsertPod(samplePod({ namespace: "team-a", name: "marker", nodeName: "n2" }));
+    await eventually(() => expect(podNames(informer as ClusterInformer, "n2")).to.deep.equal(["marker", "odd"]));
+    const odd = informer.latest().podsByNode.get("n2")?.find((p) => p.name === "odd");
+    expect(odd?.requests).to.deep.equal({ cpuMilli: 0, memoryBytes: 1024 ** 3 });
+    const warnings = lines.filter((l) => l.includes("unreadable quantities"));
+    expect(warnings).to.have.length(1);
+    expect(warnings[0]).to.contain("team-a/odd").and.contain("2 cores");
   });
 
   it("given the API server gone, keeps the view; start() against it rejects clearly", async () => {

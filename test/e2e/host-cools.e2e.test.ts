@@ -42,7 +42,7 @@ describe("a pod rejected for a hot host comes back when the host cools (end to e
         "admission: { enabled: false }",
       ].join("\n"),
     );
-    hvx = await startHvx(config, silentLogger(), { POD_NAMESPACE: "hvx-system" });
+    hvx = await startHvx(config, silentLogger(), { inCluster: false, podNamespace: "hvx-system" });
   });
 
   after(async () => {
