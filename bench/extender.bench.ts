@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { Registry } from "prom-client";
 import { FakeMetricsSource } from "../mocks/fake-metrics-source.js";
+import type { ClusterView, NodeView, PodView } from "../src/model/cluster.js";
 import type { HostView, InventoryView, VmView } from "../src/model/inventory.js";
 import { parseConfig } from "../src/config/index.js";
 import { ExtenderMetrics } from "../src/observability/extender-metrics.js";
@@ -32,6 +33,22 @@ function syntheticInventory(nowMs: number): InventoryView {
   return { hosts, vms, polledAtMs: nowMs - 5_000 };
 }
 
+/** The Kubernetes side at the same scale: one Node per VM (mapped by providerID), 10 pods each. */
+function syntheticCluster(nowMs: number): ClusterView {
+  const nodes = new Map<string, NodeView>();
+  const podsByNode = new Map<string, PodView[]>();
+  for (let i = 0; i < HOSTS * VMS_PER_HOST; i++) {
+    const name = `node-${i}`;
+    nodes.set(name, { name, providerID: `vsphere://${biosUuidFor(i)}`, allocatable: { cpuMilli: 7800, memoryBytes: 31 * 2 ** 30 }, labels: {}, annotations: {} });
+    podsByNode.set(name, Array.from({ length: 10 }, (_, p) => ({
+      namespace: "apps", name: `w-${i}-${p}`, uid: `uid-${i}-${p}`, nodeName: name, ownerKey: `ReplicaSet/apps/w-${p}`,
+      requests: { cpuMilli: 250, memoryBytes: 512 * 2 ** 20 }, limits: { cpuMilli: 1000, memoryBytes: 2 ** 30 }, expectedDemand: { cpuMilli: 250, memoryBytes: 512 * 2 ** 20 },
+      boundAtMs: nowMs - (p === 0 ? 5_000 : 3_600_000), terminal: false,
+    })));
+  }
+  return { nodes, podsByNode, namespaces: new Map([["apps", {}]]), syncedAtMs: nowMs - 60_000, lastEventMs: nowMs - 1_000 };
+}
+
 function timeMs(fn: () => void): number {
   const t0 = process.hrtime.bigint();
   fn();
@@ -54,6 +71,12 @@ export async function run(): Promise<BenchFigure[]> {
   const podFile = new URL("../../test/fixtures/wire/filter-args-nodenames.json", import.meta.url);
   const pod = JSON.parse(readFileSync(podFile, "utf8")).Pod;
   const figures: BenchFigure[] = [];
+  const cluster = syntheticCluster(nowMs);
+  const incoming: PodView = { namespace: "payments", name: "payments-api-x", uid: "incoming", ownerKey: "ReplicaSet/apps/w-3", requests: { cpuMilli: 250, memoryBytes: 2 ** 29 }, limits: { cpuMilli: 2000, memoryBytes: 2 ** 30 }, expectedDemand: { cpuMilli: 250, memoryBytes: 2 ** 29 }, terminal: false };
+  const clusterHandlers = createExtenderHandlers({
+    source: new FakeMetricsSource(syntheticInventory(nowMs)), policy: config, metrics: new ExtenderMetrics(new Registry()), log: silentLogger(), clock: () => nowMs,
+    enrich: (ctx) => ({ ...ctx, cluster: { view: cluster, pod: incoming } }),
+  });
 
   for (const n of [100, 500, 5000]) {
     const body = JSON.stringify({ Pod: pod, Nodes: null, NodeNames: Array.from({ length: n }, (_, i) => `node-${(i * 7) % (HOSTS * VMS_PER_HOST)}`) });
@@ -72,6 +95,23 @@ export async function run(): Promise<BenchFigure[]> {
       { name: `${key}.nodeDecisionsPerSecond`, value: (2 * n * 1000) / mean(pair), unit: "decisions/s" },
       { name: `${key}.parseStringifyBaseline.p50Ms`, value: percentile(baseline, 50), unit: "ms" },
       { name: `${key}.filterVsBaseline.p50Ratio`, value: percentile(filter, 50) / percentile(baseline, 50), unit: "x" },
+    );
+  }
+
+  for (const n of [100, 500, 5000]) {
+    const body = JSON.stringify({ Pod: pod, Nodes: null, NodeNames: Array.from({ length: n }, (_, i) => `node-${(i * 7) % (HOSTS * VMS_PER_HOST)}`) });
+    clusterHandlers.filter(body); // first request builds the per-snapshot occupancy tables
+    const pair = sample(() => {
+      clusterHandlers.filter(body);
+      clusterHandlers.prioritize(body);
+    }, 1500);
+    const filter = sample(() => clusterHandlers.filter(body), 1000);
+    const key = `extender.nodeNames.clusterCache.${n}`;
+    const p99 = percentile(filter, 99);
+    figures.push(
+      { name: `${key}.filter.p50Ms`, value: percentile(filter, 50), unit: "ms" },
+      { name: `${key}.filter.p99Ms`, value: p99, unit: "ms", ...(n === 500 ? { target: "<= 5", ok: p99 <= 5 } : {}) },
+      { name: `${key}.pairsPerSecond`, value: 1000 / mean(pair), unit: "filter+prioritize/s" },
     );
   }
 

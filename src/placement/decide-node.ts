@@ -74,10 +74,8 @@ export class RequestMemo {
 export function decideNode(node: NodeIdentity, pod: PodMeta | undefined, ctx: PlacementContext, memo: RequestMemo = new RequestMemo([node])): NodeDecision {
   const { policy, cluster } = ctx;
   const exemptBy = pod ? exemptionOf(pod, policy.exempt) : undefined;
-  const identity = node.providerID || node.systemUUID ? node : (cluster?.view.nodes.get(node.name) ?? node);
   const k8sReasons = cluster && !exemptBy ? nodeLimitReasons(node.name, cluster, policy) : [];
-
-  const vm = mapNodeToVm(identity, vmIndexOf(ctx.inventory), policy.nodeMapping);
+  const vm = findVm(node, ctx);
   const host = vm ? ctx.inventory.hosts.get(vm.hostId) : undefined;
   if (!vm || !host) {
     const reason: Reason = !vm ? { code: "node_unmapped", node: node.name } : { code: "vm_host_unknown", vm: { id: vm.id, name: vm.name }, hostId: vm.hostId };
@@ -108,6 +106,18 @@ export function decideNode(node: NodeIdentity, pod: PodMeta | undefined, ctx: Pl
   if (assessment.staleness) return noOpinion(node.name, assessment.staleness, policy, exemptBy, vm, host, assessment);
   const score = Math.max(0, scoreHost(assessment, judged.projected.metrics!, vm.metrics, policy.thresholds) - penalty);
   return { node: node.name, verdict: "pass", unresolvable: false, reasons: [], noOpinion: false, score, vm, host, assessment, exemptBy };
+}
+
+/**
+ * The node's VM. A node sent by name only (cache mode) is mapped through the Node the
+ * cluster view holds for it (providerID, systemUUID), from the snapshot's mapping table.
+ */
+function findVm(node: NodeIdentity, ctx: PlacementContext): VmView | undefined {
+  const { cluster, policy } = ctx;
+  if (!node.providerID && !node.systemUUID && cluster?.view.nodes.has(node.name)) {
+    return hostOccupancyOf(cluster.view, ctx.inventory, policy.nodeMapping).vmOfNode.get(node.name);
+  }
+  return mapNodeToVm(node, vmIndexOf(ctx.inventory), policy.nodeMapping);
 }
 
 /** The host's own verdict, on metrics projected with the burst guard's pending pods. */

@@ -1,5 +1,5 @@
 import type { ClusterView, PodView } from "../model/cluster.js";
-import type { InventoryView } from "../model/inventory.js";
+import type { InventoryView, VmView } from "../model/inventory.js";
 import { mapNodeToVm, vmIndexOf } from "./map-node.js";
 import type { NodeMappingRule } from "./policy.js";
 
@@ -9,6 +9,8 @@ import type { NodeMappingRule } from "./policy.js";
  * computed once per pair and shared by every request that sees the same pair.
  */
 export interface HostOccupancy {
+  /** The VM behind each mapped node. */
+  readonly vmOfNode: ReadonlyMap<string, VmView>;
   readonly hostOfNode: ReadonlyMap<string, string>;
   readonly nodesOnHost: ReadonlyMap<string, readonly string[]>;
   /** Non-terminal pods on all node VMs of the host (cached). */
@@ -28,11 +30,13 @@ export function hostOccupancyOf(view: ClusterView, inventory: InventoryView, rul
   if (cached) return cached;
 
   const index = vmIndexOf(inventory);
+  const vmOfNode = new Map<string, VmView>();
   const hostOfNode = new Map<string, string>();
   const nodesOnHost = new Map<string, string[]>();
   for (const node of view.nodes.values()) {
     const vm = mapNodeToVm(node, index, rules);
     if (!vm) continue;
+    vmOfNode.set(node.name, vm);
     hostOfNode.set(node.name, vm.hostId);
     let list = nodesOnHost.get(vm.hostId);
     if (!list) nodesOnHost.set(vm.hostId, (list = []));
@@ -40,6 +44,7 @@ export function hostOccupancyOf(view: ClusterView, inventory: InventoryView, rul
   }
   const podCache = new Map<string, readonly PodView[]>();
   const occupancy: HostOccupancy = {
+    vmOfNode,
     hostOfNode,
     nodesOnHost,
     podsOnHost(hostId) {

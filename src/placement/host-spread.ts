@@ -1,5 +1,6 @@
 import type { PodView } from "../model/cluster.js";
 import type { HostView } from "../model/inventory.js";
+import { podTotals } from "./pod-totals.js";
 import type { Reason } from "./reason.js";
 
 export const HOST_SPREAD_ANNOTATION = "hvx.io/host-spread";
@@ -24,9 +25,11 @@ export function spreadRuleOf(pod: PodView, annotations: Readonly<Record<string, 
 
 /** Replicas of `owner` on a host's node VMs. */
 export function replicasOn(podsOnHost: readonly PodView[], owner: string, exceptUid: string): number {
-  let n = 0;
-  for (const p of podsOnHost) if (p.ownerKey === owner && (p.uid === "" || p.uid !== exceptUid)) n++;
-  return n;
+  const totals = podTotals(podsOnHost);
+  const n = totals.replicasByOwner.get(owner) ?? 0;
+  if (exceptUid === "" || !totals.uids.has(exceptUid)) return n;
+  // The incoming pod itself is listed: count it out only if it belongs to this owner.
+  return podsOnHost.some((p) => p.uid === exceptUid && p.ownerKey === owner) ? n - 1 : n;
 }
 
 export interface SpreadCheck {

@@ -1,4 +1,5 @@
 import type { NodeView, PodView } from "../model/cluster.js";
+import { listed, podTotals } from "./pod-totals.js";
 import type { LimitsPolicy } from "./policy.js";
 import type { Reason } from "./reason.js";
 
@@ -7,13 +8,10 @@ import type { Reason } from "./reason.js";
  * included, per resource. Above the maximum the node fails (preemption can help here).
  */
 export function limitOvercommitReasons(node: NodeView, podsOnNode: readonly PodView[], incoming: PodView, policy: LimitsPolicy): Reason[] {
-  let cpu = incoming.limits.cpuMilli;
-  let memory = incoming.limits.memoryBytes;
-  for (const p of podsOnNode) {
-    if (p.uid !== "" && p.uid === incoming.uid) continue;
-    cpu += p.limits.cpuMilli;
-    memory += p.limits.memoryBytes;
-  }
+  const totals = podTotals(podsOnNode);
+  const self = listed(totals, incoming);
+  const cpu = totals.cpuLimitsMilli + (self ? 0 : incoming.limits.cpuMilli);
+  const memory = totals.memoryLimitsBytes + (self ? 0 : incoming.limits.memoryBytes);
   const reasons: Reason[] = [];
   const check = (resource: "cpu" | "memory", limits: number, allocatable: number, max: number) => {
     if (allocatable <= 0) return;

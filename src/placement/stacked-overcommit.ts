@@ -1,5 +1,6 @@
 import type { PodView } from "../model/cluster.js";
 import type { HostView } from "../model/inventory.js";
+import { listed, podTotals } from "./pod-totals.js";
 import type { LimitsPolicy } from "./policy.js";
 import type { Reason } from "./reason.js";
 
@@ -21,8 +22,8 @@ export interface StackedCheck {
 /** Both layers' CPU bets stacked on one ESXi host: pod limits vs physical cores. */
 export function checkStackedCpu(host: HostView, podsOnHost: readonly PodView[], incoming: PodView, policy: LimitsPolicy): StackedCheck {
   if (host.cpuCores <= 0) return { ratio: 0, penalty: 0 };
-  let cpuLimitsMilli = incoming.limits.cpuMilli;
-  for (const p of podsOnHost) if (p.uid === "" || p.uid !== incoming.uid) cpuLimitsMilli += p.limits.cpuMilli;
+  const totals = podTotals(podsOnHost);
+  const cpuLimitsMilli = totals.cpuLimitsMilli + (listed(totals, incoming) ? 0 : incoming.limits.cpuMilli);
   const ratio = cpuLimitsMilli / 1000 / host.cpuCores;
   const max = policy.maxStackedCpuOvercommit;
   const share = ratio / max;

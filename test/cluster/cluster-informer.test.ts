@@ -118,6 +118,17 @@ describe("ClusterInformer against the fake API server (real client-node)", funct
     expect(await registry.getSingleMetricAsString("hvx_cluster_cache_age_seconds")).to.match(/hvx_cluster_cache_age_seconds \d/);
   });
 
+  it("given the server ending watches at timeoutSeconds (resync), renews them from the last resourceVersion without relisting", async () => {
+    informer = new ClusterInformer({ kubeConfig: fake.kubeConfig(), defaults, log: silentLogger(), backoff: fastBackoff, resyncSeconds: 1 });
+    await informer.start();
+    const inf = informer;
+    await eventually(() => expect(inf.status().reconnects).to.be.at.least(3), 4000, "watch renewals");
+    fake.controls.upsertPod(samplePod({ namespace: "team-a", name: "after-renewal", nodeName: "n2" }));
+    await eventually(() => expect(podNames(inf, "n2")).to.deep.equal(["after-renewal"]));
+    expect(inf.status().relists).to.equal(0);
+    expect(inf.status().errors).to.equal(0);
+  });
+
   it("given a pod with an unreadable quantity, counts it as absent and logs it once, not on every update", async () => {
     const lines: string[] = [];
     const log = createLogger("warn", { write: (line: string) => void lines.push(line) });

@@ -1,0 +1,38 @@
+import type { PodView } from "../model/cluster.js";
+
+/** Sums over one immutable list of pods (a node's or a host's), computed once per list. */
+export interface PodTotals {
+  readonly cpuLimitsMilli: number;
+  readonly memoryLimitsBytes: number;
+  readonly uids: ReadonlySet<string>;
+  readonly replicasByOwner: ReadonlyMap<string, number>;
+}
+
+const cache = new WeakMap<readonly PodView[], PodTotals>();
+
+/**
+ * Totals of a pod list. Snapshot lists never change after creation, so the totals are
+ * memoised by list identity: every request against the same snapshot reuses them.
+ */
+export function podTotals(pods: readonly PodView[]): PodTotals {
+  const known = cache.get(pods);
+  if (known) return known;
+  let cpuLimitsMilli = 0;
+  let memoryLimitsBytes = 0;
+  const uids = new Set<string>();
+  const replicasByOwner = new Map<string, number>();
+  for (const p of pods) {
+    cpuLimitsMilli += p.limits.cpuMilli;
+    memoryLimitsBytes += p.limits.memoryBytes;
+    if (p.uid !== "") uids.add(p.uid);
+    if (p.ownerKey !== undefined) replicasByOwner.set(p.ownerKey, (replicasByOwner.get(p.ownerKey) ?? 0) + 1);
+  }
+  const totals = { cpuLimitsMilli, memoryLimitsBytes, uids, replicasByOwner };
+  cache.set(pods, totals);
+  return totals;
+}
+
+/** Whether `pod` is itself in the list (a re-sent, already bound pod must not count twice). */
+export function listed(totals: PodTotals, pod: PodView): boolean {
+  return pod.uid !== "" && totals.uids.has(pod.uid);
+}
