@@ -30,8 +30,23 @@ export function assessHost(host: HostView, vm: VmView | undefined, t: ThresholdP
   return vm ? withVm(alone, host, vm, t, nowMs) : alone;
 }
 
-/** The host's own verdict, without any VM: what every node VM on it shares. */
+const aloneCache = new WeakMap<HostView, { readonly t: ThresholdPolicy; readonly ageS: number | undefined; readonly result: HostAssessment }>();
+
+/**
+ * The host's own verdict, without any VM: what every node VM on it shares. Host snapshots
+ * are immutable and the verdict depends on the clock only through the sample's age in whole
+ * seconds, so it is memoised per host object and age: requests in the same second share it.
+ */
 export function assessHostAlone(host: HostView, t: ThresholdPolicy, nowMs: number): HostAssessment {
+  const ageS = host.metrics ? ageSeconds(host.metrics.sampledAtMs, nowMs) : undefined;
+  const known = aloneCache.get(host);
+  if (known && known.t === t && known.ageS === ageS) return known.result;
+  const result = judgeHostAlone(host, t, nowMs);
+  aloneCache.set(host, { t, ageS, result });
+  return result;
+}
+
+function judgeHostAlone(host: HostView, t: ThresholdPolicy, nowMs: number): HostAssessment {
   const ref: HostRef = { id: host.id, name: host.name };
   const rejections: Reason[] = [];
   const warnings: Reason[] = [];

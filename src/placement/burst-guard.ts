@@ -14,6 +14,17 @@ export const NO_PENDING: PendingDemand = Object.freeze({ cpuMilli: 0, memoryByte
  * "Burst guard"), so pods bound long before the current sample never count twice.
  */
 export function pendingDemand(pods: readonly PodView[], sampledAtMs: number | undefined, settleMs: number): PendingDemand {
+  // Lists are immutable snapshots: remember the last answer per list.
+  const known = lastAnswer.get(pods);
+  if (known && known.sampledAtMs === sampledAtMs && known.settleMs === settleMs) return known.pending;
+  const pending = sumPending(pods, sampledAtMs, settleMs);
+  lastAnswer.set(pods, { sampledAtMs, settleMs, pending });
+  return pending;
+}
+
+const lastAnswer = new WeakMap<readonly PodView[], { sampledAtMs: number | undefined; settleMs: number; pending: PendingDemand }>();
+
+function sumPending(pods: readonly PodView[], sampledAtMs: number | undefined, settleMs: number): PendingDemand {
   let cpuMilli = 0;
   let memoryBytes = 0;
   let count = 0;
@@ -35,6 +46,18 @@ export function pendingDemand(pods: readonly PodView[], sampledAtMs: number | un
 export function projectHost(host: HostView, pending: PendingDemand): HostView {
   const m = host.metrics;
   if (pending.pods === 0 || m === undefined) return host;
+  // Same host and same pending answer (both immutable): hand out the same projection, so
+  // the memoised verdicts and reason texts downstream are reused across requests.
+  const known = projections.get(pending);
+  if (known?.host === host) return known.projected;
+  const projected = project(host, m, pending);
+  projections.set(pending, { host, projected });
+  return projected;
+}
+
+const projections = new WeakMap<PendingDemand, { host: HostView; projected: HostView }>();
+
+function project(host: HostView, m: NonNullable<HostView["metrics"]>, pending: PendingDemand): HostView {
   const cpuPct = host.cpuCores > 0 ? (pending.cpuMilli / (host.cpuCores * 1000)) * 100 : 0;
   const memPct = host.memoryMiB > 0 ? (pending.memoryBytes / (host.memoryMiB * 1024 * 1024)) * 100 : 0;
   return {

@@ -50,8 +50,14 @@ export interface NodeDecision {
 export class RequestMemo {
   readonly hosts = new Map<string, { projected: HostView; pending: PendingDemand; alone: HostAssessment }>();
   private leastReplicas: number | undefined;
+  private occupancyOf: HostOccupancy | undefined;
 
   constructor(private readonly candidates: readonly NodeIdentity[] = []) {}
+
+  /** The snapshot pair's occupancy tables, looked up once per request. */
+  occupancy(ctx: PlacementContext & { cluster: ClusterContext }): HostOccupancy {
+    return (this.occupancyOf ??= hostOccupancyOf(ctx.cluster.view, ctx.inventory, ctx.policy.nodeMapping));
+  }
 
   /** Fewest replicas of the owner on any candidate's host (0 when a candidate host has none). */
   leastReplicasOnCandidates(occupancy: HostOccupancy, rule: SpreadRule, exceptUid: string): number {
@@ -75,7 +81,7 @@ export function decideNode(node: NodeIdentity, pod: PodMeta | undefined, ctx: Pl
   const { policy, cluster } = ctx;
   const exemptBy = pod ? exemptionOf(pod, policy.exempt) : undefined;
   const k8sReasons = cluster && !exemptBy ? nodeLimitReasons(node.name, cluster, policy) : [];
-  const vm = findVm(node, ctx);
+  const vm = findVm(node, ctx, memo);
   const host = vm ? ctx.inventory.hosts.get(vm.hostId) : undefined;
   if (!vm || !host) {
     const reason: Reason = !vm ? { code: "node_unmapped", node: node.name } : { code: "vm_host_unknown", vm: { id: vm.id, name: vm.name }, hostId: vm.hostId };
@@ -89,7 +95,7 @@ export function decideNode(node: NodeIdentity, pod: PodMeta | undefined, ctx: Pl
 
   let penalty = 0;
   if (cluster && !exemptBy) {
-    const occupancy = hostOccupancyOf(cluster.view, ctx.inventory, policy.nodeMapping);
+    const occupancy = memo.occupancy({ ...ctx, cluster });
     const podsOnHost = occupancy.podsOnHost(host.id);
     const stacked = checkStackedCpu(host, podsOnHost, cluster.pod, policy.limits);
     if (stacked.reason) k8sReasons.push(stacked.reason);
@@ -112,10 +118,10 @@ export function decideNode(node: NodeIdentity, pod: PodMeta | undefined, ctx: Pl
  * The node's VM. A node sent by name only (cache mode) is mapped through the Node the
  * cluster view holds for it (providerID, systemUUID), from the snapshot's mapping table.
  */
-function findVm(node: NodeIdentity, ctx: PlacementContext): VmView | undefined {
+function findVm(node: NodeIdentity, ctx: PlacementContext, memo: RequestMemo): VmView | undefined {
   const { cluster, policy } = ctx;
   if (!node.providerID && !node.systemUUID && cluster?.view.nodes.has(node.name)) {
-    return hostOccupancyOf(cluster.view, ctx.inventory, policy.nodeMapping).vmOfNode.get(node.name);
+    return memo.occupancy({ ...ctx, cluster }).vmOfNode.get(node.name);
   }
   return mapNodeToVm(node, vmIndexOf(ctx.inventory), policy.nodeMapping);
 }
@@ -127,7 +133,7 @@ function judgeHost(host: HostView, ctx: PlacementContext, memo: RequestMemo) {
   const { policy, cluster } = ctx;
   let pending: PendingDemand = { cpuMilli: 0, memoryBytes: 0, pods: 0 };
   if (cluster && policy.burstGuard.enabled) {
-    const pods = hostOccupancyOf(cluster.view, ctx.inventory, policy.nodeMapping).podsOnHost(host.id);
+    const pods = memo.occupancy({ ...ctx, cluster }).podsOnHost(host.id);
     pending = pendingDemand(pods, host.metrics?.sampledAtMs, policy.burstGuard.settleSeconds * 1000);
   }
   const projected = projectHost(host, pending);
@@ -138,8 +144,18 @@ function judgeHost(host: HostView, ctx: PlacementContext, memo: RequestMemo) {
   return judged;
 }
 
+const marked = new WeakMap<HostAssessment, HostAssessment>();
+
 /** Marks the reasons whose values include pending pods, so operators can tell projection from measurement. */
 function withPendingPods(a: HostAssessment, pods: number): HostAssessment {
+  const known = marked.get(a);
+  if (known) return known;
+  const result = markPending(a, pods);
+  marked.set(a, result);
+  return result;
+}
+
+function markPending(a: HostAssessment, pods: number): HostAssessment {
   const mark = (r: Reason): Reason => (r.code === "host_metric" && (r.metric === "cpu usage" || r.metric === "memory usage") ? { ...r, pendingPods: pods } : r);
   return { ...a, rejections: a.rejections.map(mark), warnings: a.warnings.map(mark) };
 }

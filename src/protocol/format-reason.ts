@@ -26,10 +26,10 @@ export function formatReason(reason: Reason): string {
       return `VM ${reason.vm.name} (${reason.vm.id}): its host ${reason.hostId} is not in the polled inventory`;
     case "limit_overcommit": {
       const amount = reason.resource === "cpu" ? (v: number) => (v / 1000).toFixed(1) : (v: number) => `${(v / 2 ** 30).toFixed(1)}Gi`;
-      return `${reason.resource} limits ${amount(reason.limits)} / allocatable ${amount(reason.allocatable)} = ${reason.ratio.toFixed(2)} > ${reason.max.toFixed(1)} (limit overcommit)`;
+      return `${reason.resource} limits ${amount(reason.limits)} / allocatable ${amount(reason.allocatable)} = ${ratioAbove(reason.ratio, reason.max)} > ${reason.max.toFixed(1)} (limit overcommit)`;
     }
     case "stacked_overcommit":
-      return `${hostPrefix(reason.host)} pod cpu limits ${(reason.cpuLimitsMilli / 1000).toFixed(1)} / ${reason.cores} physical cores = ${reason.ratio.toFixed(2)} > ${reason.max.toFixed(1)} (stacked overcommit)`;
+      return `${hostPrefix(reason.host)} pod cpu limits ${(reason.cpuLimitsMilli / 1000).toFixed(1)} / ${reason.cores} physical cores = ${ratioAbove(reason.ratio, reason.max)} > ${reason.max.toFixed(1)} (stacked overcommit)`;
     case "host_spread":
       return `${hostPrefix(reason.host)} ${reason.onHost} replicas of ${reason.owner} already on this host, least loaded candidate host has ${reason.leastOnCandidates} (max skew ${reason.maxSkew}, hvx.io/host-spread: required)`;
     default:
@@ -37,9 +37,28 @@ export function formatReason(reason: Reason): string {
   }
 }
 
-/** Joins several reasons for one node into the single string the wire format allows. */
+const joined = new WeakMap<readonly Reason[], string>();
+
+/**
+ * Joins several reasons for one node into the single string the wire format allows.
+ * Reason lists are immutable and shared by the nodes of one host, so the text is memoised.
+ */
 export function formatReasons(reasons: readonly Reason[]): string {
-  return reasons.map(formatReason).join("; ");
+  let text = joined.get(reasons);
+  if (text === undefined) {
+    text = reasons.map(formatReason).join("; ");
+    joined.set(reasons, text);
+  }
+  return text;
+}
+
+/** Two decimals, or as many as it takes (up to 4) not to print a ratio that looks equal to its maximum. */
+function ratioAbove(ratio: number, max: number): string {
+  for (const digits of [2, 3, 4]) {
+    const text = ratio.toFixed(digits);
+    if (Number(text) > max) return text;
+  }
+  return ratio.toFixed(4);
 }
 
 function hostPrefix(host: HostRef): string {

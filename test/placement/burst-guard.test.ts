@@ -87,6 +87,13 @@ describe("pendingDemand", () => {
     { name: "given no pods, returns NO_PENDING", pods: [], sampledAtMs: SAMPLE_MS, want: NO_PENDING },
   ];
   for (const c of cases) it(c.name, () => expect(pendingDemand(c.pods, c.sampledAtMs, SETTLE_MS)).to.deep.equal(c.want));
+
+  it("given the same pod list and then a sample taken after settling, stops counting (answers follow the sample)", () => {
+    const pods = [pod2cpu({ boundAtMs: SAMPLE_MS + 5_000 })];
+    expect(pendingDemand(pods, SAMPLE_MS, SETTLE_MS).pods).to.equal(1);
+    expect(pendingDemand(pods, SAMPLE_MS + 65_000, SETTLE_MS).pods).to.equal(0);
+    expect(pendingDemand(pods, SAMPLE_MS + 65_000, 120_000).pods).to.equal(1);
+  });
 });
 
 describe("projectHost", () => {
@@ -134,14 +141,11 @@ describe("projectHost", () => {
     });
   }
 
-  it("given nothing pending, returns the host unchanged", () => {
+  it("given nothing pending, or a host without metrics, returns the host unchanged", () => {
     const host = hostView();
+    const bare = hostView({ metrics: null });
     expect(projectHost(host, NO_PENDING)).to.equal(host);
-  });
-
-  it("given a host without metrics, returns it unchanged", () => {
-    const host = hostView({ metrics: null });
-    expect(projectHost(host, { cpuMilli: 1000, memoryBytes: 0, pods: 1 })).to.equal(host);
+    expect(projectHost(bare, { cpuMilli: 1000, memoryBytes: 0, pods: 1 })).to.equal(bare);
   });
 
   it("does not mutate the host it projects", () => {
