@@ -39,6 +39,8 @@ export class RunState {
   readonly pending: number[] = [];
   /** Bumped whenever a VM changes host. */
   placementVersion = 0;
+  /** Bumped on every binding and unbinding. */
+  bindVersion = 0;
   private readonly podSlot: Int32Array;
   private queueSeq = 0;
 
@@ -96,6 +98,7 @@ export class RunState {
 
   /** Binds a pending pod (already removed from `pending` by the caller). */
   bind(pod: number, node: number, step: number): void {
+    this.bindVersion++;
     this.podPhase[pod] = PHASE_RUNNING;
     this.podNode[pod] = node;
     this.podStartStep[pod] = step;
@@ -111,6 +114,7 @@ export class RunState {
   unbind(pod: number): void {
     const node = this.podNode[pod]!;
     if (node < 0) return;
+    this.bindVersion++;
     this.addRequests(pod, node, -1);
     const list = this.nodePods[node]!;
     const slot = this.podSlot[pod]!;

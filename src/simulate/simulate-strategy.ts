@@ -53,6 +53,9 @@ export function simulateStrategy(opts: SimulateStrategyOptions): RunResult {
   let utilSum = 0;
   let utilCount = 0;
   const feasible: number[] = [];
+  // A pod identical to one that just found no node (same workload and replica group, same
+  // step, no binding since) finds none either: every input of every strategy is the same.
+  const failedAt = new Map<string, { step: number; version: number }>();
   const nv = world.scenario.nodeVms;
 
   for (let s = 0; s < world.steps; s++) {
@@ -74,9 +77,15 @@ export function simulateStrategy(opts: SimulateStrategyOptions): RunResult {
     state.pending.length = 0;
     for (const p of waiting) state.pending.push(p);
     for (const p of due) {
-      feasible.length = 0;
-      for (let n = 0; n < nodes.count; n++) if (state.fits(p, n, s)) feasible.push(n);
-      const node = feasible.length > 0 ? strategy.choose(p, feasible, s) : -1;
+      const key = pods.owners[p]!;
+      const failed = failedAt.get(key);
+      let node = -1;
+      if (failed === undefined || failed.step !== s || failed.version !== state.bindVersion) {
+        feasible.length = 0;
+        for (let n = 0; n < nodes.count; n++) if (state.fits(p, n, s)) feasible.push(n);
+        node = feasible.length > 0 ? strategy.choose(p, feasible, s) : -1;
+        if (node < 0) failedAt.set(key, { step: s, version: state.bindVersion });
+      }
       if (node < 0) {
         unschedulable++;
         state.podNextTry[p] = s + RETRY_STEPS;

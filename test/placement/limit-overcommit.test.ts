@@ -33,7 +33,7 @@ describe("limitOvercommitReasons", () => {
       name: "given cpu limits 1 millicore above the maximum, fails",
       pods: [on(10, 1)],
       incoming: podView({ uid: "incoming", limits: { cpuMilli: 5601, memoryBytes: GiB } }),
-      want: ["cpu limits 15.6 / allocatable 7.8 = 2.00 > 2.0 (limit overcommit)"],
+      want: ["cpu limits 15.6 / allocatable 7.8 = 2.0001 > 2.0 (limit overcommit)"],
     },
     {
       // 30 + 6 = 36 GiB; 36 / 30 = 1.2, not above the maximum
