@@ -46,13 +46,22 @@ export interface NodeDecision {
   readonly score: number;
 }
 
+const NO_REASONS: readonly Reason[] = Object.freeze([]);
+
 /** What one request computes once and shares between its candidate nodes. */
 export class RequestMemo {
   readonly hosts = new Map<string, { projected: HostView; pending: PendingDemand; alone: HostAssessment }>();
   private leastReplicas: number | undefined;
   private occupancyOf: HostOccupancy | undefined;
+  private exemption: { pod: PodMeta | undefined; exemptBy: string | undefined } | undefined;
 
   constructor(private readonly candidates: readonly NodeIdentity[] = []) {}
+
+  /** Why the pod is exempt (or undefined), judged once per request. */
+  exemptionOf(pod: PodMeta | undefined, policy: PlacementPolicy): string | undefined {
+    if (!this.exemption || this.exemption.pod !== pod) this.exemption = { pod, exemptBy: pod ? exemptionOf(pod, policy.exempt) : undefined };
+    return this.exemption.exemptBy;
+  }
 
   /** The snapshot pair's occupancy tables, looked up once per request. */
   occupancy(ctx: PlacementContext & { cluster: ClusterContext }): HostOccupancy {
@@ -79,8 +88,8 @@ export class RequestMemo {
 /** Decides one node for one pod (pod undefined: prioritize-only or /debug views). */
 export function decideNode(node: NodeIdentity, pod: PodMeta | undefined, ctx: PlacementContext, memo: RequestMemo = new RequestMemo([node])): NodeDecision {
   const { policy, cluster } = ctx;
-  const exemptBy = pod ? exemptionOf(pod, policy.exempt) : undefined;
-  const k8sReasons = cluster && !exemptBy ? nodeLimitReasons(node.name, cluster, policy) : [];
+  const exemptBy = memo.exemptionOf(pod, policy);
+  const k8sReasons: Reason[] = cluster && !exemptBy ? nodeLimitReasons(node.name, cluster, policy) : [];
   const vm = findVm(node, ctx, memo);
   const host = vm ? ctx.inventory.hosts.get(vm.hostId) : undefined;
   if (!vm || !host) {
@@ -111,7 +120,7 @@ export function decideNode(node: NodeIdentity, pod: PodMeta | undefined, ctx: Pl
   if (k8sReasons.length > 0) return rejected(node.name, false, k8sReasons, vm, host, assessment, exemptBy);
   if (assessment.staleness) return noOpinion(node.name, assessment.staleness, policy, exemptBy, vm, host, assessment);
   const score = Math.max(0, scoreHost(assessment, judged.projected.metrics!, vm.metrics, policy.thresholds) - penalty);
-  return { node: node.name, verdict: "pass", unresolvable: false, reasons: [], noOpinion: false, score, vm, host, assessment, exemptBy };
+  return { node: node.name, verdict: "pass", unresolvable: false, reasons: NO_REASONS, noOpinion: false, score, vm, host, assessment, exemptBy };
 }
 
 /**

@@ -1,9 +1,33 @@
 import type { InventoryView } from "../model/inventory.js";
-import { filterNodes, prioritizeNodes, type PlacementContext, type PlacementPolicy, type PodMeta } from "../placement/index.js";
+import { filterNodes, prioritizeNodes, type ClusterContext, type PlacementContext, type PlacementPolicy, type PodMeta } from "../placement/index.js";
 import { defaultNodeScore } from "./default-strategy.js";
+import { copyObservation, type Observation } from "./observation-ring.js";
 import { nodeIdentities, observedInventory } from "./observed-inventory.js";
 import { SimClusterView } from "./sim-cluster-view.js";
 import { selectHost, type Strategy, type StrategyDeps } from "./strategy.js";
+
+/** One hvx placement as the direct path made it (for the HTTP parity test). */
+export interface HvxDecision {
+  readonly step: number;
+  readonly pod: number;
+  readonly nowMs: number;
+  /** The sample the decision saw (undefined before the first one). */
+  readonly observation: Observation | undefined;
+  readonly cluster: ClusterContext | undefined;
+  readonly feasible: readonly string[];
+  readonly passed: readonly string[];
+  /** hvx's prioritize scores (0..10) and the default profile's scores, per passed node. */
+  readonly extenderScores: readonly number[];
+  readonly defaultScores: readonly number[];
+  /** Node name, or undefined when the pod stays pending. */
+  readonly chosen: string | undefined;
+}
+
+export interface HvxStrategyOptions {
+  /** Pass the Kubernetes view (burst guard, limits, spread); default true. */
+  readonly cluster?: boolean;
+  readonly record?: (decision: HvxDecision) => void;
+}
 
 /** The extender's weight in manifests/kube-scheduler-config.yaml. */
 export const HVX_EXTENDER_WEIGHT = 5;
@@ -18,13 +42,14 @@ const EXTENDER_SCALE = 10;
  * (the default) the placement context carries the Kubernetes view too, so the burst
  * guard, the limit caps and the host spread run as they do with the informers on.
  */
-export function hvxStrategy(deps: StrategyDeps, policy: PlacementPolicy, opts: { cluster?: boolean } = {}): Strategy {
+export function hvxStrategy(deps: StrategyDeps, policy: PlacementPolicy, opts: HvxStrategyOptions = {}): Strategy {
   const { world, state, ring } = deps;
   const identities = nodeIdentities(world);
   const indexByName = new Map(identities.map((id, n) => [id.name, n]));
   const stepMs = world.stepSeconds * 1000;
   let cachedStep = -1;
   let inventory: InventoryView | undefined;
+  let recordedObs: Observation | undefined;
   const cluster = opts.cluster === false ? undefined : new SimClusterView(world, world.startMs);
   const contextAt = (step: number): PlacementContext => {
     if (cachedStep !== step || inventory === undefined) {
@@ -42,11 +67,28 @@ export function hvxStrategy(deps: StrategyDeps, policy: PlacementPolicy, opts: {
       const ctx = withPod(contextAt(step), pod);
       const meta = podMetaOf(world.pods.names[pod]!, world.pods.priority[pod]!);
       const outcome = filterNodes(meta, feasible.map((n) => identities[n]!), ctx);
-      if (outcome.passed.length === 0) return -1;
       const passed = outcome.passed.map((name) => indexByName.get(name)!);
-      const ext = prioritizeNodes(meta, passed.map((n) => identities[n]!), ctx);
-      const scores = passed.map((n, i) => defaultNodeScore(deps, pod, n) + ext[i]!.score * HVX_EXTENDER_WEIGHT * EXTENDER_SCALE);
-      return selectHost(passed, scores, deps.rng);
+      const ext = passed.length > 0 ? prioritizeNodes(meta, passed.map((n) => identities[n]!), ctx) : [];
+      const defaults = passed.map((n) => defaultNodeScore(deps, pod, n));
+      const scores = passed.map((_, i) => defaults[i]! + ext[i]!.score * HVX_EXTENDER_WEIGHT * EXTENDER_SCALE);
+      const chosen = passed.length > 0 ? selectHost(passed, scores, deps.rng) : -1;
+      if (opts.record) {
+        const obs = ring.visibleAt(step);
+        if (obs && recordedObs?.step !== obs.step) recordedObs = copyObservation(obs);
+        opts.record({
+          step,
+          pod,
+          nowMs: ctx.nowMs,
+          observation: obs ? recordedObs : undefined,
+          cluster: ctx.cluster,
+          feasible: feasible.map((n) => identities[n]!.name),
+          passed: outcome.passed,
+          extenderScores: ext.map((e) => e.score),
+          defaultScores: defaults,
+          chosen: chosen >= 0 ? identities[chosen]!.name : undefined,
+        });
+      }
+      return chosen;
     },
     bound(pod, node, step) {
       cluster?.bind(pod, node, step);

@@ -24,6 +24,25 @@ export interface Observation {
   readonly hostInMaintenance: Uint8Array;
 }
 
+/** A detached copy (the ring reuses its slots). */
+export function copyObservation(o: Observation): Observation {
+  return {
+    step: o.step,
+    sampledAtMs: o.sampledAtMs,
+    vmHost: o.vmHost.slice(),
+    vmReadyMs: o.vmReadyMs.slice(),
+    vmBalloonKB: o.vmBalloonKB.slice(),
+    vmSwappedKB: o.vmSwappedKB.slice(),
+    vmUtilPercent: o.vmUtilPercent.slice(),
+    hostCpuUsageFixed: o.hostCpuUsageFixed.slice(),
+    hostMemUsageFixed: o.hostMemUsageFixed.slice(),
+    hostBalloonKB: o.hostBalloonKB.slice(),
+    hostSwapInKBps: o.hostSwapInKBps.slice(),
+    hostMemState: o.hostMemState.slice(),
+    hostInMaintenance: o.hostInMaintenance.slice(),
+  };
+}
+
 /**
  * Samples of the last few steps. The sample of step k is complete at the end of step k
  * and reaches the decision code `lagSteps` later (one poll interval): at the start of step

@@ -2,7 +2,7 @@ import type { PlacementPolicy } from "../placement/index.js";
 import type { World } from "./build-world.js";
 import { defaultStrategy } from "./default-strategy.js";
 import { CascadeTracker, PercentHistogram, type RunResult } from "./figures.js";
-import { hvxStrategy } from "./hvx-strategy.js";
+import { hvxStrategy, type HvxStrategyOptions } from "./hvx-strategy.js";
 import { choosePodsToEvict, type EvictionCandidate } from "./kubelet-eviction.js";
 import { ObservationRing } from "./observation-ring.js";
 import { mulberry32 } from "./prng.js";
@@ -25,6 +25,8 @@ export interface SimulateStrategyOptions {
   readonly strategy: StrategyName;
   readonly seed: number;
   readonly policy: PlacementPolicy;
+  /** Options of the hvx strategy (tests: record decisions, drop the cluster view). */
+  readonly hvx?: HvxStrategyOptions;
 }
 
 /** Runs the whole scenario under one strategy. Deterministic in (world, strategy, seed). */
@@ -35,7 +37,7 @@ export function simulateStrategy(opts: SimulateStrategyOptions): RunResult {
   const state = new RunState(world);
   const ring = new ObservationRing(world, world.lagSteps);
   const deps: StrategyDeps = { world, state, ring, rng: mulberry32(seed ^ 0x5eed5eed) };
-  const strategy = makeStrategy(opts.strategy, deps, opts.policy);
+  const strategy = makeStrategy(opts.strategy, deps, opts.policy, opts.hvx);
   const usage = new UsageSeries(world, seed);
   const physics = new StepPhysics(world);
   const arrivals = bucketBy(pods.count, (p) => pods.arriveStep[p]!, world.steps);
@@ -184,14 +186,14 @@ export function simulateStrategy(opts: SimulateStrategyOptions): RunResult {
   };
 }
 
-function makeStrategy(name: StrategyName, deps: StrategyDeps, policy: PlacementPolicy): Strategy {
+function makeStrategy(name: StrategyName, deps: StrategyDeps, policy: PlacementPolicy, hvx: HvxStrategyOptions = {}): Strategy {
   switch (name) {
     case "default":
       return defaultStrategy(deps);
     case "vm-load-aware":
       return vmLoadAwareStrategy(deps);
     case "hvx":
-      return hvxStrategy(deps, policy);
+      return hvxStrategy(deps, policy, hvx);
   }
 }
 

@@ -95,7 +95,8 @@ export class StepPhysics {
       this.hostReadyMs[h] = this.hostReadyMs[h]! + ready;
       this.hostVcpus[h] = this.hostVcpus[h]! + vms.vcpus[v]!;
       obs.vmHost[v] = h;
-      obs.vmReadyMs[v] = Math.round(ready);
+      // vCenter's aggregate instance is the sum of whole-ms per-vCPU instances
+      obs.vmReadyMs[v] = Math.round(ready / vms.vcpus[v]!) * vms.vcpus[v]!;
       const capacityMhz = vms.vcpus[v]! * hosts.mhzPerCore[h]!;
       obs.vmUtilPercent[v] = capacityMhz > 0 ? ((this.vmDemandMhz[v]! * this.hostShare[h]!) / capacityMhz) * 100 : 0;
     }
