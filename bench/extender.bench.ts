@@ -8,7 +8,7 @@ import { ExtenderMetrics } from "../src/observability/extender-metrics.js";
 import { silentLogger } from "../src/observability/logger.js";
 import { createExtenderHandlers } from "../src/server/extender-handlers.js";
 import { biosUuidFor, realisticNode } from "../test/fixtures/wire-node.js";
-import { percentile, type BenchFigure } from "./figure.js";
+import { mean, percentile, sampleMs, type BenchFigure } from "./figure.js";
 
 const HOSTS = 250;
 const VMS_PER_HOST = 20;
@@ -49,20 +49,6 @@ function syntheticCluster(nowMs: number): ClusterView {
   return { nodes, podsByNode, namespaces: new Map([["apps", {}]]), syncedAtMs: nowMs - 60_000, lastEventMs: nowMs - 1_000 };
 }
 
-function timeMs(fn: () => void): number {
-  const t0 = process.hrtime.bigint();
-  fn();
-  return Number(process.hrtime.bigint() - t0) / 1e6;
-}
-
-/** Runs `fn` repeatedly for about `budgetMs` (after a warm-up) and returns sorted durations. */
-function sample(fn: () => void, budgetMs: number, minRuns = 30): number[] {
-  for (let i = 0; i < 20; i++) fn();
-  const out: number[] = [];
-  const end = performance.now() + budgetMs;
-  while (out.length < minRuns || performance.now() < end) out.push(timeMs(fn));
-  return out.sort((a, b) => a - b);
-}
 
 export async function run(): Promise<BenchFigure[]> {
   const nowMs = Date.now();
@@ -80,12 +66,12 @@ export async function run(): Promise<BenchFigure[]> {
 
   for (const n of [100, 500, 5000]) {
     const body = JSON.stringify({ Pod: pod, Nodes: null, NodeNames: Array.from({ length: n }, (_, i) => `node-${(i * 7) % (HOSTS * VMS_PER_HOST)}`) });
-    const pair = sample(() => {
+    const pair = sampleMs(() => {
       handlers.filter(body);
       handlers.prioritize(body);
     }, 1500);
-    const filter = sample(() => handlers.filter(body), 1000);
-    const baseline = sample(() => JSON.stringify(JSON.parse(body)), 500);
+    const filter = sampleMs(() => handlers.filter(body), 1000);
+    const baseline = sampleMs(() => JSON.stringify(JSON.parse(body)), 500);
     const key = `extender.nodeNames.${n}`;
     const p99 = percentile(filter, 99);
     figures.push(
@@ -101,11 +87,11 @@ export async function run(): Promise<BenchFigure[]> {
   for (const n of [100, 500, 5000]) {
     const body = JSON.stringify({ Pod: pod, Nodes: null, NodeNames: Array.from({ length: n }, (_, i) => `node-${(i * 7) % (HOSTS * VMS_PER_HOST)}`) });
     clusterHandlers.filter(body); // first request builds the per-snapshot occupancy tables
-    const pair = sample(() => {
+    const pair = sampleMs(() => {
       clusterHandlers.filter(body);
       clusterHandlers.prioritize(body);
     }, 1500);
-    const filter = sample(() => clusterHandlers.filter(body), 1000);
+    const filter = sampleMs(() => clusterHandlers.filter(body), 1000);
     const key = `extender.nodeNames.clusterCache.${n}`;
     const p99 = percentile(filter, 99);
     figures.push(
@@ -118,8 +104,8 @@ export async function run(): Promise<BenchFigure[]> {
   for (const n of [100, 500]) {
     const items = Array.from({ length: n }, (_, i) => realisticNode(`node-${i}`, biosUuidFor(i), i));
     const body = JSON.stringify({ Pod: pod, Nodes: { metadata: {}, items }, NodeNames: null });
-    const filter = sample(() => handlers.filter(body), 2000, 20);
-    const baseline = sample(() => JSON.stringify(JSON.parse(body)), 2000, 20);
+    const filter = sampleMs(() => handlers.filter(body), 2000, 20);
+    const baseline = sampleMs(() => JSON.stringify(JSON.parse(body)), 2000, 20);
     const ratio = percentile(filter, 50) / percentile(baseline, 50);
     const key = `extender.nodes.${n}`;
     figures.push(
@@ -133,6 +119,3 @@ export async function run(): Promise<BenchFigure[]> {
   return figures;
 }
 
-function mean(xs: readonly number[]): number {
-  return xs.reduce((a, b) => a + b, 0) / xs.length;
-}

@@ -19,3 +19,26 @@ export function percentile(sorted: readonly number[], p: number): number {
   const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[rank] as number;
 }
+
+/** Wall time of one call, ms. */
+export function timeMs(fn: () => void): number {
+  const t0 = process.hrtime.bigint();
+  fn();
+  return Number(process.hrtime.bigint() - t0) / 1e6;
+}
+
+/**
+ * Calls `fn` `warmup` times, then times it for about `budgetMs` and at least `minRuns` times.
+ * Returns the durations (ms), sorted.
+ */
+export function sampleMs(fn: () => void, budgetMs: number, minRuns = 30, warmup = 20): number[] {
+  for (let i = 0; i < warmup; i++) fn();
+  const out: number[] = [];
+  const end = performance.now() + budgetMs;
+  while (out.length < minRuns || performance.now() < end) out.push(timeMs(fn));
+  return out.sort((a, b) => a - b);
+}
+
+export function mean(xs: readonly number[]): number {
+  return xs.reduce((a, b) => a + b, 0) / xs.length;
+}

@@ -5,7 +5,7 @@ import { parseConfig } from "../src/config/index.js";
 import { createAdmissionMetrics } from "../src/observability/admission-metrics.js";
 import { silentLogger } from "../src/observability/logger.js";
 import { handleAdmissionReview } from "../src/server/admission/handle-admission-review.js";
-import { percentile, type BenchFigure } from "./figure.js";
+import { mean, percentile, sampleMs, type BenchFigure } from "./figure.js";
 
 const HOSTS = 250;
 
@@ -36,22 +36,6 @@ function hosts(): HostView[] {
   }));
 }
 
-function timeMs(fn: () => void): number {
-  const t0 = process.hrtime.bigint();
-  fn();
-  return Number(process.hrtime.bigint() - t0) / 1e6;
-}
-
-/** Runs `fn` for about `budgetMs` after a warm-up; returns sorted durations (ms). */
-function sample(fn: () => void, budgetMs: number, minRuns = 200): number[] {
-  for (let i = 0; i < 200; i++) fn();
-  const out: number[] = [];
-  const end = performance.now() + budgetMs;
-  while (out.length < minRuns || performance.now() < end) out.push(timeMs(fn));
-  return out.sort((a, b) => a - b);
-}
-
-const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 /** `/mutate` for a 5-container pod, in-process through the same handler the route calls. */
 export async function run(): Promise<BenchFigure[]> {
@@ -69,8 +53,8 @@ export async function run(): Promise<BenchFigure[]> {
   const body = fiveContainerReview();
   const probe = handleAdmissionReview(body, ctx);
   if (probe.status !== 200 || !JSON.parse(probe.body).response.patch) throw new Error("mutate bench: the review did not produce a patch");
-  const mutate = sample(() => handleAdmissionReview(body, ctx), 1500);
-  const baseline = sample(() => JSON.stringify(JSON.parse(body)), 500);
+  const mutate = sampleMs(() => handleAdmissionReview(body, ctx), 1500, 200, 200);
+  const baseline = sampleMs(() => JSON.stringify(JSON.parse(body)), 500, 200, 200);
   const p99 = percentile(mutate, 99);
   const perSecond = 1000 / mean(mutate);
   return [

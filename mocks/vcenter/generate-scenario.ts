@@ -1,4 +1,4 @@
-import { mulberry32 } from "./mock-state.js";
+import { mulberry32 } from "../../src/simulate/prng.js";
 import { validateScenario } from "./parse-scenario.js";
 import type { Scenario, ScenarioInput } from "./scenario-schema.js";
 

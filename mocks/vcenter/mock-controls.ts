@@ -1,4 +1,5 @@
-import { mulberry32, type MockState, type MockVcenterStats } from "./mock-state.js";
+import { mulberry32 } from "../../src/simulate/prng.js";
+import type { MockState, MockVcenterStats } from "./mock-state.js";
 import {
   FaultsSchema,
   HostMetricsSchema,

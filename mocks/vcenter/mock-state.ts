@@ -1,3 +1,4 @@
+import { mulberry32 } from "../../src/simulate/prng.js";
 import type { FaultsSpec, HostSpec, Scenario, VmSpec } from "./scenario-schema.js";
 
 /** One login, as either API keeps it. */
@@ -70,14 +71,3 @@ export function vmsOnHost(state: MockState, hostId: string): VmSpec[] {
   return [...state.vms.values()].filter((v) => v.host === hostId);
 }
 
-/** Small seeded PRNG (mulberry32): same seed, same sequence, in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
