@@ -47,7 +47,7 @@ describe("a pod rejected for a hot host comes back when the host cools (end to e
 
   after(async () => {
     await hvx?.stop();
-    await kube?.close();
+    await kube?.close().catch(() => undefined);
     await vcenter?.close();
   });
 
@@ -73,5 +73,18 @@ describe("a pod rejected for a hot host comes back when the host cools (end to e
     expect(after.FailedAndUnresolvableNodes).to.deep.equal({});
     const coolMark = await until(async () => (heatOf("k8s-worker-01")?.startsWith("hot") ? undefined : heatOf("k8s-worker-01")), 15_000, "the annotation to change");
     expect(coolMark).to.match(/^(cool|warm: .*)$/);
+  });
+
+  it("keeps answering from its last view when the API server goes away, and shows the view's age", async () => {
+    await kube.close();
+    await new Promise((r) => setTimeout(r, 1200));
+    const r = await filter(["k8s-worker-01", "k8s-worker-03", "k8s-worker-09"]);
+    expect(r.NodeNames).to.include("k8s-worker-09");
+    expect(Object.keys(r.FailedAndUnresolvableNodes)).to.include("k8s-worker-03");
+    const debug = (await (await fetch(`http://127.0.0.1:${hvx.extenderPort}/debug/cluster`)).json()) as { status: { lastEventAgeMs: number }; nodes: number };
+    expect(debug.nodes).to.equal(12);
+    expect(debug.status.lastEventAgeMs).to.be.at.least(1000);
+    const metrics = await (await fetch(`http://127.0.0.1:${hvx.extenderPort}/metrics`)).text();
+    expect(metrics).to.match(/hvx_cluster_cache_age_seconds \d/);
   });
 });
