@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { demoCluster, startFakeKubeApiserver, type FakeKubeApiserver } from "../../mocks/kube-apiserver/index.js";
@@ -27,11 +27,13 @@ describe("a pod rejected for a hot host comes back when the host cools (end to e
   };
   const heatOf = (node: string) => (kube.controls.getNode(node)?.metadata as { annotations?: Record<string, string> } | undefined)?.annotations?.["hvx.io/host-heat"];
 
+  let dir = "";
+
   before(async () => {
     vcenter = await startMockVcenter({ scenario });
     kube = await startFakeKubeApiserver();
     kube.controls.bulkLoad(demoCluster(scenario.vms));
-    const dir = mkdtempSync(join(tmpdir(), "hvx-cools-"));
+    dir = mkdtempSync(join(tmpdir(), "hvx-cools-"));
     writeFileSync(join(dir, "kubeconfig"), kube.kubeconfigYaml());
     const config = parseConfig(
       [
@@ -46,6 +48,7 @@ describe("a pod rejected for a hot host comes back when the host cools (end to e
   });
 
   after(async () => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
     await hvx?.stop();
     await kube?.close().catch(() => undefined);
     await vcenter?.close();

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,10 +20,12 @@ describe("hvx serve as a separate process (end to end)", function () {
   let base: string;
   const scenario = loadScenario(demoScenarioPath());
 
+  let dir = "";
+
   before(async () => {
     mock = await startMockVcenter({ scenario: { ...scenario, credentials: { username: "svc-hvx@vsphere.local", password: PASSWORD } } as typeof scenario });
     const port = await freePort();
-    const dir = mkdtempSync(join(tmpdir(), "hvx-e2e-"));
+    dir = mkdtempSync(join(tmpdir(), "hvx-e2e-"));
     const configPath = join(dir, "config.yaml");
     writeFileSync(configPath, `server:\n  port: ${port}\nvcenter:\n  url: ${mock.url}\n  pollIntervalSeconds: 2\nadmission:\n  enabled: false\nkubernetes:\n  enabled: false\nlog:\n  level: debug\n`);
     writeFileSync(join(dir, "password"), `${PASSWORD}\n`);
@@ -38,6 +40,7 @@ describe("hvx serve as a separate process (end to end)", function () {
   });
 
   after(async () => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
     child?.kill("SIGTERM");
     await new Promise((r) => child?.once("exit", r));
     if (!mockClosed) await mock?.close();
