@@ -3,6 +3,7 @@ export { balancedAllocationScore, leastAllocatedScore, leastRequestedScore } fro
 export type { RunResult, StrategyFigures } from "./figures.js";
 export { loadScenario, parseScenario } from "./load-scenario.js";
 export { parseSimulateArgs, type SimulateOptions } from "./parse-simulate-args.js";
+export { headlineTable } from "./render-report.js";
 export { productionPolicy, renderFiles, runSimulation, simulateAll, summaryOf, type SimulationSummary } from "./run-simulation.js";
 export type { Scenario } from "./scenario.js";
 export { ScenarioError } from "./scenario-error.js";

@@ -1,8 +1,9 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseConfig } from "../config/index.js";
 import type { PlacementPolicy } from "../placement/index.js";
 import { buildWorld, type World } from "./build-world.js";
+import { ensureDir } from "./ensure-dir.js";
 import type { RunResult, StrategyFigures } from "./figures.js";
 import { loadScenario } from "./load-scenario.js";
 import type { SimulateOptions } from "./parse-simulate-args.js";
@@ -39,9 +40,9 @@ export function summaryOf(world: World, seed: number, results: readonly RunResul
  */
 export async function runSimulation(opts: SimulateOptions): Promise<SimulationSummary> {
   const world = buildWorld(loadScenario(opts.scenarioPath));
+  ensureDir(opts.outDir);
   const results = simulateAll(world, opts.seed);
   const summary = summaryOf(world, opts.seed, results);
-  mkdirSync(opts.outDir, { recursive: true });
   for (const [file, text] of Object.entries(renderFiles(world, opts.seed, results, summary, opts.scenarioPath))) writeFileSync(join(opts.outDir, file), text);
   return summary;
 }

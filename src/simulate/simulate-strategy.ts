@@ -3,7 +3,7 @@ import type { World } from "./build-world.js";
 import { defaultStrategy } from "./default-strategy.js";
 import { CascadeTracker, PercentHistogram, type RunResult } from "./figures.js";
 import { hvxStrategy, type HvxStrategyOptions } from "./hvx-strategy.js";
-import { choosePodsToEvict, type EvictionCandidate } from "./kubelet-eviction.js";
+import { evictUnderPressure } from "./evict-under-pressure.js";
 import { ObservationRing } from "./observation-ring.js";
 import { mulberry32 } from "./prng.js";
 import { PHASE_DONE, PHASE_PENDING, PHASE_RUNNING, RunState } from "./run-state.js";
@@ -58,7 +58,6 @@ export function simulateStrategy(opts: SimulateStrategyOptions): RunResult {
   // A pod identical to one that just found no node (same workload and replica group, same
   // step, no binding since) finds none either: every input of every strategy is the same.
   const failedAt = new Map<string, { step: number; version: number }>();
-  const nv = world.scenario.nodeVms;
 
   for (let s = 0; s < world.steps; s++) {
     applyMaintenance(world, state, s);
@@ -135,21 +134,7 @@ export function simulateStrategy(opts: SimulateStrategyOptions): RunResult {
     balloonGiBs += (balloon / 1024) * stepS;
     swapGiBs += (swapped / 1024) * stepS;
 
-    // kubelet: memory.available = capacity - (guest OS + pods' working sets + balloon)
-    let evictedNow = 0;
-    for (let n = 0; n < nodes.count; n++) {
-      const available = vms.memoryMiB[n]! - nv.guestOsMiB - physics.vmPodMemMiB[n]! - state.balloonMiB[n]!;
-      if (available >= nv.evictionHardMiB) continue;
-      const candidates: EvictionCandidate[] = state.nodePods[n]!.map((p) => ({ pod: p, usageMiB: physics.podMemMiB[p]!, requestMiB: pods.reqMemMiB[p]!, priority: pods.priority[p]! }));
-      for (const p of choosePodsToEvict(candidates, available, nv.evictionHardMiB)) {
-        strategy.unbound?.(p, n);
-        state.unbind(p);
-        state.podEvictions[p] = state.podEvictions[p]! + 1;
-        state.enqueue(p, s + 1);
-        evictedNow++;
-      }
-      state.nodePressureUntil[n] = s + PRESSURE_TAINT_STEPS;
-    }
+    const evictedNow = evictUnderPressure(world, state, physics, strategy, s, PRESSURE_TAINT_STEPS);
     evictions += evictedNow;
     cascade.record(s, evictedNow);
   }

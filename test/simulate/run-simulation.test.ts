@@ -49,4 +49,17 @@ describe("runSimulation", () => {
     expect(readFileSync(join(out, "host-ready.svg"), "utf8")).to.match(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     expect(readFileSync(join(out, "report.md"), "utf8")).to.contain("| hvx |");
   });
+
+  it("given an out directory that cannot be created, fails with a clear error before simulating", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "hvx-sim-"));
+    const scenarioPath = join(dir, "small.yaml");
+    writeFileSync(scenarioPath, stringify(smallScenario()));
+    let error: unknown;
+    try {
+      await runSimulation({ scenarioPath, seed: 5, outDir: join(scenarioPath, "out") });
+    } catch (err) {
+      error = err;
+    }
+    expect((error as Error).message).to.match(/ENOTDIR|not a directory/);
+  });
 });
