@@ -63,7 +63,11 @@ const exemptSchema = z
   .default({});
 
 const scoringSchema = z
-  .object({ unknownScore: z.number().int().min(0).max(10).default(5) })
+  .object({
+    unknownScore: z.number().int().min(0).max(10).default(5),
+    spreadPenaltyPerReplica: z.number().min(0).max(10).default(2),
+    maxSpreadPenalty: z.number().min(0).max(10).default(6),
+  })
   .strict()
   .default({});
 

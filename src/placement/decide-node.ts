@@ -10,7 +10,7 @@ import { limitOvercommitReasons } from "./limit-overcommit.js";
 import { mapNodeToVm, vmIndexOf } from "./map-node.js";
 import type { PlacementPolicy } from "./policy.js";
 import type { Reason } from "./reason.js";
-import { scoreHost } from "./score-host.js";
+import { penalise, scoreHost } from "./score-host.js";
 import { checkStackedCpu } from "./stacked-overcommit.js";
 
 /** The Kubernetes side, when hvx watches the cluster: enables burst guard, limits and spread. */
@@ -109,7 +109,7 @@ export function decideNode(node: NodeIdentity, pod: PodMeta | undefined, ctx: Pl
     const stacked = checkStackedCpu(host, podsOnHost, cluster.pod, policy.limits);
     if (stacked.reason) k8sReasons.push(stacked.reason);
     penalty += stacked.penalty;
-    const rule = spreadRuleOf(cluster.pod, pod?.annotations ?? {});
+    const rule = spreadRuleOf(cluster.pod, pod?.annotations ?? {}, policy.scoring);
     if (rule) {
       const onHost = replicasOn(podsOnHost, rule.owner, cluster.pod.uid);
       const spread = checkSpread(host, onHost, memo.leastReplicasOnCandidates(occupancy, rule, cluster.pod.uid), rule);
@@ -119,7 +119,7 @@ export function decideNode(node: NodeIdentity, pod: PodMeta | undefined, ctx: Pl
   }
   if (k8sReasons.length > 0) return rejected(node.name, false, k8sReasons, vm, host, assessment, exemptBy);
   if (assessment.staleness) return noOpinion(node.name, assessment.staleness, policy, exemptBy, vm, host, assessment);
-  const score = Math.max(0, scoreHost(assessment, judged.projected.metrics!, vm.metrics, policy.thresholds) - penalty);
+  const score = penalise(scoreHost(assessment, judged.projected.metrics!, vm.metrics, policy.thresholds), assessment.heat, penalty);
   return { node: node.name, verdict: "pass", unresolvable: false, reasons: NO_REASONS, noOpinion: false, score, vm, host, assessment, exemptBy };
 }
 

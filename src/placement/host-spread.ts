@@ -5,22 +5,27 @@ import type { Reason } from "./reason.js";
 
 export const HOST_SPREAD_ANNOTATION = "hvx.io/host-spread";
 export const HOST_SPREAD_MAX_SKEW_ANNOTATION = "hvx.io/host-spread-max-skew";
-/** Score points per replica above the least loaded candidate host, and their cap. */
-const PENALTY_PER_REPLICA = 2;
-const MAX_PENALTY = 6;
+
+/** Score points per replica above the least loaded candidate host, and their cap (`scoring.*`). */
+export interface SpreadWeights {
+  readonly spreadPenaltyPerReplica: number;
+  readonly maxSpreadPenalty: number;
+}
+export const DEFAULT_SPREAD_WEIGHTS: SpreadWeights = { spreadPenaltyPerReplica: 2, maxSpreadPenalty: 6 };
 
 export interface SpreadRule {
   readonly owner: string;
   /** `hvx.io/host-spread: required` turns the preference into a filter. */
   readonly required: boolean;
   readonly maxSkew: number;
+  readonly weights: SpreadWeights;
 }
 
 /** The incoming pod's spread rule, or undefined when it has no replica group. */
-export function spreadRuleOf(pod: PodView, annotations: Readonly<Record<string, string>>): SpreadRule | undefined {
+export function spreadRuleOf(pod: PodView, annotations: Readonly<Record<string, string>>, weights: SpreadWeights = DEFAULT_SPREAD_WEIGHTS): SpreadRule | undefined {
   if (pod.ownerKey === undefined) return undefined;
   const skew = Number(annotations[HOST_SPREAD_MAX_SKEW_ANNOTATION] ?? "1");
-  return { owner: pod.ownerKey, required: annotations[HOST_SPREAD_ANNOTATION] === "required", maxSkew: Number.isInteger(skew) && skew >= 1 ? skew : 1 };
+  return { owner: pod.ownerKey, required: annotations[HOST_SPREAD_ANNOTATION] === "required", maxSkew: Number.isInteger(skew) && skew >= 1 ? skew : 1, weights };
 }
 
 /** Replicas of `owner` on a host's node VMs. */
@@ -38,13 +43,13 @@ export interface SpreadCheck {
 }
 
 /**
- * Replicas already on this host lower its score: 2 points per replica above the least
- * loaded candidate host, at most 6. When required, a host whose count would exceed the
+ * Replicas already on this host lower its score: by default 2 points per replica above the
+ * least loaded candidate host, at most 6 (never below the host's heat tier, see `penalise`). When required, a host whose count would exceed the
  * least loaded candidate's by more than maxSkew is filtered out.
  */
 export function checkSpread(host: HostView, onHost: number, leastOnCandidates: number, rule: SpreadRule): SpreadCheck {
   const above = Math.max(0, onHost - leastOnCandidates);
-  const penalty = Math.min(MAX_PENALTY, PENALTY_PER_REPLICA * above);
+  const penalty = Math.min(rule.weights.maxSpreadPenalty, rule.weights.spreadPenaltyPerReplica * above);
   if (rule.required && onHost + 1 - leastOnCandidates > rule.maxSkew) {
     return { penalty, reason: { code: "host_spread", host: { id: host.id, name: host.name }, owner: rule.owner, onHost, leastOnCandidates, maxSkew: rule.maxSkew } };
   }

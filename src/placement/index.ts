@@ -10,4 +10,4 @@ export { filterNodes, prioritizeNodes, type FilterOutcome, type NodeScore } from
 export { byteSwapUuid, mapNodeToVm, vmIndexOf, type VmIndex } from "./map-node.js";
 export type { BurstGuardPolicy, ExemptPolicy, LimitsPolicy, NodeMappingRule, PlacementPolicy, ThresholdPolicy } from "./policy.js";
 export type { HostRef, Reason, ReasonCode, VmRef } from "./reason.js";
-export { hostHeadroom, MAX_HOST_SCORE, scoreHost } from "./score-host.js";
+export { hostHeadroom, MAX_HOST_SCORE, penalise, scoreHost } from "./score-host.js";

@@ -42,7 +42,12 @@ export interface PlacementPolicy {
   /** `pass`: unknown or stale data means no opinion; `reject`: it is a rejection. */
   readonly staleMetrics: "pass" | "reject";
   readonly exempt: ExemptPolicy;
-  readonly scoring: { readonly unknownScore: number };
+  readonly scoring: {
+    readonly unknownScore: number;
+    /** Host spread: score points per replica above the least loaded candidate host, and their cap. */
+    readonly spreadPenaltyPerReplica: number;
+    readonly maxSpreadPenalty: number;
+  };
   readonly nodeMapping: readonly NodeMappingRule[];
   readonly burstGuard: BurstGuardPolicy;
   readonly limits: LimitsPolicy;

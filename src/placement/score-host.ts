@@ -29,6 +29,18 @@ export function scoreHost(assessment: HostAssessment, host: HostMetrics, vm: VmM
   return 5 + Math.round(5 * h);
 }
 
+/** Lowest score of each heat tier: Kubernetes-layer penalties never push a host below its tier. */
+const TIER_FLOOR = { hot: 0, warm: 1, cool: 5 } as const;
+
+/**
+ * Takes Kubernetes-layer penalty points (replica spread, stacked-overcommit proximity) off a
+ * host score, but never below the floor of the host's heat tier: heat dominates, so a cool
+ * host crowded with replicas still ranks above any warm one.
+ */
+export function penalise(score: number, heat: HostAssessment["heat"], penalty: number): number {
+  return Math.max(Math.min(score, TIER_FLOOR[heat]), score - penalty);
+}
+
 /** Weighted free share of the host, 0..1 (1 = idle on every signal). */
 export function hostHeadroom(host: HostMetrics, vm: VmMetrics | undefined, t: ThresholdPolicy): number {
   const ready = Math.max(host.cpuReadyPercent ?? 0, vm?.cpuReadyPercent ?? 0);

@@ -71,7 +71,7 @@ describe("prioritizeNodes", () => {
   });
 
   it("given scoring.unknownScore 3, uses it for unknown nodes", () => {
-    const d = decideNode({ name: "n-unknown" }, pod(), { ...ctx, policy: policyWith({ scoring: { unknownScore: 3 } }) });
+    const d = decideNode({ name: "n-unknown" }, pod(), { ...ctx, policy: policyWith({ scoring: { ...DEFAULT_POLICY.scoring, unknownScore: 3 } }) });
     expect(d.score).to.equal(3);
     expect(d.noOpinion).to.equal(true);
   });

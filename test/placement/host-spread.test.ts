@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import type { PodView } from "../../src/model/cluster.js";
-import { checkSpread, HOST_SPREAD_ANNOTATION, HOST_SPREAD_MAX_SKEW_ANNOTATION, replicasOn, spreadRuleOf, type SpreadRule } from "../../src/placement/host-spread.js";
+import { checkSpread, DEFAULT_SPREAD_WEIGHTS, HOST_SPREAD_ANNOTATION, HOST_SPREAD_MAX_SKEW_ANNOTATION, replicasOn, spreadRuleOf, type SpreadRule } from "../../src/placement/host-spread.js";
 import { formatReason } from "../../src/protocol/format-reason.js";
 import { podView } from "../fixtures/cluster.js";
 import { hostView } from "../fixtures/inventory.js";
@@ -11,18 +11,23 @@ const host = hostView({ id: "host-21", name: "esx-07" });
 describe("spreadRuleOf", () => {
   const cases: Array<{ name: string; pod: PodView; annotations: Record<string, string>; want: SpreadRule | undefined }> = [
     { name: "given a pod without a replica group, returns undefined", pod: podView({ ownerKey: undefined }), annotations: { [HOST_SPREAD_ANNOTATION]: "required" }, want: undefined },
-    { name: "given a replica with no annotations, prefers spread with skew 1", pod: podView({ ownerKey: OWNER }), annotations: {}, want: { owner: OWNER, required: false, maxSkew: 1 } },
-    { name: "given host-spread: required, makes it a filter", pod: podView({ ownerKey: OWNER }), annotations: { [HOST_SPREAD_ANNOTATION]: "required" }, want: { owner: OWNER, required: true, maxSkew: 1 } },
-    { name: "given host-spread: preferred, keeps it a preference", pod: podView({ ownerKey: OWNER }), annotations: { [HOST_SPREAD_ANNOTATION]: "preferred" }, want: { owner: OWNER, required: false, maxSkew: 1 } },
-    { name: "given max-skew 3, uses 3", pod: podView({ ownerKey: OWNER }), annotations: { [HOST_SPREAD_ANNOTATION]: "required", [HOST_SPREAD_MAX_SKEW_ANNOTATION]: "3" }, want: { owner: OWNER, required: true, maxSkew: 3 } },
+    { name: "given a replica with no annotations, prefers spread with skew 1", pod: podView({ ownerKey: OWNER }), annotations: {}, want: { owner: OWNER, required: false, maxSkew: 1, weights: DEFAULT_SPREAD_WEIGHTS } },
+    { name: "given host-spread: required, makes it a filter", pod: podView({ ownerKey: OWNER }), annotations: { [HOST_SPREAD_ANNOTATION]: "required" }, want: { owner: OWNER, required: true, maxSkew: 1, weights: DEFAULT_SPREAD_WEIGHTS } },
+    { name: "given host-spread: preferred, keeps it a preference", pod: podView({ ownerKey: OWNER }), annotations: { [HOST_SPREAD_ANNOTATION]: "preferred" }, want: { owner: OWNER, required: false, maxSkew: 1, weights: DEFAULT_SPREAD_WEIGHTS } },
+    { name: "given max-skew 3, uses 3", pod: podView({ ownerKey: OWNER }), annotations: { [HOST_SPREAD_ANNOTATION]: "required", [HOST_SPREAD_MAX_SKEW_ANNOTATION]: "3" }, want: { owner: OWNER, required: true, maxSkew: 3, weights: DEFAULT_SPREAD_WEIGHTS } },
     ...["0", "-2", "1.5", "two", ""].map((v) => ({
       name: `given an invalid max-skew ${JSON.stringify(v)}, falls back to 1`,
       pod: podView({ ownerKey: OWNER }),
       annotations: { [HOST_SPREAD_ANNOTATION]: "required", [HOST_SPREAD_MAX_SKEW_ANNOTATION]: v },
-      want: { owner: OWNER, required: true, maxSkew: 1 },
+      want: { owner: OWNER, required: true, maxSkew: 1, weights: DEFAULT_SPREAD_WEIGHTS },
     })),
   ];
   for (const c of cases) it(c.name, () => expect(spreadRuleOf(c.pod, c.annotations)).to.deep.equal(c.want));
+
+  it("given configured weights, carries them into the rule", () => {
+    const weights = { spreadPenaltyPerReplica: 1, maxSpreadPenalty: 3 };
+    expect(spreadRuleOf(podView({ ownerKey: OWNER }), {}, weights)?.weights).to.deep.equal(weights);
+  });
 });
 
 describe("replicasOn", () => {
@@ -43,11 +48,14 @@ describe("replicasOn", () => {
 });
 
 describe("checkSpread", () => {
-  const preferred: SpreadRule = { owner: OWNER, required: false, maxSkew: 1 };
-  const required: SpreadRule = { owner: OWNER, required: true, maxSkew: 1 };
+  const preferred: SpreadRule = { owner: OWNER, required: false, maxSkew: 1, weights: DEFAULT_SPREAD_WEIGHTS };
+  const required: SpreadRule = { owner: OWNER, required: true, maxSkew: 1, weights: DEFAULT_SPREAD_WEIGHTS };
   const cases: Array<{ name: string; onHost: number; least: number; rule: SpreadRule; penalty: number; reason?: string }> = [
     // penalty = min(6, 2 x max(0, onHost - least))
     { name: "given no replicas anywhere, no penalty", onHost: 0, least: 0, rule: preferred, penalty: 0 },
+    // min(3, 1 x (5 - 1)) = 3
+    { name: "given weights 1 per replica capped at 3 and 4 above, penalty 3", onHost: 5, least: 1, rule: { ...preferred, weights: { spreadPenaltyPerReplica: 1, maxSpreadPenalty: 3 } }, penalty: 3 },
+    { name: "given weights 0 (spread preference off), no penalty", onHost: 5, least: 0, rule: { ...preferred, weights: { spreadPenaltyPerReplica: 0, maxSpreadPenalty: 6 } }, penalty: 0 },
     { name: "given 1 replica above the least loaded host, penalty 2", onHost: 1, least: 0, rule: preferred, penalty: 2 },
     { name: "given 2 above, penalty 4", onHost: 2, least: 0, rule: preferred, penalty: 4 },
     { name: "given 3 above, penalty 6", onHost: 4, least: 1, rule: preferred, penalty: 6 },
@@ -68,13 +76,13 @@ describe("checkSpread", () => {
       reason: `ESXi host esx-07 (host-21): 1 replicas of ${OWNER} already on this host, least loaded candidate host has 0 (max skew 1, hvx.io/host-spread: required)`,
     },
     // skew 2: (1 + 1) - 0 = 2 <= 2
-    { name: "given required skew 2 and a host that would be 2 ahead, passes", onHost: 1, least: 0, rule: { ...required, maxSkew: 2 }, penalty: 2 },
+    { name: "given required skew 2 and a host that would be 2 ahead, passes", onHost: 1, least: 0, rule: { ...required, maxSkew: 2, weights: DEFAULT_SPREAD_WEIGHTS }, penalty: 2 },
     // skew 2: (2 + 1) - 0 = 3 > 2
     {
       name: "given required skew 2 and a host that would be 3 ahead, filters it",
       onHost: 2,
       least: 0,
-      rule: { ...required, maxSkew: 2 },
+      rule: { ...required, maxSkew: 2, weights: DEFAULT_SPREAD_WEIGHTS },
       penalty: 4,
       reason: `ESXi host esx-07 (host-21): 2 replicas of ${OWNER} already on this host, least loaded candidate host has 0 (max skew 2, hvx.io/host-spread: required)`,
     },

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import fc from "fast-check";
 import type { HostMetrics, MemState } from "../../src/model/inventory.js";
 import { assessHost } from "../../src/placement/assess-host.js";
-import { scoreHost } from "../../src/placement/score-host.js";
+import { penalise, scoreHost } from "../../src/placement/score-host.js";
 import { hostView, NOW_MS } from "../fixtures/inventory.js";
 import { DEFAULT_POLICY } from "../fixtures/policy.js";
 
@@ -76,4 +76,15 @@ describe("scoreHost", () => {
       { numRuns: 2000 },
     );
   });
+});
+
+describe("penalise", () => {
+  const cases: Array<{ name: string; score: number; heat: "hot" | "warm" | "cool"; penalty: number; want: number }> = [
+    { name: "given a cool 9 and 2 penalty points, returns 7", score: 9, heat: "cool", penalty: 2, want: 7 },
+    { name: "given a cool 9 and 6 points, stops at the cool floor 5 (still above any warm host)", score: 9, heat: "cool", penalty: 6, want: 5 },
+    { name: "given a warm 3 and 4 points, stops at the warm floor 1 (still above a hot host)", score: 3, heat: "warm", penalty: 4, want: 1 },
+    { name: "given a hot 0, stays 0", score: 0, heat: "hot", penalty: 3, want: 0 },
+    { name: "given no penalty, returns the score unchanged", score: 8, heat: "cool", penalty: 0, want: 8 },
+  ];
+  for (const c of cases) it(c.name, () => expect(penalise(c.score, c.heat, c.penalty)).to.equal(c.want));
 });
