@@ -11,13 +11,13 @@ const USAGE = `hvx: hypervisor-aware kube-scheduler extender for Kubernetes on V
 Usage:
   hvx serve [--config FILE] [--print-config]   run the extender (no vcenter.url: bundled mock vCenter, demo scenario)
   hvx mock-vcenter [--port N] [--scenario FILE] run the mock vCenter alone (default port 8989, demo scenario)
-  hvx simulate --scenario FILE --seed N --out DIR   replay a cluster under each placement strategy
+  hvx simulate --scenario FILE --seed N --out DIR [--config FILE]   replay a cluster under each placement strategy
 `;
 
 const COMMANDS = {
   serve: ["config", "print-config?"],
   "mock-vcenter": ["port", "scenario"],
-  simulate: ["scenario", "seed", "out"],
+  simulate: ["scenario", "seed", "out", "config"],
 } as const;
 
 async function main(argv: readonly string[]): Promise<number> {

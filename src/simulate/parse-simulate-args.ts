@@ -4,10 +4,12 @@ export interface SimulateOptions {
   readonly scenarioPath: string;
   readonly seed: number;
   readonly outDir: string;
+  /** An `hvx serve` config file whose placement settings the hvx strategy uses (default: production defaults). */
+  readonly configPath?: string;
 }
 
 /**
- * Parses `hvx simulate --scenario FILE --seed N --out DIR` (a leading `simulate` is
+ * Parses `hvx simulate --scenario FILE --seed N --out DIR [--config FILE]` (a leading `simulate` is
  * skipped; `--flag=value` works too). Seed defaults to 1, out to `simulation-out`.
  */
 export function parseSimulateArgs(argv: readonly string[]): SimulateOptions {
@@ -15,8 +17,8 @@ export function parseSimulateArgs(argv: readonly string[]): SimulateOptions {
   const values = new Map<string, string>();
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
-    const m = /^--(scenario|seed|out)(?:=(.*))?$/.exec(arg);
-    if (!m) throw new ScenarioError([`unknown argument '${arg}' (usage: hvx simulate --scenario FILE --seed N --out DIR)`]);
+    const m = /^--(scenario|seed|out|config)(?:=(.*))?$/.exec(arg);
+    if (!m) throw new ScenarioError([`unknown argument '${arg}' (usage: hvx simulate --scenario FILE --seed N --out DIR [--config FILE])`]);
     const value = m[2] ?? args[++i];
     if (value === undefined || value === "") throw new ScenarioError([`--${m[1]} needs a value`]);
     values.set(m[1]!, value);
@@ -25,5 +27,6 @@ export function parseSimulateArgs(argv: readonly string[]): SimulateOptions {
   if (scenarioPath === undefined) throw new ScenarioError(["--scenario FILE is required"]);
   const seedText = values.get("seed") ?? "1";
   if (!/^\d+$/.test(seedText) || Number(seedText) > 0xffffffff) throw new ScenarioError([`--seed must be an integer 0..4294967295, got '${seedText}'`]);
-  return { scenarioPath, seed: Number(seedText), outDir: values.get("out") ?? "simulation-out" };
+  const configPath = values.get("config");
+  return { scenarioPath, seed: Number(seedText), outDir: values.get("out") ?? "simulation-out", ...(configPath !== undefined ? { configPath } : {}) };
 }

@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseConfig } from "../config/index.js";
+import { loadConfig, parseConfig } from "../config/index.js";
 import type { PlacementPolicy } from "../placement/index.js";
 import { buildWorld, type World } from "./build-world.js";
 import { ensureDir } from "./ensure-dir.js";
@@ -41,7 +41,7 @@ export function summaryOf(world: World, seed: number, results: readonly RunResul
 export async function runSimulation(opts: SimulateOptions): Promise<SimulationSummary> {
   const world = buildWorld(loadScenario(opts.scenarioPath));
   ensureDir(opts.outDir);
-  const results = simulateAll(world, opts.seed);
+  const results = simulateAll(world, opts.seed, opts.configPath !== undefined ? loadConfig(opts.configPath) : productionPolicy());
   const summary = summaryOf(world, opts.seed, results);
   for (const [file, text] of Object.entries(renderFiles(world, opts.seed, results, summary, opts.scenarioPath))) writeFileSync(join(opts.outDir, file), text);
   return summary;

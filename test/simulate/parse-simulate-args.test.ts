@@ -7,6 +7,7 @@ describe("parseSimulateArgs", () => {
     { name: "all three flags", argv: ["--scenario", "s.yaml", "--seed", "42", "--out", "o"], want: { scenarioPath: "s.yaml", seed: 42, outDir: "o" } },
     { name: "a leading `simulate` and --flag=value", argv: ["simulate", "--scenario=s.yaml", "--seed=3"], want: { scenarioPath: "s.yaml", seed: 3, outDir: "simulation-out" } },
     { name: "defaults: seed 1", argv: ["--scenario", "s.yaml"], want: { scenarioPath: "s.yaml", seed: 1, outDir: "simulation-out" } },
+    { name: "an hvx config file", argv: ["--scenario", "s.yaml", "--config", "c.yaml"], want: { scenarioPath: "s.yaml", seed: 1, outDir: "simulation-out", configPath: "c.yaml" } },
   ];
   for (const c of ok) it(`given ${c.name}, parses`, () => expect(parseSimulateArgs(c.argv)).to.deep.equal(c.want));
   const bad = [

@@ -1,9 +1,10 @@
 import { expect } from "chai";
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stringify } from "yaml";
 import { buildWorld } from "../../src/simulate/build-world.js";
+import { ConfigError } from "../../src/config/index.js";
 import { renderFiles, runSimulation, simulateAll, summaryOf } from "../../src/simulate/run-simulation.js";
 import { smallScenario } from "./fixtures.js";
 
@@ -16,6 +17,44 @@ function render(seed: number): Record<string, string> {
 }
 
 describe("runSimulation", () => {
+  const dirs: string[] = [];
+  const tempDir = (): string => {
+    const dir = mkdtempSync(join(tmpdir(), "hvx-sim-"));
+    dirs.push(dir);
+    return dir;
+  };
+  after(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("given --config, the hvx strategy uses that file's thresholds and the others are unchanged", async () => {
+    const dir = tempDir();
+    const scenarioPath = join(dir, "small.yaml");
+    writeFileSync(scenarioPath, stringify(smallScenario()));
+    // cpu usage >= 1 % rejects every host: hvx places nothing, the others are unaffected.
+    writeFileSync(join(dir, "strict.yaml"), "thresholds:\n  hostCpuUsagePercent: 1\n");
+    const base = await runSimulation({ scenarioPath, seed: 5, outDir: join(dir, "base") });
+    const strict = await runSimulation({ scenarioPath, seed: 5, outDir: join(dir, "strict"), configPath: join(dir, "strict.yaml") });
+    expect(strict.strategies.default).to.deep.equal(base.strategies.default);
+    expect(base.strategies.hvx.placedPods).to.be.greaterThan(0);
+    expect(strict.strategies.hvx.placedPods).to.be.below(base.strategies.hvx.placedPods);
+  });
+
+  it("given an invalid --config file, fails with ConfigError naming the key", async () => {
+    const dir = tempDir();
+    const scenarioPath = join(dir, "small.yaml");
+    writeFileSync(scenarioPath, stringify(smallScenario()));
+    writeFileSync(join(dir, "bad.yaml"), "thresholds:\n  cpuReadyPercent: lots\n");
+    let error: unknown;
+    try {
+      await runSimulation({ scenarioPath, seed: 5, outDir: join(dir, "out"), configPath: join(dir, "bad.yaml") });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).to.be.instanceOf(ConfigError);
+    expect((error as Error).message).to.match(/thresholds\.cpuReadyPercent/);
+  });
+
   it("given the same seed twice, writes identical summary, report and charts, byte for byte", () => {
     const a = render(7);
     const b = render(7);
@@ -39,7 +78,7 @@ describe("runSimulation", () => {
   });
 
   it("writes report.md, summary.json and the SVGs to the out directory and returns the summary", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "hvx-sim-"));
+    const dir = tempDir();
     const scenarioPath = join(dir, "small.yaml");
     writeFileSync(scenarioPath, stringify(smallScenario()));
     const out = join(dir, "out");
@@ -51,7 +90,7 @@ describe("runSimulation", () => {
   });
 
   it("given an out directory that cannot be created, fails with a clear error before simulating", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "hvx-sim-"));
+    const dir = tempDir();
     const scenarioPath = join(dir, "small.yaml");
     writeFileSync(scenarioPath, stringify(smallScenario()));
     let error: unknown;
