@@ -14,7 +14,7 @@ const HOSTS = 250;
 const VMS_PER_HOST = 20;
 
 /** 250 hosts x 20 VMs with varied heat; every VM is a node named `node-<i>`. */
-function syntheticInventory(nowMs: number): InventoryView {
+export function syntheticInventory(nowMs: number): InventoryView {
   const hosts = new Map<string, HostView>();
   const vms = new Map<string, VmView>();
   for (let h = 0; h < HOSTS; h++) {
@@ -34,7 +34,7 @@ function syntheticInventory(nowMs: number): InventoryView {
 }
 
 /** The Kubernetes side at the same scale: one Node per VM (mapped by providerID), 10 pods each. */
-function syntheticCluster(nowMs: number): ClusterView {
+export function syntheticCluster(nowMs: number): ClusterView {
   const nodes = new Map<string, NodeView>();
   const podsByNode = new Map<string, PodView[]>();
   for (let i = 0; i < HOSTS * VMS_PER_HOST; i++) {

@@ -82,8 +82,22 @@ function checkMemState(m: HostMetrics, host: HostRef, ageS: number, rejections: 
   }
 }
 
-/** Adds the node VM's own rules (ready, any balloon) to its host's assessment. */
+const vmCache = new WeakMap<VmView, { readonly alone: HostAssessment; readonly t: ThresholdPolicy; readonly ageS: number; readonly result: HostAssessment }>();
+
+/**
+ * Adds the node VM's own rules (ready, any balloon) to its host's assessment. Memoised per
+ * VM snapshot, host verdict and sample age (in whole seconds), like `assessHostAlone`.
+ */
 export function withVm(alone: HostAssessment, host: HostView, vm: VmView, t: ThresholdPolicy, nowMs: number): HostAssessment {
+  const ageS = vm.metrics ? ageSeconds(vm.metrics.sampledAtMs, nowMs) : -1;
+  const known = vmCache.get(vm);
+  if (known && known.alone === alone && known.t === t && known.ageS === ageS) return known.result;
+  const result = judgeVm(alone, host, vm, t, nowMs);
+  vmCache.set(vm, { alone, t, ageS, result });
+  return result;
+}
+
+function judgeVm(alone: HostAssessment, host: HostView, vm: VmView, t: ThresholdPolicy, nowMs: number): HostAssessment {
   const m = vm.metrics;
   if (m === undefined || alone.staleness) return alone;
   const ageS = ageSeconds(m.sampledAtMs, nowMs);

@@ -11,7 +11,7 @@ import { mapNodeToVm, vmIndexOf } from "./map-node.js";
 import type { PlacementPolicy } from "./policy.js";
 import type { Reason } from "./reason.js";
 import { penalise, scoreHost } from "./score-host.js";
-import { checkStackedCpu } from "./stacked-overcommit.js";
+import { checkStackedCpu, type StackedCheck } from "./stacked-overcommit.js";
 
 /** The Kubernetes side, when hvx watches the cluster: enables burst guard, limits and spread. */
 export interface ClusterContext {
@@ -50,7 +50,7 @@ const NO_REASONS: readonly Reason[] = Object.freeze([]);
 
 /** What one request computes once and shares between its candidate nodes. */
 export class RequestMemo {
-  readonly hosts = new Map<string, { projected: HostView; pending: PendingDemand; alone: HostAssessment }>();
+  readonly hosts = new Map<string, { projected: HostView; pending: PendingDemand; alone: HostAssessment; stacked?: StackedCheck }>();
   private leastReplicas: number | undefined;
   private occupancyOf: HostOccupancy | undefined;
   private exemption: { pod: PodMeta | undefined; exemptBy: string | undefined } | undefined;
@@ -64,8 +64,8 @@ export class RequestMemo {
   }
 
   /** The snapshot pair's occupancy tables, looked up once per request. */
-  occupancy(ctx: PlacementContext & { cluster: ClusterContext }): HostOccupancy {
-    return (this.occupancyOf ??= hostOccupancyOf(ctx.cluster.view, ctx.inventory, ctx.policy.nodeMapping));
+  occupancy(ctx: PlacementContext, cluster: ClusterContext): HostOccupancy {
+    return (this.occupancyOf ??= hostOccupancyOf(cluster.view, ctx.inventory, ctx.policy.nodeMapping));
   }
 
   /** Fewest replicas of the owner on any candidate's host (0 when a candidate host has none). */
@@ -104,9 +104,10 @@ export function decideNode(node: NodeIdentity, pod: PodMeta | undefined, ctx: Pl
 
   let penalty = 0;
   if (cluster && !exemptBy) {
-    const occupancy = memo.occupancy({ ...ctx, cluster });
+    const occupancy = memo.occupancy(ctx, cluster);
     const podsOnHost = occupancy.podsOnHost(host.id);
-    const stacked = checkStackedCpu(host, podsOnHost, cluster.pod, policy.limits);
+    const judgedHost = memo.hosts.get(host.id)!;
+    const stacked = (judgedHost.stacked ??= checkStackedCpu(host, podsOnHost, cluster.pod, policy.limits));
     if (stacked.reason) k8sReasons.push(stacked.reason);
     penalty += stacked.penalty;
     const rule = spreadRuleOf(cluster.pod, pod?.annotations ?? {}, policy.scoring);
@@ -130,7 +131,7 @@ export function decideNode(node: NodeIdentity, pod: PodMeta | undefined, ctx: Pl
 function findVm(node: NodeIdentity, ctx: PlacementContext, memo: RequestMemo): VmView | undefined {
   const { cluster, policy } = ctx;
   if (!node.providerID && !node.systemUUID && cluster?.view.nodes.has(node.name)) {
-    return memo.occupancy({ ...ctx, cluster }).vmOfNode.get(node.name);
+    return memo.occupancy(ctx, cluster).vmOfNode.get(node.name);
   }
   return mapNodeToVm(node, vmIndexOf(ctx.inventory), policy.nodeMapping);
 }
@@ -142,7 +143,7 @@ function judgeHost(host: HostView, ctx: PlacementContext, memo: RequestMemo) {
   const { policy, cluster } = ctx;
   let pending: PendingDemand = { cpuMilli: 0, memoryBytes: 0, pods: 0 };
   if (cluster && policy.burstGuard.enabled) {
-    const pods = memo.occupancy({ ...ctx, cluster }).podsOnHost(host.id);
+    const pods = memo.occupancy(ctx, cluster).podsOnHost(host.id);
     pending = pendingDemand(pods, host.metrics?.sampledAtMs, policy.burstGuard.settleSeconds * 1000);
   }
   const projected = projectHost(host, pending);

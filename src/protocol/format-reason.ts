@@ -5,6 +5,18 @@ import type { HostRef, Reason } from "../placement/reason.js";
  * This is the only place where reasons become text.
  */
 export function formatReason(reason: Reason): string {
+  let text = texts.get(reason);
+  if (text === undefined) {
+    text = render(reason);
+    texts.set(reason, text);
+  }
+  return text;
+}
+
+/** Reasons are immutable and often shared by every node of a host: render each once. */
+const texts = new WeakMap<Reason, string>();
+
+function render(reason: Reason): string {
   switch (reason.code) {
     case "host_metric": {
       const age = reason.pendingPods ? `(sampled ${reason.ageS}s ago, incl. ${reason.pendingPods} pods bound since)` : sampled(reason.ageS);
