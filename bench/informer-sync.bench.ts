@@ -1,6 +1,5 @@
-import { execFile } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { benchNamespaces, benchNodes, benchPods, startFakeKubeApiserver } from "../mocks/kube-apiserver/index.js";
+import { runBenchChild, whenBenchChild } from "./bench-child.js";
 import type { BenchFigure } from "./figure.js";
 
 /**
@@ -30,7 +29,7 @@ export async function run(): Promise<BenchFigure[]> {
   const fake = await startFakeKubeApiserver();
   try {
     fake.controls.bulkLoad({ namespaces: benchNamespaces(), nodes: benchNodes(NODES), pods: benchPods(PODS, NODES) });
-    const result = await runChild(fake.url);
+    const result = await runBenchChild<ChildResult>(import.meta.url, CHILD_FLAG, fake.url);
     const expectedBound = PODS - Math.floor(PODS / 20);
     return [
       { name: "informer.sync.5000nodes.50000pods.ms", value: result.syncMs, unit: "ms", target: "<= 30000", ok: result.syncMs <= 30_000 },
@@ -44,22 +43,6 @@ export async function run(): Promise<BenchFigure[]> {
   }
 }
 
-function runChild(url: string): Promise<ChildResult> {
-  const self = fileURLToPath(import.meta.url);
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, ["--expose-gc", self, CHILD_FLAG, url], { maxBuffer: 1 << 20, timeout: 300_000 }, (err, stdout, stderr) => {
-      if (err) {
-        reject(new Error(`informer bench child failed: ${err.message} ${stderr.slice(0, 500)}`));
-        return;
-      }
-      try {
-        resolve(JSON.parse(stdout.trim().split("\n").pop() ?? "") as ChildResult);
-      } catch {
-        reject(new Error(`informer bench child printed no result: ${stdout.slice(0, 200)} ${stderr.slice(0, 500)}`));
-      }
-    });
-  });
-}
 
 async function child(url: string): Promise<void> {
   const { KubeConfig } = await import("@kubernetes/client-node");
@@ -97,9 +80,4 @@ async function child(url: string): Promise<void> {
   process.exit(0);
 }
 
-if (process.argv[2] === CHILD_FLAG && process.argv[3]) {
-  child(process.argv[3]).catch((err: unknown) => {
-    process.stderr.write(`${String((err as Error)?.stack ?? err)}\n`);
-    process.exit(1);
-  });
-}
+whenBenchChild(CHILD_FLAG, child);

@@ -1,7 +1,6 @@
-import { execFile } from "node:child_process";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
 import { generateScenario, startMockVcenter } from "../mocks/vcenter/index.js";
+import { runBenchChild, whenBenchChild } from "./bench-child.js";
 import type { BenchFigure } from "./figure.js";
 
 const HOSTS = 200;
@@ -31,7 +30,7 @@ export async function run(): Promise<BenchFigure[]> {
   const mock = await startMockVcenter({ scenario: generateScenario({ hosts: HOSTS, vmsPerHost: VMS_PER_HOST }) });
   mock.controls.setFaults({ latencyMs: LATENCY_MS });
   try {
-    const r = await runChild(mock.url);
+    const r = await runBenchChild<ChildResult>(import.meta.url, CHILD_FLAG, mock.url);
     if (r.vms !== HOSTS * VMS_PER_HOST) throw new Error(`poll-cycle bench: expected ${HOSTS * VMS_PER_HOST} VMs, got ${r.vms}`);
     const total = Object.values(mock.controls.stats().requestsByRoute).reduce((a, b) => a + b, 0);
     return [
@@ -46,19 +45,6 @@ export async function run(): Promise<BenchFigure[]> {
   }
 }
 
-function runChild(url: string): Promise<ChildResult> {
-  const self = fileURLToPath(import.meta.url);
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, ["--expose-gc", self, CHILD_FLAG, url], { maxBuffer: 1 << 20, timeout: 300_000 }, (err, stdout, stderr) => {
-      if (err) return reject(new Error(`poll-cycle bench child failed: ${err.message} ${stderr.slice(0, 500)}`));
-      try {
-        resolve(JSON.parse(stdout.trim().split("\n").pop() ?? "") as ChildResult);
-      } catch {
-        reject(new Error(`poll-cycle bench child printed no result: ${stdout.slice(0, 200)} ${stderr.slice(0, 500)}`));
-      }
-    });
-  });
-}
 
 async function child(url: string): Promise<void> {
   const { Registry } = await import("prom-client");
@@ -92,9 +78,4 @@ async function timed(fn: () => Promise<void>): Promise<number> {
   return performance.now() - start;
 }
 
-if (process.argv[2] === CHILD_FLAG && process.argv[3]) {
-  child(process.argv[3]).catch((err: unknown) => {
-    process.stderr.write(`${String((err as Error)?.stack ?? err)}\n`);
-    process.exit(1);
-  });
-}
+whenBenchChild(CHILD_FLAG, child);
