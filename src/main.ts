@@ -10,7 +10,7 @@ import type { HostView } from "./model/inventory.js";
 import { ExtenderMetrics } from "./observability/extender-metrics.js";
 import type { Logger } from "./observability/logger.js";
 import { assessHostAlone } from "./placement/assess-host.js";
-import { hostOccupancyOf } from "./placement/host-occupancy.js";
+import { hostsBackingNodes } from "./placement/host-occupancy.js";
 import { desiredNodeMarks } from "./protocol/node-marks.js";
 import { cpuMilli, memoryBytes } from "./quantity/index.js";
 import { startAdmissionServer } from "./server/admission/index.js";
@@ -104,7 +104,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
       const admission = await startAdmissionServer({
         config: config.admission,
         ownNamespace,
-        hosts: () => hostsBackingCluster(poller, informer, config),
+        hosts: () => hostsBackingNodes(poller.latest(), informer?.latest(), config.nodeMapping),
         isHostHot,
         namespaceLabels: (ns) => informer?.latest().namespaces.get(ns),
         log,
@@ -119,17 +119,6 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
     await stopAll();
     throw err;
   }
-}
-
-/** The hosts under the cluster's nodes; every polled host until the node list is known. */
-function hostsBackingCluster(poller: VcenterPoller, informer: ClusterInformer | undefined, config: Readonly<Config>): HostView[] {
-  const inventory = poller.latest();
-  const all = [...inventory.hosts.values()];
-  const view = informer?.latest();
-  if (!view || view.nodes.size === 0) return all;
-  const used = hostOccupancyOf(view, inventory, config.nodeMapping).nodesOnHost;
-  const backing = all.filter((h) => used.has(h.id));
-  return backing.length > 0 ? backing : all;
 }
 
 function startNodeLabeller(config: Readonly<Config>, kc: KubeConfig, namespace: string, informer: ClusterInformer, poller: VcenterPoller, log: Logger, stops: Stop[], podName: string | undefined): void {

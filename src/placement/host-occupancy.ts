@@ -1,5 +1,5 @@
 import type { ClusterView, PodView } from "../model/cluster.js";
-import type { InventoryView, VmView } from "../model/inventory.js";
+import type { HostView, InventoryView, VmView } from "../model/inventory.js";
 import { mapNodeToVm, vmIndexOf } from "./map-node.js";
 import type { NodeMappingRule } from "./policy.js";
 
@@ -58,4 +58,16 @@ export function hostOccupancyOf(view: ClusterView, inventory: InventoryView, rul
   };
   byRules.set(rulesKey, occupancy);
   return occupancy;
+}
+
+/**
+ * The ESXi hosts under the cluster's nodes (the fleet the admission cap is about). Every
+ * polled host while the node list is unknown, or when no node maps to a polled host.
+ */
+export function hostsBackingNodes(inventory: InventoryView, view: ClusterView | undefined, rules: readonly NodeMappingRule[]): HostView[] {
+  const all = [...inventory.hosts.values()];
+  if (!view || view.nodes.size === 0) return all;
+  const used = hostOccupancyOf(view, inventory, rules).nodesOnHost;
+  const backing = all.filter((h) => used.has(h.id));
+  return backing.length > 0 ? backing : all;
 }

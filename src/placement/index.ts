@@ -1,7 +1,7 @@
 export { assessHost, assessHostAlone, withVm, type Heat, type HostAssessment } from "./assess-host.js";
 export { decideNode, RequestMemo, type ClusterContext, type NodeDecision, type PlacementContext } from "./decide-node.js";
 export { NO_PENDING, pendingDemand, projectHost, type PendingDemand } from "./burst-guard.js";
-export { hostOccupancyOf, type HostOccupancy } from "./host-occupancy.js";
+export { hostOccupancyOf, hostsBackingNodes, type HostOccupancy } from "./host-occupancy.js";
 export { checkSpread, HOST_SPREAD_ANNOTATION, HOST_SPREAD_MAX_SKEW_ANNOTATION, replicasOn, spreadRuleOf, type SpreadRule } from "./host-spread.js";
 export { limitOvercommitReasons } from "./limit-overcommit.js";
 export { checkStackedCpu, type StackedCheck } from "./stacked-overcommit.js";

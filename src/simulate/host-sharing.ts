@@ -24,9 +24,3 @@ export function readyMsPerSample(demandMhz: number, share: number, mhzPerCore: n
   if (mhzPerCore <= 0) return 0;
   return (1 - share) * (demandMhz / mhzPerCore) * intervalMs;
 }
-
-/** Ready % per vCPU from a summation sample: ready_ms / (interval_ms x vCPUs) x 100. */
-export function readyPercentPerVcpu(readyMs: number, vcpus: number, intervalMs: number): number {
-  if (vcpus <= 0 || intervalMs <= 0) return 0;
-  return (readyMs / (intervalMs * vcpus)) * 100;
-}

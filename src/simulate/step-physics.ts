@@ -1,5 +1,6 @@
 import type { World } from "./build-world.js";
-import { cpuShare, readyMsPerSample, readyPercentPerVcpu } from "./host-sharing.js";
+import { readyPercentPerVcpu } from "../vsphere/derive-metrics.js";
+import { cpuShare, readyMsPerSample } from "./host-sharing.js";
 import { DEFAULT_RECLAIM, reclaimHostMemory } from "./memory-reclaim.js";
 import type { Observation } from "./observation-ring.js";
 import type { RunState } from "./run-state.js";
@@ -91,7 +92,7 @@ export class StepPhysics {
       const h = state.vmHost[v]!;
       const ready = readyMsPerSample(this.vmDemandMhz[v]!, this.hostShare[h]!, hosts.mhzPerCore[h]!, intervalMs);
       this.vmReadyMs[v] = ready;
-      this.vmReadyPercent[v] = readyPercentPerVcpu(ready, vms.vcpus[v]!, intervalMs);
+      this.vmReadyPercent[v] = readyPercentPerVcpu(ready, intervalMs / 1000, vms.vcpus[v]!);
       this.hostReadyMs[h] = this.hostReadyMs[h]! + ready;
       this.hostVcpus[h] = this.hostVcpus[h]! + vms.vcpus[v]!;
       obs.vmHost[v] = h;
@@ -101,7 +102,7 @@ export class StepPhysics {
       obs.vmUtilPercent[v] = capacityMhz > 0 ? ((this.vmDemandMhz[v]! * this.hostShare[h]!) / capacityMhz) * 100 : 0;
     }
     for (let h = 0; h < hosts.count; h++) {
-      this.hostReadyPercent[h] = readyPercentPerVcpu(this.hostReadyMs[h]!, this.hostVcpus[h]!, intervalMs);
+      this.hostReadyPercent[h] = readyPercentPerVcpu(this.hostReadyMs[h]!, intervalMs / 1000, this.hostVcpus[h]!);
       const r = reclaimHostMemory(hosts.memoryMiB[h]!, this.hostVms[h]!, this.vmMemDemandMiB, vms.memoryMiB, vms.reservationMiB, state.balloonMiB, state.swappedMiB, DEFAULT_RECLAIM);
       let balloon = 0;
       for (const v of this.hostVms[h]!) balloon += state.balloonMiB[v]!;

@@ -4,7 +4,7 @@ import { startFakeKubeApiserver, sampleNamespace, sampleNode, samplePod, type Fa
 import { ClusterInformer, ClusterSyncError } from "../../src/cluster/cluster-informer.js";
 import { createClusterMetrics } from "../../src/cluster/cluster-metrics.js";
 import { createLogger, silentLogger } from "../../src/observability/logger.js";
-import { eventually } from "./eventually.js";
+import { eventually } from "../fixtures/eventually.js";
 
 const defaults = { cpuMilli: 100, memoryBytes: 128 * 1024 * 1024 };
 const fastBackoff = { initialMs: 20, maxMs: 100 };

@@ -4,7 +4,7 @@ import { startFakeKubeApiserver, sampleNode, type FakeKubeApiserver } from "../.
 import { ClusterInformer } from "../../src/cluster/cluster-informer.js";
 import { NodeLabeller, type DesiredNodeMarks } from "../../src/cluster/node-labeller.js";
 import { silentLogger } from "../../src/observability/logger.js";
-import { eventually } from "./eventually.js";
+import { eventually } from "../fixtures/eventually.js";
 
 describe("NodeLabeller against the fake API server", function () {
   this.timeout(10_000);

@@ -7,7 +7,8 @@ import { demoScenarioPath, loadScenario, startMockVcenter, type MockVcenterHandl
 import { parseConfig } from "../../src/config/index.js";
 import { startHvx, type RunningHvx } from "../../src/main.js";
 import { silentLogger } from "../../src/observability/logger.js";
-import { freePort, until } from "../fixtures/net.js";
+import { until } from "../fixtures/eventually.js";
+import { freePort } from "../fixtures/net.js";
 
 /**
  * Issue 4 section 5: a pod rejected because its host is hot is admitted once the host

@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { demoScenarioPath, loadScenario, startMockVcenter, type MockVcenterHandle } from "../../mocks/vcenter/index.js";
-import { freePort, until } from "../fixtures/net.js";
+import { until } from "../fixtures/eventually.js";
+import { freePort } from "../fixtures/net.js";
 
 const CLI = fileURLToPath(new URL("../../src/cli.js", import.meta.url));
 const EXAMPLE = fileURLToPath(new URL("../../../examples/filter-nodenames.json", import.meta.url));

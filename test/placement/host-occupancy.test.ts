@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { hostOccupancyOf } from "../../src/placement/host-occupancy.js";
+import { hostOccupancyOf, hostsBackingNodes } from "../../src/placement/host-occupancy.js";
 import type { NodeMappingRule } from "../../src/placement/policy.js";
 import { clusterViewOf, nodeView, podView } from "../fixtures/cluster.js";
 import { hostView, inventoryOf, vmView } from "../fixtures/inventory.js";
@@ -81,5 +81,19 @@ describe("hostOccupancyOf", () => {
     const after = hostOccupancyOf(view, moved, ALL);
     expect(uids(after.podsOnHost("host-1"))).to.deep.equal(["a1", "a2"]);
     expect(uids(after.podsOnHost("host-2"))).to.deep.equal(["b1", "c1"]);
+  });
+});
+
+describe("hostsBackingNodes", () => {
+  const ids = (hosts: ReadonlyArray<{ id: string }>) => hosts.map((h) => h.id);
+
+  it("given a cluster view, returns only the hosts under its nodes (host-3 carries no node)", () => {
+    expect(ids(hostsBackingNodes(inventory, clusterViewOf(nodes, []), ALL))).to.deep.equal(["host-1", "host-2"]);
+  });
+  it("given no cluster view yet, returns every polled host", () => {
+    expect(ids(hostsBackingNodes(inventory, undefined, ALL))).to.deep.equal(["host-1", "host-2", "host-3"]);
+  });
+  it("given nodes that map to no polled host, returns every polled host rather than none", () => {
+    expect(ids(hostsBackingNodes(inventory, clusterViewOf([nodeView({ name: "stranger" })], []), ALL))).to.deep.equal(["host-1", "host-2", "host-3"]);
   });
 });

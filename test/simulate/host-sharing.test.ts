@@ -1,5 +1,6 @@
 import { expect } from "chai";
-import { cpuShare, readyMsPerSample, readyPercentPerVcpu } from "../../src/simulate/host-sharing.js";
+import { cpuShare, readyMsPerSample } from "../../src/simulate/host-sharing.js";
+import { readyPercentPerVcpu } from "../../src/vsphere/derive-metrics.js";
 
 describe("cpuShare (proportional share)", () => {
   const cases: Array<{ name: string; capacity: number; demand: number; want: number }> = [
@@ -26,10 +27,10 @@ describe("readyMsPerSample and readyPercentPerVcpu", () => {
     it(c.name, () => {
       const ms = readyMsPerSample(c.demandMhz, c.share, c.mhz, 20_000);
       expect(ms).to.be.closeTo(c.wantMs, 1e-6);
-      expect(readyPercentPerVcpu(ms, c.vcpus, 20_000)).to.be.closeTo(c.wantPct, 1e-9);
+      expect(readyPercentPerVcpu(ms, 20, c.vcpus)).to.be.closeTo(c.wantPct, 1e-9);
     });
   }
   it("given zero vCPUs, returns 0 instead of dividing by zero", () => {
-    expect(readyPercentPerVcpu(100, 0, 20_000)).to.equal(0);
+    expect(readyPercentPerVcpu(100, 20, 0)).to.equal(0);
   });
 });

@@ -1,6 +1,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { createSecureContext } from "node:tls";
 import type { Logger } from "../../observability/logger.js";
+import { TlsFilesError } from "./tls-files-error.js";
 
 export interface KeyPairFiles {
   readonly certFile: string;
@@ -12,10 +13,23 @@ export interface KeyPair {
   readonly key: Buffer;
 }
 
-/** Reads and checks a PEM pair (createSecureContext throws on a mismatch or garbage). */
+/**
+ * Reads and checks a PEM pair. Throws TlsFilesError naming the config key and the file
+ * (unreadable file, garbage, or a key that does not match the certificate).
+ */
 export async function readKeyPair(files: KeyPairFiles): Promise<KeyPair> {
-  const [cert, key] = await Promise.all([readFile(files.certFile), readFile(files.keyFile)]);
-  createSecureContext({ cert, key });
+  const read = (key: "certFile" | "keyFile") =>
+    readFile(files[key]).catch((err: NodeJS.ErrnoException) => {
+      throw new TlsFilesError(`admission.tls.${key}: cannot read ${files[key]} (${err.code ?? err.message})`, { cause: err });
+    });
+  // One after the other, so that with both files missing the error always names certFile.
+  const cert = await read("certFile");
+  const key = await read("keyFile");
+  try {
+    createSecureContext({ cert, key });
+  } catch (err) {
+    throw new TlsFilesError(`admission.tls: ${files.certFile} and ${files.keyFile} are not a usable certificate and key pair (${(err as Error).message})`, { cause: err });
+  }
   return { cert, key };
 }
 
