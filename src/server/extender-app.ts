@@ -27,6 +27,7 @@ export function buildExtenderApp(deps: ExtenderAppDeps): Express {
 
   app.post("/filter", raw, (req, res) => send(res, deps.handlers.filter(bodyText(req))));
   app.post("/prioritize", raw, (req, res) => send(res, deps.handlers.prioritize(bodyText(req))));
+  app.post("/preempt", raw, (req, res) => send(res, deps.handlers.preempt(bodyText(req))));
   app.get("/healthz", (_req, res) => res.type("text/plain").send("ok"));
   app.get("/readyz", (_req, res) => {
     if (deps.isReady && !deps.isReady()) res.status(503).type("text/plain").send("shutting down");

@@ -195,7 +195,7 @@ const EXTENDER_FIELDS = [
 describe("manifests/kube-scheduler-config.yaml", () => {
   const found = docs.filter((d) => d.obj.kind === "KubeSchedulerConfiguration");
 
-  it("configures hvx as an ignorable, node-cache-capable filter and prioritize extender", () => {
+  it("configures hvx as an ignorable, node-cache-capable filter, prioritize and preempt extender", () => {
     expect(found).to.have.length(1);
     const cfg = found[0]!.obj;
     expect(cfg.apiVersion).to.equal("kubescheduler.config.k8s.io/v1");
@@ -206,6 +206,7 @@ describe("manifests/kube-scheduler-config.yaml", () => {
       urlPrefix: "http://hvx.hvx-system.svc:8888",
       filterVerb: "filter",
       prioritizeVerb: "prioritize",
+      preemptVerb: "preempt",
       httpTimeout: "2s",
       nodeCacheCapable: true,
       ignorable: true,
