@@ -6,14 +6,13 @@ import { ClusterInformer, createClusterMetrics, kubeConfigFromConfig, LeaseElect
 import type { PodWire } from "./cluster/to-pod-view.js";
 import type { Config } from "./config/index.js";
 import { readKubeEnv, type KubeEnv } from "./config/kube-env.js";
-import type { HostView } from "./model/inventory.js";
 import { ExtenderMetrics } from "./observability/extender-metrics.js";
 import type { Logger } from "./observability/logger.js";
 import { assessHostAlone } from "./placement/assess-host.js";
 import { hostsBackingNodes } from "./placement/host-occupancy.js";
 import { desiredNodeMarks } from "./protocol/node-marks.js";
 import { cpuMilli, memoryBytes } from "./quantity/index.js";
-import { startAdmissionServer } from "./server/admission/index.js";
+import { LastKnownFleet, startAdmissionServer } from "./server/admission/index.js";
 import { buildDebugHosts } from "./server/debug-view.js";
 import { buildExtenderApp } from "./server/extender-app.js";
 import { createExtenderHandlers } from "./server/extender-handlers.js";
@@ -100,12 +99,17 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
 
     let admissionPort: number | undefined;
     if (config.admission.enabled) {
-      const isHostHot = (h: HostView) => assessHostAlone(h, config.thresholds, Date.now()).heat === "hot";
+      // Remembers the last known cap and brake, so they never fall away with vCenter.
+      const fleet = new LastKnownFleet({
+        hosts: () => hostsBackingNodes(poller.latest(), informer?.latest(), config.nodeMapping),
+        assess: (h, nowMs) => assessHostAlone(h, config.thresholds, nowMs),
+        clock: Date.now,
+        log,
+      });
       const admission = await startAdmissionServer({
         config: config.admission,
         ownNamespace,
-        hosts: () => hostsBackingNodes(poller.latest(), informer?.latest(), config.nodeMapping),
-        isHostHot,
+        fleet: () => fleet.current(),
         namespaceLabels: (ns) => informer?.latest().namespaces.get(ns),
         log,
         registry,

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import type { Registry } from "prom-client";
 import type { Config } from "../../config/schema.js";
-import type { HostView } from "../../model/inventory.js";
+import type { FleetView } from "../../oversell/fleet-view.js";
 import { createAdmissionMetrics } from "../../observability/admission-metrics.js";
 import type { Logger } from "../../observability/logger.js";
 import { CertificateReloader, readKeyPair } from "./certificate-reloader.js";
@@ -17,8 +17,8 @@ export const DEFAULT_BODY_LIMIT_BYTES = 6 * 1024 * 1024;
 export interface AdmissionServerDeps {
   readonly config: Config["admission"];
   readonly ownNamespace: string;
-  readonly hosts: () => readonly HostView[];
-  readonly isHostHot: (h: HostView) => boolean;
+  /** The fleet for the stacked cap and the hot-host brake (see `LastKnownFleet`); undefined: no host data yet. */
+  readonly fleet: () => FleetView | undefined;
   readonly namespaceLabels?: (namespace: string) => Readonly<Record<string, string>> | undefined;
   readonly log: Logger;
   readonly registry: Registry;
@@ -49,8 +49,7 @@ export async function startAdmissionServer(deps: AdmissionServerDeps): Promise<R
   const ctx: AdmissionContext = {
     policy: deps.config,
     ownNamespace: deps.ownNamespace,
-    hosts: deps.hosts,
-    isHostHot: deps.isHostHot,
+    fleet: deps.fleet,
     namespaceLabels: deps.namespaceLabels,
     log: deps.log,
     metrics: createAdmissionMetrics(deps.registry),

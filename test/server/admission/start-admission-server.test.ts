@@ -1,3 +1,4 @@
+import { fleetView } from "../../../src/oversell/fleet-view.js";
 import { expect } from "chai";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -61,8 +62,7 @@ describe("startAdmissionServer", () => {
   const deps = (config: ReturnType<typeof admission>) => ({
     config,
     ownNamespace: "hvx-system",
-    hosts: () => [host({ id: "host-1", vcpuPerPcpu: 1.6 })],
-    isHostHot: () => false,
+    fleet: () => fleetView([host({ id: "host-1", vcpuPerPcpu: 1.6 })], () => false),
     log: silentLogger(),
     registry: new Registry(),
     port: 0,
