@@ -29,7 +29,7 @@ async function main(argv: readonly string[]): Promise<number> {
     case "serve":
       return serve(flags.get("config") as string | undefined, flags.has("print-config"));
     case "mock-vcenter": {
-      const { demoScenarioPath, loadScenario, startMockVcenter } = await import("../mocks/vcenter/index.js");
+      const { demoScenarioPath, loadScenario, startMockVcenter } = await importMockVcenter();
       const scenarioPath = (flags.get("scenario") as string | undefined) ?? demoScenarioPath();
       const mock = await startMockVcenter({ scenario: loadScenario(scenarioPath), port: intFlag(flags, "port", 8989) });
       process.stderr.write(`mock vCenter serving ${scenarioPath} at ${mock.url} (user administrator@vsphere.local / hvx-demo unless the scenario says otherwise)\n`);
@@ -72,6 +72,17 @@ async function serve(configPath: string | undefined, printConfig: boolean): Prom
   log.info("shutting down");
   await running.stop();
   return 0;
+}
+
+/** The mocks ship with the source tree, not with the production image (Dockerfile): say so plainly there. */
+async function importMockVcenter(): Promise<typeof import("../mocks/vcenter/index.js")> {
+  try {
+    return await import("../mocks/vcenter/index.js");
+  } catch (err) {
+    const missing = fileURLToPath(new URL("../mocks/vcenter/index.js", import.meta.url));
+    if ((err as { code?: unknown }).code !== "ERR_MODULE_NOT_FOUND" || !String((err as Error).message).includes(missing)) throw err;
+    throw new Error("the mock vCenter is not installed here (production image, built without mocks/): run `npx hvx mock-vcenter` from a source checkout", { cause: err });
+  }
 }
 
 function untilSignal(): Promise<void> {
