@@ -5,6 +5,7 @@ import { ClusterInformer, createClusterMetrics, kubeConfigFromConfig, LeaseElect
 import type { PodWire } from "./cluster/to-pod-view.js";
 import type { Config } from "./config/index.js";
 import { readKubeEnv, type KubeEnv } from "./config/kube-env.js";
+import { readVcenterCredentialFiles } from "./config/vcenter-credential-files.js";
 import { ExtenderMetrics } from "./observability/extender-metrics.js";
 import type { Logger } from "./observability/logger.js";
 import { createRefusalMetrics } from "./observability/refusal-metrics.js";
@@ -64,7 +65,9 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
     const demo = config.vcenter.url === undefined ? await startDemo(config, log, stops) : undefined;
     const vcenter = demo ? { ...config.vcenter, ...demo.credentials, url: demo.vcenterUrl } : config.vcenter;
 
-    const poller = new VcenterPoller({ vcenter, maxMetricAgeSeconds: config.thresholds.maxMetricAgeSeconds, log, registry });
+    // The demo's credentials come from its scenario, not from the files.
+    const credentialFiles = demo ? {} : readVcenterCredentialFiles();
+    const poller = new VcenterPoller({ vcenter, maxMetricAgeSeconds: config.thresholds.maxMetricAgeSeconds, log, registry, credentialFiles });
     poller.start();
     stops.push(() => poller.stop());
 

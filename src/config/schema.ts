@@ -74,6 +74,8 @@ const vcenterSchema = z
     requestTimeoutSeconds: seconds.default(10),
     maxConcurrency: z.number().int().min(1).max(256).default(8),
     clusters: z.array(z.string().min(1)).default([]),
+    /** After vCenter refuses the credentials, no login before this many seconds (unless the credential files change). */
+    authRetrySeconds: positive.default(300),
   })
   .strict()
   .default({});
