@@ -67,7 +67,7 @@ export class CertificateReloader {
   private timer: NodeJS.Timeout | undefined;
   private signature = "";
   private failedSignature = "";
-  private checking = false;
+  private inFlight: Promise<boolean> | undefined;
 
   constructor(
     private readonly files: KeyPairFiles,
@@ -80,7 +80,9 @@ export class CertificateReloader {
   /** Records the current files' signature (the pair already loaded) and starts polling. */
   async start(): Promise<void> {
     this.signature = await this.currentSignature();
-    this.timer = setInterval(() => void this.check(), this.intervalMs);
+    this.timer = setInterval(() => {
+      if (!this.inFlight) void this.check();
+    }, this.intervalMs);
     this.timer.unref();
   }
 
@@ -89,10 +91,20 @@ export class CertificateReloader {
     this.timer = undefined;
   }
 
-  /** One check; returns true when a new pair was applied. */
-  async check(): Promise<boolean> {
-    if (this.checking) return false;
-    this.checking = true;
+  /**
+   * One check, after any check already running (so a caller who just rotated the files sees them
+   * applied when this resolves); true when this check applied a new pair.
+   */
+  check(): Promise<boolean> {
+    const run = (this.inFlight ?? Promise.resolve(false)).then(() => this.checkOnce());
+    this.inFlight = run;
+    void run.finally(() => {
+      if (this.inFlight === run) this.inFlight = undefined;
+    });
+    return run;
+  }
+
+  private async checkOnce(): Promise<boolean> {
     try {
       const signature = await this.currentSignature();
       if (signature === this.signature) return false;
@@ -108,8 +120,6 @@ export class CertificateReloader {
         this.log.warn({ certFile: this.files.certFile, err: (err as Error).message }, `${this.keyPrefix}: new TLS certificate not loaded; still serving the previous one`);
       }
       return false;
-    } finally {
-      this.checking = false;
     }
   }
 
