@@ -9,8 +9,7 @@
  *   - every watch is dropped every 45 s,
  *   - the webhook certificate is replaced on disk every 2 minutes (hvx must serve the new one),
  *   - pods come and go at 5 per second (informer events, cache snapshots).
- * TODO: "one host fails every other cycle" needs a per-host fault in the mock vCenter (coming
- * with the per-host isolation work); add it to the fault schedule below once the mock has it.
+ *   - one host fails every other poll cycle (its HostSystem summary answers a SystemError).
  *
  * Reports per endpoint the count, unexpected answers (anything but 2xx, and anything but 400
  * for the deliberate bad requests) and p50/p99/max latency; hvx's resident memory at start,
@@ -50,6 +49,7 @@ const FLAP_FOR_MS = 10_000;
 const DROP_WATCHES_EVERY_MS = 45_000;
 const ROTATE_EVERY_MS = 120_000;
 const SAMPLE_EVERY_MS = 5_000;
+const POLL_SECONDS = 5;
 
 interface Options {
   minutes: number;
@@ -130,7 +130,7 @@ async function main(argv: readonly string[]): Promise<number> {
         ...(hasAdminPort ? [`  adminPort: ${adminPort}`] : []),
         "vcenter:",
         `  url: ${vcenter.url}`,
-        "  pollIntervalSeconds: 5",
+        `  pollIntervalSeconds: ${POLL_SECONDS}`,
         "kubernetes:",
         "  enabled: true",
         `  kubeconfig: ${join(dir, "kubeconfig")}`,
@@ -283,6 +283,17 @@ async function main(argv: readonly string[]): Promise<number> {
         ).catch(() => undefined);
       }, ROTATE_EVERY_MS),
     );
+    // One host (a cool one, so its failure changes no verdict) fails every other poll cycle.
+    const flakyHost = scenario.hosts[scenario.hosts.length - 1]!.id;
+    let perHostFailures = 0;
+    timers.push(
+      setInterval(() => {
+        const failing = perHostFailures % 2 === 0;
+        if (failing) events.push(`${secs(startMs)} host ${flakyHost} summary failing for one cycle`);
+        vcenter.controls.setFaults({ hostFaults: failing ? { [flakyHost]: "summary" } : {} });
+        perHostFailures++;
+      }, POLL_SECONDS * 1000),
+    );
     let churned = 0;
     const churnNames: string[] = [];
     const workers = scenario.vms.filter((vm) => vm.name.startsWith("k8s-")).map((vm) => vm.name);
@@ -360,7 +371,7 @@ async function main(argv: readonly string[]): Promise<number> {
       rss: { startBytes: startRss, afterWarmupBytes: rssAfterWarmup, endBytes: rssEnd, growth },
       eventLoopP99Ms: { max: loopMax, median: median(loops) },
       cpu,
-      faults: { vcenterFlaps: flaps, watchDrops, certificateRotations: rotations.length, podsChurned: churned, perHostFailures: "TODO: needs a per-host fault in the mock vCenter" },
+      faults: { vcenterFlaps: flaps, watchDrops, certificateRotations: rotations.length, podsChurned: churned, perHostFailures: Math.ceil(perHostFailures / 2) },
       metricsPort,
       checks: checks.map(([name, ok, detail]) => ({ name, ok, detail })),
     };
