@@ -26,7 +26,7 @@ export function syntheticInventory(nowMs: number): InventoryView {
       vms.set(id, { id, name: `node-${i}`, hostId: `host-${h}`, biosUuid: biosUuidFor(i), powerState: "POWERED_ON", vcpus: 8, memoryMiB: 32768, metrics: { sampledAtMs: nowMs - 10_000, cpuReadyPercent: (i * 7) % 13, balloonMiB: i % 17 === 0 ? 64 : 0, swappedMiB: 0 } });
     }
     hosts.set(`host-${h}`, {
-      id: `host-${h}`, name: `esx-${h}`, connectionState: "CONNECTED", inMaintenance: h % 50 === 0, cpuCores: 32, cpuMhzPerCore: 2600, memoryMiB: 524288, vmIds, vcpuPerPcpu: 5, vramPerPram: 1.25,
+      id: `host-${h}`, name: `esx-${h}`, connectionState: "CONNECTED", inMaintenance: h % 50 === 0, cpuCores: 32, cpuMhzPerCore: 2600, memoryMiB: 524288, vmIds, vcpuPerPcpu: 5, vramPerPram: 1.25, polledAtMs: nowMs - 5_000,
       metrics: { sampledAtMs: nowMs - 10_000, cpuReadyPercent: (h * 3) % 14, cpuUsagePercent: (h * 11) % 100, memUsagePercent: (h * 13) % 100, balloonMiB: 0, balloonPercent: h % 9 === 0 ? 2 : 0, swappedMiB: 0, swapInKBps: 0, memState: "high" },
     });
   }

@@ -3,6 +3,7 @@ import { Registry } from "prom-client";
 import type { HostView } from "../src/model/inventory.js";
 import { parseConfig } from "../src/config/index.js";
 import { createAdmissionMetrics } from "../src/observability/admission-metrics.js";
+import { fleetView } from "../src/oversell/fleet-view.js";
 import { silentLogger } from "../src/observability/logger.js";
 import { handleAdmissionReview } from "../src/server/admission/handle-admission-review.js";
 import { mean, percentile, sampleMs, type BenchFigure } from "./figure.js";
@@ -32,7 +33,7 @@ function fiveContainerReview(): string {
 function hosts(): HostView[] {
   return Array.from({ length: HOSTS }, (_, h) => ({
     id: `host-${h}`, name: `esx-${h}`, connectionState: "CONNECTED" as const, inMaintenance: false, cpuCores: 32, cpuMhzPerCore: 2600,
-    memoryMiB: 524288, vmIds: [], vcpuPerPcpu: 1 + (h % 20) / 10, vramPerPram: 0.8 + (h % 5) / 10,
+    memoryMiB: 524288, vmIds: [], vcpuPerPcpu: 1 + (h % 20) / 10, vramPerPram: 0.8 + (h % 5) / 10, polledAtMs: Date.now(),
   }));
 }
 
@@ -44,8 +45,8 @@ export async function run(): Promise<BenchFigure[]> {
   const ctx = {
     policy: { ...config.admission, memoryRatio: 1.25 },
     ownNamespace: "hvx-system",
-    hosts: () => fleet,
-    isHostHot: (h: HostView) => h.id.endsWith("7"),
+    // The fleet view is computed per review, as the production wiring does.
+    fleet: () => fleetView(fleet, (h: HostView) => h.id.endsWith("7")),
     log: silentLogger(),
     metrics: createAdmissionMetrics(new Registry()),
     clock: () => performance.now(),

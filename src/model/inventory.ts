@@ -12,9 +12,13 @@ export type MemState = "high" | "clear" | "soft" | "hard" | "low";
 /** Automation API connection states (upper case, as `GET /api/vcenter/host` spells them). */
 export type ConnectionState = "CONNECTED" | "DISCONNECTED" | "NOT_RESPONDING";
 
-/** Derived host contention metrics. A field is undefined when vCenter gave no sample for it. */
+/**
+ * Derived host contention metrics. A field is undefined when vCenter did not return it (or
+ * returned -1, its "no data"): unknown, never zero. Unknown values neither reject nor add
+ * headroom (placement/score-host.ts).
+ */
 export interface HostMetrics {
-  /** Time of the performance sample (not of the poll), epoch ms. */
+  /** Time of the host's own performance sample (not of the poll, never its VMs'), epoch ms. */
   readonly sampledAtMs: number;
   /** CPU ready per vCPU, 0..100, averaged over the host's powered-on VMs weighted by vCPUs. */
   readonly cpuReadyPercent?: number;
@@ -40,6 +44,11 @@ export interface HostView {
   readonly name: string;
   /** vSphere cluster name when known. */
   readonly clusterName?: string;
+  /**
+   * End of the poll cycle that last read this host (state, hardware, VM list), epoch ms.
+   * The state rules (connection, maintenance) hold only while this is fresh.
+   */
+  readonly polledAtMs: number;
   readonly connectionState: ConnectionState;
   readonly inMaintenance: boolean;
   readonly cpuCores: number;
@@ -51,6 +60,7 @@ export interface HostView {
   readonly vcpuPerPcpu: number;
   /** Sum of powered-on VMs' configured memory / physical memory (0 when unknown). */
   readonly vramPerPram: number;
+  /** Undefined without a host-level sample: hvx then has no opinion on the host's metrics. */
   readonly metrics?: HostMetrics;
 }
 

@@ -1,6 +1,6 @@
 import { Counter, Histogram, type Registry } from "prom-client";
 
-export type ExtenderVerb = "filter" | "prioritize";
+export type ExtenderVerb = "filter" | "prioritize" | "preempt";
 
 /** Metrics of the extender routes. Labels are closed sets: verb, outcome, verdict, reason code. */
 export class ExtenderMetrics {

@@ -26,7 +26,7 @@ export interface OversellInput {
   /** hvx's own namespace: always excluded. */
   readonly ownNamespace: string;
   readonly namespaceLabels?: Readonly<Record<string, string>>;
-  /** Undefined when there is no host data. */
+  /** Undefined before any host data since start: nothing is oversold then. The edge passes the last known fleet while data is stale. */
   readonly fleet?: FleetView;
 }
 

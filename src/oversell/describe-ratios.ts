@@ -21,14 +21,19 @@ const SOURCE_WORDS: Readonly<Record<RatioSource, string>> = {
 function limitWords(d: RatioDecision, limit: RatioLimit = d.limit): string {
   switch (limit.code) {
     case "no_host_data":
-      return "no host data";
+      return "no vCenter host data since hvx started, so no oversell";
     case "cap_not_binding":
-      return "stacked cap not binding";
+      return `stacked cap not binding${lastKnownWords(limit)}`;
     case "stacked_cap":
-      return `stacked cap ${oneDecimal(limit.maxStacked)} / ${FLEET_RATIO_NAME[d.resource]} ${oneDecimal(limit.fleetRatio)}`;
+      return `stacked cap ${oneDecimal(limit.maxStacked)} / ${FLEET_RATIO_NAME[d.resource]} ${oneDecimal(limit.fleetRatio)}${lastKnownWords(limit)}`;
     case "hot_brake":
-      return `hot-host brake: ${Math.round(limit.hotPercent)}% of hosts hot > ${limit.brakePercent}%`;
+      return `hot-host brake: ${Math.round(limit.hotPercent)}% of hosts hot > ${limit.brakePercent}%${lastKnownWords(limit)}`;
   }
+}
+
+/** Said when the cap or the brake comes from the last known host data (current data missing or stale). */
+function lastKnownWords(limit: { readonly lastKnown?: true }): string {
+  return limit.lastKnown ? ", last known host data" : "";
 }
 
 /**
@@ -51,7 +56,7 @@ export function ratioWarning(d: RatioDecision, changed: boolean): string | undef
     case "stacked_cap":
       return `${head} (${limitWords(d)})`;
     case "cap_not_binding":
-      return `${head} (${source}; stacked cap ${oneDecimal(limit.maxStacked)} / ${FLEET_RATIO_NAME[d.resource]} ${oneDecimal(limit.fleetRatio)} = ${formatRatio(limit.capRatio)} not binding)`;
+      return `${head} (${source}; stacked cap ${oneDecimal(limit.maxStacked)} / ${FLEET_RATIO_NAME[d.resource]} ${oneDecimal(limit.fleetRatio)} = ${formatRatio(limit.capRatio)} not binding${lastKnownWords(limit)})`;
     default:
       return `${head} (${source}; ${limitWords(d)})`;
   }

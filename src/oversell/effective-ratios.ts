@@ -3,12 +3,15 @@ import type { ConfiguredRatio, NamespaceRatios, RatioSource } from "./namespace-
 import type { OversellPolicy } from "./oversell-policy.js";
 import type { ScaledResource } from "./pod-shape.js";
 
-/** Why the effective ratio is what it is. Reasons are data; `describe-ratios.ts` makes text. */
+/**
+ * Why the effective ratio is what it is. Reasons are data; `describe-ratios.ts` makes text.
+ * `lastKnown`: decided on the last known host data (the current data is missing or stale).
+ */
 export type RatioLimit =
   | { readonly code: "no_host_data" }
-  | { readonly code: "cap_not_binding"; readonly maxStacked: number; readonly fleetRatio: number; readonly capRatio: number }
-  | { readonly code: "stacked_cap"; readonly maxStacked: number; readonly fleetRatio: number; readonly capRatio: number }
-  | { readonly code: "hot_brake"; readonly hotPercent: number; readonly brakePercent: number };
+  | { readonly code: "cap_not_binding"; readonly maxStacked: number; readonly fleetRatio: number; readonly capRatio: number; readonly lastKnown?: true }
+  | { readonly code: "stacked_cap"; readonly maxStacked: number; readonly fleetRatio: number; readonly capRatio: number; readonly lastKnown?: true }
+  | { readonly code: "hot_brake"; readonly hotPercent: number; readonly brakePercent: number; readonly lastKnown?: true };
 
 export interface RatioDecision {
   readonly resource: ScaledResource;
@@ -29,13 +32,15 @@ export interface EffectiveRatios {
  * with fleetRatio = vCPU:pCPU for cpu and vRAM:pRAM for memory, so that
  * effective x fleetRatio <= maxStacked whenever that is reachable with a ratio >= 1.
  * The CPU ratio is 1.0 when more than `hotHostBrakePercent` of the hosts are hot.
- * Without host data (no fleet, no hosts, or a ratio of 0) the configured ratio applies.
+ * Without host data (no fleet, no hosts, or a ratio of 0) there is no cap to keep, so there
+ * is no oversell: the ratio is 1.0. The edge passes the last known fleet (`lastKnown`) while
+ * the current data is missing or stale, so this happens only before any host data.
  */
 export function decideEffectiveRatios(configured: NamespaceRatios, fleet: FleetView | undefined, policy: OversellPolicy): EffectiveRatios {
   const cpu = capped("cpu", configured.cpu, fleet?.vcpuPerPcpu, policy.maxStackedCpuOvercommit, fleet);
   const braked =
     fleet !== undefined && fleet.hostCount > 0 && fleet.hotPercent > policy.hotHostBrakePercent
-      ? { ...cpu, ratio: 1, limit: { code: "hot_brake", hotPercent: fleet.hotPercent, brakePercent: policy.hotHostBrakePercent } as const }
+      ? { ...cpu, ratio: 1, limit: { code: "hot_brake", hotPercent: fleet.hotPercent, brakePercent: policy.hotHostBrakePercent, ...lastKnown(fleet) } as const }
       : cpu;
   return { cpu: braked, memory: capped("memory", configured.memory, fleet?.vramPerPram, policy.maxStackedMemoryOvercommit, fleet) };
 }
@@ -49,7 +54,8 @@ function capped(
 ): RatioDecision {
   const base = { resource, configured: configured.ratio, source: configured.source };
   if (!fleet || fleet.hostCount === 0 || fleetRatio === undefined || !(fleetRatio > 0)) {
-    return { ...base, ratio: roundRatioDown(configured.ratio), limit: { code: "no_host_data" } };
+    // No cap can be computed: no oversell rather than the uncapped ratio.
+    return { ...base, ratio: 1, limit: { code: "no_host_data" } };
   }
   const capRatio = maxStacked / fleetRatio;
   // Binding only when the cap actually lowers the ratio (a configured 1.0 cannot go lower).
@@ -57,8 +63,12 @@ function capped(
   return {
     ...base,
     ratio: roundRatioDown(Math.max(1, Math.min(configured.ratio, capRatio))),
-    limit: { code: binding ? "stacked_cap" : "cap_not_binding", maxStacked, fleetRatio, capRatio },
+    limit: { code: binding ? "stacked_cap" : "cap_not_binding", maxStacked, fleetRatio, capRatio, ...lastKnown(fleet) },
   };
+}
+
+function lastKnown(fleet: FleetView): { lastKnown?: true } {
+  return fleet.lastKnown ? { lastKnown: true } : {};
 }
 
 /** Down to 3 decimals (less oversell, never more); the epsilon absorbs 1.6 = 1.5999999999999999. */

@@ -10,6 +10,11 @@ export interface FleetView {
   readonly hotHostCount: number;
   /** hotHostCount / hostCount x 100, 0..100; 0 without hosts. */
   readonly hotPercent: number;
+  /**
+   * True when this is the last view built from fresh host data, served because the current
+   * data is missing or stale (the cap and the brake never fall away with vCenter).
+   */
+  readonly lastKnown?: boolean;
 }
 
 /**

@@ -11,7 +11,12 @@ export interface HostAssessment {
   readonly rejections: readonly Reason[];
   /** Warn levels crossed (non-empty when heat is warm). */
   readonly warnings: readonly Reason[];
-  /** The metrics cannot be trusted: none yet, or older than maxMetricAgeSeconds. */
+  /**
+   * Why hvx has no opinion on the metrics: no host-level sample, none of its counters, or a
+   * sample older than maxMetricAgeSeconds (`metrics_missing`, `metrics_stale`; the state rules
+   * still hold), or on the host at all: its inventory entry is older than maxMetricAgeSeconds
+   * (`inventory_stale`; no rejection then, not even from the state rules).
+   */
   readonly staleness?: Reason;
   /** Age of the host sample in whole seconds (undefined without a sample). */
   readonly ageS?: number;
@@ -22,38 +27,50 @@ const NO_REASONS: readonly Reason[] = Object.freeze([]);
 
 /**
  * Judges one ESXi host, and the node's own VM when given, against the thresholds.
- * State rules (maintenance, connection) hold whatever the metrics' age; metric rules
- * only apply to fresh samples. Pure: `nowMs` is the only notion of time.
+ * State rules (maintenance, connection) hold whatever the metrics' age, but only while the
+ * host's inventory entry is fresh; metric rules only apply to fresh samples and to the
+ * counters vCenter returned. Pure: `nowMs` is the only notion of time.
  */
 export function assessHost(host: HostView, vm: VmView | undefined, t: ThresholdPolicy, nowMs: number): HostAssessment {
   const alone = assessHostAlone(host, t, nowMs);
   return vm ? withVm(alone, host, vm, t, nowMs) : alone;
 }
 
-const aloneCache = new WeakMap<HostView, { readonly t: ThresholdPolicy; readonly ageS: number | undefined; readonly result: HostAssessment }>();
+const aloneCache = new WeakMap<
+  HostView,
+  { readonly t: ThresholdPolicy; readonly ageS: number | undefined; readonly stateAgeS: number; readonly result: HostAssessment }
+>();
 
 /**
  * The host's own verdict, without any VM: what every node VM on it shares. Host snapshots
- * are immutable and the verdict depends on the clock only through the sample's age in whole
- * seconds, so it is memoised per host object and age: requests in the same second share it.
+ * are immutable and the verdict depends on the clock only through the sample's and the
+ * inventory entry's ages in whole seconds, so it is memoised per host object and both ages:
+ * requests in the same second share it.
  */
 export function assessHostAlone(host: HostView, t: ThresholdPolicy, nowMs: number): HostAssessment {
   const ageS = host.metrics ? ageSeconds(host.metrics.sampledAtMs, nowMs) : undefined;
+  const stateAgeS = ageSeconds(host.polledAtMs, nowMs);
   const known = aloneCache.get(host);
-  if (known && known.t === t && known.ageS === ageS) return known.result;
+  if (known && known.t === t && known.ageS === ageS && known.stateAgeS === stateAgeS) return known.result;
   const result = judgeHostAlone(host, t, nowMs);
-  aloneCache.set(host, { t, ageS, result });
+  aloneCache.set(host, { t, ageS, stateAgeS, result });
   return result;
 }
 
 function judgeHostAlone(host: HostView, t: ThresholdPolicy, nowMs: number): HostAssessment {
   const ref: HostRef = { id: host.id, name: host.name };
+  const m = host.metrics;
+  const stateAgeS = ageSeconds(host.polledAtMs, nowMs);
+  // What hvx last read about the host is too old to say anything, not even "in maintenance".
+  if (stateAgeS > t.maxMetricAgeSeconds) {
+    const stale: Reason = { code: "inventory_stale", host: ref, ageS: stateAgeS, maxAgeS: t.maxMetricAgeSeconds };
+    return result(NO_REASONS, NO_REASONS, stale, m ? ageSeconds(m.sampledAtMs, nowMs) : undefined);
+  }
   const rejections: Reason[] = [];
   const warnings: Reason[] = [];
   if (host.inMaintenance) rejections.push({ code: "host_maintenance", host: ref });
   if (host.connectionState !== "CONNECTED") rejections.push({ code: "host_connection", host: ref, state: host.connectionState });
 
-  const m = host.metrics;
   if (m === undefined) return result(rejections, warnings, { code: "metrics_missing", host: ref });
   const ageS = ageSeconds(m.sampledAtMs, nowMs);
   if (ageS > t.maxMetricAgeSeconds) {
@@ -70,7 +87,19 @@ function judgeHostAlone(host: HostView, t: ThresholdPolicy, nowMs: number): Host
   check("balloon", m.balloonPercent, t.balloonPercent, WARM_FRACTION * t.balloonPercent, "%");
   check("swap-in rate", m.swapInKBps, t.swapInKBps, WARM_FRACTION * t.swapInKBps, "KB/s");
   checkMemState(m, ref, ageS, rejections, warnings);
-  return result(rejections, warnings, undefined, ageS);
+  // A sample without any headroom counter says nothing about room on the host: no opinion
+  // (the rules on the counters it does carry, memory state, still hold).
+  return result(rejections, warnings, hasHeadroomCounter(m) ? undefined : { code: "metrics_missing", host: ref }, ageS);
+}
+
+function hasHeadroomCounter(m: HostMetrics): boolean {
+  return (
+    m.cpuReadyPercent !== undefined ||
+    m.cpuUsagePercent !== undefined ||
+    m.memUsagePercent !== undefined ||
+    m.balloonPercent !== undefined ||
+    m.swapInKBps !== undefined
+  );
 }
 
 function checkMemState(m: HostMetrics, host: HostRef, ageS: number, rejections: Reason[], warnings: Reason[]): void {

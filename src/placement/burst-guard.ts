@@ -24,6 +24,15 @@ export function pendingDemand(pods: readonly PodView[], sampledAtMs: number | un
 
 const lastAnswer = new WeakMap<readonly PodView[], { sampledAtMs: number | undefined; settleMs: number; pending: PendingDemand }>();
 
+/**
+ * Records the answer for a list derived from a snapshot list (e.g. by subtraction, see
+ * without-victims.ts), so that `pendingDemand` answers it without reading every pod again.
+ * The caller guarantees that `pending` equals what `pendingDemand` would compute.
+ */
+export function rememberPending(pods: readonly PodView[], sampledAtMs: number | undefined, settleMs: number, pending: PendingDemand): void {
+  lastAnswer.set(pods, { sampledAtMs, settleMs, pending });
+}
+
 function sumPending(pods: readonly PodView[], sampledAtMs: number | undefined, settleMs: number): PendingDemand {
   let cpuMilli = 0;
   let memoryBytes = 0;

@@ -35,7 +35,7 @@ export interface NodeDecision {
   readonly unresolvable: boolean;
   /** Rejections when rejected; when passing with no opinion, why hvx has none. */
   readonly reasons: readonly Reason[];
-  /** hvx could not judge the node's host (unmapped, no host, missing or stale metrics). */
+  /** hvx could not judge the node's host (unmapped, no host, missing or stale metrics, stale inventory). */
   readonly noOpinion: boolean;
   readonly vm: VmView | undefined;
   readonly host: HostView | undefined;
@@ -119,7 +119,8 @@ export function decideNode(node: NodeIdentity, pod: PodMeta | undefined, ctx: Pl
     }
   }
   if (k8sReasons.length > 0) return rejected(node.name, false, k8sReasons, vm, host, assessment, exemptBy);
-  if (assessment.staleness) return noOpinion(node.name, assessment.staleness, policy, exemptBy, vm, host, assessment);
+  // No opinion on the host's data, but the cluster's penalties (spread, stacked overcommit) are known: keep them.
+  if (assessment.staleness) return noOpinion(node.name, assessment.staleness, policy, exemptBy, vm, host, assessment, penalty);
   const score = penalise(scoreHost(assessment, judged.projected.metrics!, vm.metrics, policy.thresholds), assessment.heat, penalty);
   return { node: node.name, verdict: "pass", unresolvable: false, reasons: NO_REASONS, noOpinion: false, score, vm, host, assessment, exemptBy };
 }
@@ -180,7 +181,17 @@ function rejected(node: string, unresolvable: boolean, reasons: readonly Reason[
   return { node, verdict: "reject", unresolvable, reasons, noOpinion: false, score: 0, vm, host, assessment, exemptBy };
 }
 
-function noOpinion(node: string, reason: Reason, policy: PlacementPolicy, exemptBy: string | undefined, vm: VmView | undefined, host: HostView | undefined, assessment: HostAssessment | undefined): NodeDecision {
+function noOpinion(
+  node: string,
+  reason: Reason,
+  policy: PlacementPolicy,
+  exemptBy: string | undefined,
+  vm: VmView | undefined,
+  host: HostView | undefined,
+  assessment: HostAssessment | undefined,
+  penalty = 0,
+): NodeDecision {
   const reject = policy.staleMetrics === "reject" && exemptBy === undefined;
-  return { node, verdict: reject ? "reject" : "pass", unresolvable: reject, reasons: [reason], noOpinion: true, score: policy.scoring.unknownScore, vm, host, assessment, exemptBy };
+  const score = penalise(policy.scoring.unknownScore, "unknown", penalty);
+  return { node, verdict: reject ? "reject" : "pass", unresolvable: reject, reasons: [reason], noOpinion: true, score, vm, host, assessment, exemptBy };
 }

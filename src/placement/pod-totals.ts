@@ -32,6 +32,15 @@ export function podTotals(pods: readonly PodView[]): PodTotals {
   return totals;
 }
 
+/**
+ * Records the totals of a list derived from a snapshot list (e.g. by subtraction, see
+ * without-victims.ts), so that `podTotals` answers them without reading every pod again.
+ * The caller guarantees that `totals` equals what `podTotals(pods)` would compute.
+ */
+export function rememberTotals(pods: readonly PodView[], totals: PodTotals): void {
+  cache.set(pods, totals);
+}
+
 /** Whether `pod` is itself in the list (a re-sent, already bound pod must not count twice). */
 export function listed(totals: PodTotals, pod: PodView): boolean {
   return pod.uid !== "" && totals.uids.has(pod.uid);

@@ -49,6 +49,8 @@ export type Reason =
   | { readonly code: "host_connection"; readonly host: HostRef; readonly state: string }
   | { readonly code: "metrics_stale"; readonly host: HostRef; readonly ageS: number; readonly maxAgeS: number }
   | { readonly code: "metrics_missing"; readonly host: HostRef }
+  /** The host's inventory entry (state, VM list) is older than the metric age limit: no opinion, state rules included. */
+  | { readonly code: "inventory_stale"; readonly host: HostRef; readonly ageS: number; readonly maxAgeS: number }
   | { readonly code: "node_unmapped"; readonly node: string }
   | { readonly code: "vm_host_unknown"; readonly vm: VmRef; readonly hostId: string }
   | {

@@ -17,44 +17,75 @@ const WEIGHTS = { ready: 0.4, cpu: 0.3, memory: 0.2, reclaim: 0.1 } as const;
  *   hot  -> 0
  *   warm -> 1 + floor(3 x headroom), capped at 4
  *   cool -> 5 + round(5 x headroom)             (5..10)
- * headroom = 0.4 x free(ready) + 0.3 x free(cpu usage) + 0.2 x free(memory usage)
- *          + 0.1 x min(free(balloon %), free(swap-in)), with free(v) = clamp(1 - v / threshold, 0, 1)
- * and ready = max(host ready, the node VM's ready). Every term falls as its metric rises,
- * so a host that is cooler on every metric never scores below a hotter one.
+ * headroom = the weighted mean of the known terms (see `hostHeadroom`); a counter vCenter did
+ * not return is unknown: it adds no headroom and takes none away. A host with no known term
+ * is judged `metrics_missing` by the assessment and scored `scoring.unknownScore` by the
+ * caller, so it never reaches this function (0 headroom is assumed if it does).
  */
 export function scoreHost(assessment: HostAssessment, host: HostMetrics, vm: VmMetrics | undefined, t: ThresholdPolicy): number {
   if (assessment.heat === "hot") return 0;
-  const h = hostHeadroom(host, vm, t);
+  const h = hostHeadroom(host, vm, t) ?? 0;
   if (assessment.heat === "warm") return Math.min(4, 1 + Math.floor(3 * h));
   return 5 + Math.round(5 * h);
 }
 
-/** Lowest score of each heat tier: Kubernetes-layer penalties never push a host below its tier. */
-const TIER_FLOOR = { hot: 0, warm: 1, cool: 5 } as const;
+/**
+ * Lowest score of each tier: Kubernetes-layer penalties never push a host below its tier.
+ * `unknown` (no opinion on the host: missing or stale data) sits just above hot: the
+ * penalties come from the cluster, which hvx does know, so they still apply.
+ */
+const TIER_FLOOR = { hot: 0, warm: 1, cool: 5, unknown: 1 } as const;
 
 /**
  * Takes Kubernetes-layer penalty points (replica spread, stacked-overcommit proximity) off a
  * host score, but never below the floor of the host's heat tier: heat dominates, so a cool
- * host crowded with replicas still ranks above any warm one.
+ * host crowded with replicas still ranks above any warm one. A score already below the
+ * floor (an unknownScore configured under 1) is left as it is.
  */
-export function penalise(score: number, heat: HostAssessment["heat"], penalty: number): number {
-  return Math.max(Math.min(score, TIER_FLOOR[heat]), score - penalty);
+export function penalise(score: number, tier: HostAssessment["heat"] | "unknown", penalty: number): number {
+  return Math.max(Math.min(score, TIER_FLOOR[tier]), score - penalty);
 }
 
-/** Weighted free share of the host, 0..1 (1 = idle on every signal). */
-export function hostHeadroom(host: HostMetrics, vm: VmMetrics | undefined, t: ThresholdPolicy): number {
-  const ready = Math.max(host.cpuReadyPercent ?? 0, vm?.cpuReadyPercent ?? 0);
-  const reclaim = Math.min(free(host.balloonPercent, t.balloonPercent), free(host.swapInKBps, t.swapInKBps));
-  return (
-    WEIGHTS.ready * free(ready, t.cpuReadyPercent) +
-    WEIGHTS.cpu * free(host.cpuUsagePercent, t.hostCpuUsagePercent) +
-    WEIGHTS.memory * free(host.memUsagePercent, t.hostMemoryUsagePercent) +
-    WEIGHTS.reclaim * reclaim
-  );
+/**
+ * Weighted free share of the host, 0..1 (1 = idle on every signal), over the terms whose
+ * metrics are known:
+ *   ready   0.4 x free(max(host ready, node VM ready), cpuReadyPercent)  (either side may be unknown)
+ *   cpu     0.3 x free(host cpu usage, hostCpuUsagePercent)
+ *   memory  0.2 x free(host memory usage, hostMemoryUsagePercent)
+ *   reclaim 0.1 x min(free(balloon %, balloonPercent), free(swap-in, swapInKBps))  (over the known of the two)
+ * with free(v) = clamp(1 - v / threshold, 0, 1); headroom = sum(weight x free) / sum(weight)
+ * over the known terms. Undefined when no term is known.
+ */
+export function hostHeadroom(host: HostMetrics, vm: VmMetrics | undefined, t: ThresholdPolicy): number | undefined {
+  let weighted = 0;
+  let weights = 0;
+  let known = 0;
+  const add = (weight: number, share: number | undefined) => {
+    if (share === undefined) return;
+    weighted += weight * share;
+    weights += weight;
+    known += 1;
+  };
+  add(WEIGHTS.ready, free(maxKnown(host.cpuReadyPercent, vm?.cpuReadyPercent), t.cpuReadyPercent));
+  add(WEIGHTS.cpu, free(host.cpuUsagePercent, t.hostCpuUsagePercent));
+  add(WEIGHTS.memory, free(host.memUsagePercent, t.hostMemoryUsagePercent));
+  add(WEIGHTS.reclaim, minKnown(free(host.balloonPercent, t.balloonPercent), free(host.swapInKBps, t.swapInKBps)));
+  if (known === 0) return undefined;
+  // All four known: the weights sum to 1, so the sum is the headroom (no division, no float drift).
+  return known === 4 ? weighted : weighted / weights;
 }
 
-function free(value: number | undefined, threshold: number): number {
-  if (value === undefined) return 1;
+/** Free share of a known value; undefined (unknown) for a value vCenter did not return. */
+function free(value: number | undefined, threshold: number): number | undefined {
+  if (value === undefined) return undefined;
   if (threshold <= 0) return value > 0 ? 0 : 1;
   return Math.min(1, Math.max(0, 1 - value / threshold));
+}
+
+function maxKnown(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined ? b : b === undefined ? a : Math.max(a, b);
+}
+
+function minKnown(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined ? b : b === undefined ? a : Math.min(a, b);
 }

@@ -31,7 +31,9 @@ function render(reason: Reason): string {
     case "metrics_stale":
       return `${hostPrefix(reason.host)} metrics ${sampled(reason.ageS).slice(1, -1)}, older than ${reason.maxAgeS}s`;
     case "metrics_missing":
-      return `${hostPrefix(reason.host)} no metrics sample yet`;
+      return `${hostPrefix(reason.host)} no host-level metrics sample (or none of its counters)`;
+    case "inventory_stale":
+      return `${hostPrefix(reason.host)} vCenter inventory read ${reason.ageS}s ago, older than ${reason.maxAgeS}s`;
     case "node_unmapped":
       return `node ${reason.node}: no vSphere VM matches its providerID, systemUUID or name`;
     case "vm_host_unknown":

@@ -1,6 +1,6 @@
 import type { InventoryView } from "../model/inventory.js";
 import type { SourceStatus } from "../model/metrics-source.js";
-import { assessHost } from "../placement/assess-host.js";
+import { assessHost, type Heat, type HostAssessment } from "../placement/assess-host.js";
 import type { PlacementPolicy } from "../placement/policy.js";
 import { formatReason } from "../protocol/format-reason.js";
 
@@ -21,7 +21,7 @@ export function buildDebugHosts(inventory: InventoryView, policy: PlacementPolic
         memoryMiB: vm.memoryMiB,
         metrics: vm.metrics ?? null,
         ageSeconds: ageS(vm.metrics?.sampledAtMs, nowMs),
-        heat: own.heat,
+        heat: heatWord(own),
         reasons: [...own.rejections, ...own.warnings].map(formatReason),
       }];
     });
@@ -38,10 +38,11 @@ export function buildDebugHosts(inventory: InventoryView, policy: PlacementPolic
       vramPerPram: round2(host.vramPerPram),
       metrics: host.metrics ?? null,
       ageSeconds: ageS(host.metrics?.sampledAtMs, nowMs),
-      heat: verdict.heat,
+      heat: heatWord(verdict),
       stale: verdict.staleness ? formatReason(verdict.staleness) : null,
       rejections: verdict.rejections.map(formatReason),
       warnings: verdict.warnings.map(formatReason),
+      lastError: source?.hostErrors?.[host.id] ?? null,
       vms,
     };
   });
@@ -52,6 +53,11 @@ export function buildDebugHosts(inventory: InventoryView, policy: PlacementPolic
     thresholds: policy.thresholds,
     hosts,
   };
+}
+
+/** `unknown` when hvx has no opinion (missing or stale data) and no rule rejects: never "cool" by default. */
+function heatWord(a: HostAssessment): Heat | "unknown" {
+  return a.staleness && a.rejections.length === 0 ? "unknown" : a.heat;
 }
 
 function ageS(sampledAtMs: number | undefined, nowMs: number): number | null {

@@ -59,6 +59,7 @@ export function observedInventory(world: World, obs: Observation | undefined, vm
     hostViews.set(hosts.ids[h]!, {
       id: hosts.ids[h]!,
       name: hosts.names[h]!,
+      polledAtMs,
       connectionState: "CONNECTED",
       inMaintenance: (obs ? obs.hostInMaintenance[h]! : maintNow[h]!) === 1,
       cpuCores: hosts.cores[h]!,

@@ -58,6 +58,7 @@ export function assembleInventory(input: AssembleInput): InventoryView {
       poweredOn: v.powerState === "POWERED_ON",
       ...(v.metrics ? { metrics: v.metrics } : {}),
     }));
+    // Without a host-level sample the host has no metrics (its VMs' sample times do not stand in).
     const sample = input.samples.get(id);
     const metrics = deriveHostMetrics({
       ...(sample ? { raw: toRawHostSample(sample) } : {}),
@@ -69,6 +70,7 @@ export function assembleInventory(input: AssembleInput): InventoryView {
       id,
       name: polled.host.name,
       ...(polled.clusterName !== undefined ? { clusterName: polled.clusterName } : {}),
+      polledAtMs: input.polledAtMs,
       connectionState: toConnectionState(polled.host.connection_state, polled.summary.runtime?.connectionState),
       inMaintenance: polled.summary.runtime?.inMaintenanceMode ?? false,
       cpuCores,

@@ -65,10 +65,11 @@ export function decodeMemState(raw: number, scale: MemStateScale = "five"): MemS
   return (scale === "five" ? FIVE_STATES : FOUR_STATES)[raw];
 }
 
+/** A counter that cannot be converted (no vCPUs, no interval) is left unknown, never 0. */
 export function deriveVmMetrics(raw: RawVmSample, vcpus: number): VmMetrics {
   return {
     sampledAtMs: raw.sampledAtMs,
-    ...(raw.readyMs !== undefined && vcpus > 0 ? { cpuReadyPercent: readyPercentPerVcpu(raw.readyMs, raw.intervalS, vcpus) } : {}),
+    ...(raw.readyMs !== undefined && vcpus > 0 && raw.intervalS > 0 ? { cpuReadyPercent: readyPercentPerVcpu(raw.readyMs, raw.intervalS, vcpus) } : {}),
     ...(raw.balloonKB !== undefined ? { balloonMiB: kbToMiB(raw.balloonKB) } : {}),
     ...(raw.swappedKB !== undefined ? { swappedMiB: kbToMiB(raw.swappedKB) } : {}),
   };
@@ -90,46 +91,51 @@ export interface HostDerivationInput {
 }
 
 /**
- * Host metrics: ready % is the vCPU-weighted mean of its powered-on VMs' per-vCPU ready %;
- * balloon from the host counter (else the VMs' sum), as MiB and % of host memory; swapped
- * MiB likewise from the host counter, else the VMs' sum. Sample time: the host's sample, else the oldest VM sample.
- * Undefined when there is no sample at all.
+ * Host metrics, only from a host-level sample (undefined without one: the host's metrics are
+ * unknown, and its sample time never falls back to its VMs'). Ready % is the vCPU-weighted
+ * mean of its powered-on VMs' per-vCPU ready % (over the VMs that reported it); balloon from
+ * the host counter, else the VMs' sum when every powered-on VM reported one, as MiB and % of
+ * host memory; swapped MiB likewise. A counter vCenter did not return stays undefined.
  */
 export function deriveHostMetrics(input: HostDerivationInput): HostMetrics | undefined {
+  const raw = input.raw;
+  if (raw === undefined) return undefined;
   const on = input.vms.filter((vm) => vm.poweredOn);
   let readyWeighted = 0;
   let readyVcpus = 0;
-  let vmBalloonMiB: number | undefined;
-  let vmSwappedMiB: number | undefined;
-  let oldestVmSampleMs: number | undefined;
   for (const vm of on) {
-    const m = vm.metrics;
-    if (!m) continue;
-    oldestVmSampleMs = oldestVmSampleMs === undefined ? m.sampledAtMs : Math.min(oldestVmSampleMs, m.sampledAtMs);
-    if (m.cpuReadyPercent !== undefined && vm.vcpus > 0) {
-      readyWeighted += m.cpuReadyPercent * vm.vcpus;
+    const ready = vm.metrics?.cpuReadyPercent;
+    if (ready !== undefined && vm.vcpus > 0) {
+      readyWeighted += ready * vm.vcpus;
       readyVcpus += vm.vcpus;
     }
-    if (m.balloonMiB !== undefined) vmBalloonMiB = (vmBalloonMiB ?? 0) + m.balloonMiB;
-    if (m.swappedMiB !== undefined) vmSwappedMiB = (vmSwappedMiB ?? 0) + m.swappedMiB;
   }
-  const raw = input.raw;
-  const sampledAtMs = raw?.sampledAtMs ?? oldestVmSampleMs;
-  if (sampledAtMs === undefined) return undefined;
-  const balloonMiB = raw?.balloonKB !== undefined ? kbToMiB(raw.balloonKB) : vmBalloonMiB;
-  const swappedMiB = raw?.swappedKB !== undefined ? kbToMiB(raw.swappedKB) : vmSwappedMiB;
-  const memState = raw?.memState !== undefined ? decodeMemState(raw.memState, input.memStateScale) : undefined;
+  const balloonMiB = raw.balloonKB !== undefined ? kbToMiB(raw.balloonKB) : sumOverAll(on, (m) => m.balloonMiB);
+  const swappedMiB = raw.swappedKB !== undefined ? kbToMiB(raw.swappedKB) : sumOverAll(on, (m) => m.swappedMiB);
+  const memState = raw.memState !== undefined ? decodeMemState(raw.memState, input.memStateScale) : undefined;
   return {
-    sampledAtMs,
+    sampledAtMs: raw.sampledAtMs,
     ...(readyVcpus > 0 ? { cpuReadyPercent: readyWeighted / readyVcpus } : {}),
-    ...(raw?.cpuUsageFixed !== undefined ? { cpuUsagePercent: fixedPointPercent(raw.cpuUsageFixed) } : {}),
-    ...(raw?.memUsageFixed !== undefined ? { memUsagePercent: fixedPointPercent(raw.memUsageFixed) } : {}),
+    ...(raw.cpuUsageFixed !== undefined ? { cpuUsagePercent: fixedPointPercent(raw.cpuUsageFixed) } : {}),
+    ...(raw.memUsageFixed !== undefined ? { memUsagePercent: fixedPointPercent(raw.memUsageFixed) } : {}),
     ...(balloonMiB !== undefined ? { balloonMiB } : {}),
     ...(balloonMiB !== undefined && input.memoryMiB > 0 ? { balloonPercent: (balloonMiB / input.memoryMiB) * 100 } : {}),
     ...(swappedMiB !== undefined ? { swappedMiB } : {}),
-    ...(raw?.swapInKBps !== undefined ? { swapInKBps: raw.swapInKBps } : {}),
+    ...(raw.swapInKBps !== undefined ? { swapInKBps: raw.swapInKBps } : {}),
     ...(memState !== undefined ? { memState } : {}),
   };
+}
+
+/** Sum of a VM value over every given VM; undefined when there is none or one did not report it (a partial sum would understate). */
+function sumOverAll(vms: readonly HostVmInput[], value: (m: VmMetrics) => number | undefined): number | undefined {
+  if (vms.length === 0) return undefined;
+  let sum = 0;
+  for (const vm of vms) {
+    const v = vm.metrics ? value(vm.metrics) : undefined;
+    if (v === undefined) return undefined;
+    sum += v;
+  }
+  return sum;
 }
 
 /** vCPU:pCPU and vRAM:pRAM over powered-on VMs; 0 when the host's cores or memory are unknown. */

@@ -4,12 +4,12 @@ import { buildOversellPatch } from "../../src/oversell/build-oversell-patch.js";
 import { decideOversell } from "../../src/oversell/decide-oversell.js";
 import { fleetView } from "../../src/oversell/fleet-view.js";
 import type { PodShape } from "../../src/oversell/pod-shape.js";
-import { container, DEFAULT_POLICY, example, host, pod } from "./fixtures.js";
+import { container, DEFAULT_POLICY, example, host, pod, roomyFleet } from "./fixtures.js";
 
 type Review = { request: { namespace: string; object: PodShape } };
 
 function scaled(p: PodShape) {
-  const d = decideOversell({ pod: p, namespace: "team", policy: DEFAULT_POLICY, ownNamespace: "hvx-system" });
+  const d = decideOversell({ pod: p, namespace: "team", policy: DEFAULT_POLICY, ownNamespace: "hvx-system", fleet: roomyFleet() });
   if (d.kind !== "scale") throw new Error(`expected a scale decision, got ${JSON.stringify(d)}`);
   return d;
 }
@@ -30,7 +30,7 @@ describe("buildOversellPatch", () => {
     expect(ops.at(-1)).to.deep.equal({
       op: "add",
       path: "/metadata/annotations",
-      value: { "hvx.io/original-requests": '{"containers":{"app":{"cpu":"1"}}}', "hvx.io/oversell": "cpu=2,memory=1 (configured; no host data)" },
+      value: { "hvx.io/original-requests": '{"containers":{"app":{"cpu":"1"}}}', "hvx.io/oversell": "cpu=2,memory=1 (configured; stacked cap not binding)" },
     });
     const out = fjp.applyPatch(structuredClone(p), ops as fjp.Operation[], true, false).newDocument as PodShape;
     expect(out.spec?.containers?.[0]?.resources?.requests?.cpu).to.equal("500m");
@@ -45,7 +45,7 @@ describe("buildOversellPatch", () => {
 
   it("given existing annotations, adds each key with / escaped as ~1 and keeps the others", () => {
     const p = pod([container("app", { memory: "1Gi" })], [], { "a~b/c": "x" });
-    const d = decideOversell({ pod: p, namespace: "team", policy: { ...DEFAULT_POLICY, memoryRatio: 2 }, ownNamespace: "hvx-system" });
+    const d = decideOversell({ pod: p, namespace: "team", policy: { ...DEFAULT_POLICY, memoryRatio: 2 }, ownNamespace: "hvx-system", fleet: roomyFleet() });
     if (d.kind !== "scale") throw new Error("expected scale");
     const ops = buildOversellPatch(p, d);
     expect(ops.map((o) => o.path)).to.deep.equal([

@@ -3,7 +3,7 @@ import { decideOversell, type OversellDecision } from "../../src/oversell/decide
 import { fleetView } from "../../src/oversell/fleet-view.js";
 import type { OversellPolicy } from "../../src/oversell/oversell-policy.js";
 import type { PodShape } from "../../src/oversell/pod-shape.js";
-import { container, host, pod, policy } from "./fixtures.js";
+import { container, host, pod, policy, roomyFleet } from "./fixtures.js";
 
 type Case = {
   name: string;
@@ -12,6 +12,8 @@ type Case = {
   policy?: OversellPolicy;
   labels?: Record<string, string>;
   fleetRatio?: number;
+  /** No host data since start (no fleet at all). Default: a fleet whose caps do not bind. */
+  noHostData?: true;
   /** Expected skip code, or the expected changes as `list/index/resource: from -> to`. */
   want: string | string[];
 };
@@ -61,6 +63,8 @@ const cases: Case[] = [
   },
   // label 1.25: 1000m / 1.25 = 800m
   { name: "namespace label applies", pod: pod(burstable), labels: { "hvx.io/oversell-cpu": "1.25" }, want: ["containers/0/cpu: 1 -> 800m"] },
+  // before any host data since start: no cap to keep, so no oversell at all
+  { name: "no host data since start", pod: pod(burstable), noHostData: true, want: "nothing_to_lower" },
   { name: "decimal memory stays decimal", pod: pod([container("a", { memory: "1G" })]), policy: policy({ memoryRatio: 3, maxStackedMemoryOvercommit: 9 }), want: ["containers/0/memory: 1G -> 333M"] },
 ];
 
@@ -72,7 +76,7 @@ function summary(d: OversellDecision): string | string[] {
 describe("decideOversell", () => {
   for (const c of cases) {
     it(`given ${c.name}, returns ${JSON.stringify(c.want)}`, () => {
-      const fleet = c.fleetRatio === undefined ? undefined : fleetView([host({ id: "h", vcpuPerPcpu: c.fleetRatio })], () => false);
+      const fleet = c.noHostData ? undefined : c.fleetRatio === undefined ? roomyFleet() : fleetView([host({ id: "h", vcpuPerPcpu: c.fleetRatio })], () => false);
       const d = decideOversell({ pod: c.pod, namespace: c.namespace ?? "team", policy: c.policy ?? policy(), ownNamespace: "hvx-system", namespaceLabels: c.labels, fleet });
       expect(summary(d)).to.deep.equal(c.want);
     });
@@ -92,15 +96,31 @@ describe("decideOversell", () => {
     expect(d.warnings).to.deep.equal(["hvx: cpu requests not scaled (hot-host brake: 33% of hosts hot > 25%)"]);
   });
 
+  it("given no host data since start, scales nothing and says why (no cap to keep, so no oversell)", () => {
+    const d = decideOversell({ pod: pod(burstable), namespace: "team", policy: policy({ memoryRatio: 1.5 }), ownNamespace: "hvx-system" });
+    expect(d.kind).to.equal("skip");
+    expect(d.warnings).to.deep.equal([
+      "hvx: cpu requests not scaled (no vCenter host data since hvx started, so no oversell)",
+      "hvx: memory requests not scaled (no vCenter host data since hvx started, so no oversell)",
+    ]);
+  });
+
+  it("given the last known fleet (current data stale), keeps its cap and says it is the last known", () => {
+    const fleet = { ...fleetView([host({ id: "h", vcpuPerPcpu: 2.5 })], () => false), lastKnown: true };
+    const d = decideOversell({ pod: pod(burstable), namespace: "team", policy: policy(), ownNamespace: "hvx-system", fleet });
+    expect(summary(d)).to.deep.equal(["containers/0/cpu: 1 -> 625m"]);
+    expect(d.warnings).to.deep.equal(["hvx: cpu requests scaled by 1/1.6 (stacked cap 4.0 / vCPU:pCPU 2.5, last known host data)"]);
+  });
+
   it("given a bad namespace label, ignores it with a warning and uses the configured ratio", () => {
-    const d = decideOversell({ pod: pod(burstable), namespace: "team", policy: policy(), ownNamespace: "hvx-system", namespaceLabels: { "hvx.io/oversell-cpu": "lots" } });
+    const d = decideOversell({ pod: pod(burstable), namespace: "team", policy: policy(), ownNamespace: "hvx-system", namespaceLabels: { "hvx.io/oversell-cpu": "lots" }, fleet: roomyFleet() });
     expect(summary(d)).to.deep.equal(["containers/0/cpu: 1 -> 500m"]);
     expect(d.warnings[0]).to.match(/hvx\.io\/oversell-cpu="lots" ignored/);
   });
 
   it("given a scale, sums what was removed (cpu millicores, memory bytes)", () => {
     const p = pod([container("a", { cpu: "1", memory: "1Gi" }), container("b", { cpu: "300m" })]);
-    const d = decideOversell({ pod: p, namespace: "team", policy: policy({ memoryRatio: 1.5, maxStackedMemoryOvercommit: 9 }), ownNamespace: "x" });
+    const d = decideOversell({ pod: p, namespace: "team", policy: policy({ memoryRatio: 1.5, maxStackedMemoryOvercommit: 9 }), ownNamespace: "x", fleet: roomyFleet() });
     if (d.kind !== "scale") throw new Error("expected scale");
     expect(d.removedCpuMilli).to.equal(500n + 150n);
     expect(d.removedMemoryBytes).to.equal(BigInt(1024 - 682) * 1024n * 1024n);

@@ -14,7 +14,19 @@ describe("ratioWarning", () => {
       changed: true,
       want: "hvx: cpu requests scaled by 1/2 (configured ratio; stacked cap 4.0 / vCPU:pCPU 1.6 = 2.5 not binding)",
     },
-    { name: "no host data, namespace label", d: cpu({ source: "namespace_label" }), changed: true, want: "hvx: cpu requests scaled by 1/2 (namespace label ratio; no host data)" },
+    { name: "no host data", d: cpu({ ratio: 1, source: "namespace_label" }), changed: false, want: "hvx: cpu requests not scaled (no vCenter host data since hvx started, so no oversell)" },
+    {
+      name: "last known stacked cap",
+      d: cpu({ ratio: 1.6, limit: { code: "stacked_cap", maxStacked: 4, fleetRatio: 2.5, capRatio: 1.6, lastKnown: true } }),
+      changed: true,
+      want: "hvx: cpu requests scaled by 1/1.6 (stacked cap 4.0 / vCPU:pCPU 2.5, last known host data)",
+    },
+    {
+      name: "last known hot brake",
+      d: cpu({ ratio: 1, limit: { code: "hot_brake", hotPercent: 40, brakePercent: 25, lastKnown: true } }),
+      changed: false,
+      want: "hvx: cpu requests not scaled (hot-host brake: 40% of hosts hot > 25%, last known host data)",
+    },
     { name: "nothing changed", d: cpu({}), changed: false, want: undefined },
     { name: "ratio 1 as configured", d: memory({}), changed: false, want: undefined },
     { name: "hot brake", d: cpu({ ratio: 1, limit: { code: "hot_brake", hotPercent: 40, brakePercent: 25 } }), changed: false, want: "hvx: cpu requests not scaled (hot-host brake: 40% of hosts hot > 25%)" },
@@ -30,7 +42,7 @@ describe("oversellAnnotationValue", () => {
   });
   it("given different reasons, names each resource", () => {
     const v = oversellAnnotationValue({ cpu: cpu({ ratio: 1.6, source: "namespace_config", limit: { code: "stacked_cap", maxStacked: 4, fleetRatio: 2.5, capRatio: 1.6 } }), memory: memory({}) });
-    expect(v).to.equal("cpu=1.6,memory=1 (cpu namespace config, memory configured; cpu stacked cap 4.0 / vCPU:pCPU 2.5, memory no host data)");
+    expect(v).to.equal("cpu=1.6,memory=1 (cpu namespace config, memory configured; cpu stacked cap 4.0 / vCPU:pCPU 2.5, memory no vCenter host data since hvx started, so no oversell)");
   });
 });
 

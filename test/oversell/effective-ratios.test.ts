@@ -19,8 +19,10 @@ const fleet = (vcpuPerPcpu: number, vramPerPram: number, hotPercent = 0, hostCou
 
 describe("decideEffectiveRatios", () => {
   const cases: Array<{ name: string; cpu: number; memory: number; fleet?: FleetView; want: { cpu: [number, string]; memory: [number, string] } }> = [
-    { name: "no host data", cpu: 2, memory: 1, want: { cpu: [2, "no_host_data"], memory: [1, "no_host_data"] } },
-    { name: "no hosts", cpu: 2, memory: 1, fleet: fleet(0, 0, 0, 0), want: { cpu: [2, "no_host_data"], memory: [1, "no_host_data"] } },
+    // before any host data since start: no oversell at all (capped at 1.0), never the full ratio
+    { name: "no host data", cpu: 2, memory: 1.5, want: { cpu: [1, "no_host_data"], memory: [1, "no_host_data"] } },
+    { name: "no hosts", cpu: 2, memory: 1.5, fleet: fleet(0, 0, 0, 0), want: { cpu: [1, "no_host_data"], memory: [1, "no_host_data"] } },
+    { name: "hosts without known cores or memory", cpu: 2, memory: 1.5, fleet: fleet(0, 0), want: { cpu: [1, "no_host_data"], memory: [1, "no_host_data"] } },
     // cap 4.0/1.6 = 2.5 >= 2; memory 1.5/1.2 = 1.25 >= 1
     { name: "cap not binding", cpu: 2, memory: 1, fleet: fleet(1.6, 1.2), want: { cpu: [2, "cap_not_binding"], memory: [1, "cap_not_binding"] } },
     // cap 4.0/2.5 = 1.6 < 2; memory 1.5/1.2 = 1.25 < 2

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { HostView } from "../../src/model/inventory.js";
+import { fleetView, type FleetView } from "../../src/oversell/fleet-view.js";
 import type { OversellPolicy } from "../../src/oversell/oversell-policy.js";
 import type { ContainerShape, PodShape } from "../../src/oversell/pod-shape.js";
 
@@ -32,8 +33,14 @@ export function host(over: Partial<HostView> & { id: string }): HostView {
     vmIds: [],
     vcpuPerPcpu: 1.6,
     vramPerPram: 1.2,
+    polledAtMs: 0,
     ...over,
   };
+}
+
+/** A fleet whose stacked caps bind for none of these tests (vCPU:pCPU 1, vRAM:pRAM 0.1), nothing hot. */
+export function roomyFleet(): FleetView {
+  return fleetView([host({ id: "roomy", vcpuPerPcpu: 1, vramPerPram: 0.1 })], () => false);
 }
 
 export function container(name: string, requests?: Record<string, string>, limits?: Record<string, string>, extra: Partial<ContainerShape> = {}): ContainerShape {

@@ -150,6 +150,15 @@ describe("oversell properties (fast-check, fast-json-patch)", () => {
     );
   });
 
+  it("without host data since start, no pod is ever scaled (no cap to keep, so no oversell)", () => {
+    fc.assert(
+      fc.property(podArb, policyArb, (p, { policy: pol }) => {
+        expect(decideOversell({ pod: p, namespace: "team", policy: pol, ownNamespace: "hvx-system" }).kind).to.equal("skip");
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it("Guaranteed pods are unchanged when preserveGuaranteed is on", () => {
     fc.assert(
       fc.property(guaranteedPodArb, policyArb, (p, { policy: pol, fleet }) => {

@@ -96,3 +96,80 @@ describe("assessHost", () => {
     expect(assessHost(hostView(), vm, t, NOW_MS).heat).to.equal("cool");
   });
 });
+
+describe("assessHost boundaries", () => {
+  const heatOf = (host: Parameters<typeof hostView>[0], vm?: Parameters<typeof vmView>[0]) => assessHost(hostView(host), vm ? vmView(vm) : undefined, t, NOW_MS).heat;
+
+  it("given the node VM's ready exactly at cpuReadyPercent, returns hot (>=, not >)", () => {
+    expect(heatOf({}, { metrics: { cpuReadyPercent: t.cpuReadyPercent } })).to.equal("hot");
+    expect(heatOf({}, { metrics: { cpuReadyPercent: t.cpuReadyPercent - 0.01 } })).to.equal("warm");
+  });
+
+  it("given the node VM's ready exactly at cpuReadyWarnPercent, returns warm (>=, not >)", () => {
+    expect(heatOf({}, { metrics: { cpuReadyPercent: t.cpuReadyWarnPercent } })).to.equal("warm");
+    expect(heatOf({}, { metrics: { cpuReadyPercent: t.cpuReadyWarnPercent - 0.01 } })).to.equal("cool");
+  });
+
+  for (const mib of [1, 0.5, 0.001]) {
+    it(`given ${mib} MiB of balloon on the node's VM, returns hot (any balloon: > 0)`, () => {
+      expect(heatOf({}, { metrics: { balloonMiB: mib } })).to.equal("hot");
+    });
+  }
+
+  it("given no balloon on the node's VM, returns cool", () => {
+    expect(heatOf({}, { metrics: { balloonMiB: 0 } })).to.equal("cool");
+  });
+
+  it("given a host sample exactly maxMetricAgeSeconds old, still judges it; 1 s past, calls it stale (>, not >=)", () => {
+    const host = { metrics: { cpuReadyPercent: 50 } };
+    const at = hostView({ metrics: { ...host.metrics, sampledAtMs: NOW_MS - t.maxMetricAgeSeconds * 1000 } });
+    expect(assessHost(at, undefined, t, NOW_MS).heat).to.equal("hot");
+    const past = assessHost(at, undefined, t, NOW_MS + 1000);
+    expect([past.heat, past.staleness?.code]).to.deep.equal(["cool", "metrics_stale"]);
+  });
+
+  it("given a VM sample exactly maxMetricAgeSeconds old, still judges it; 1 s past, ignores it", () => {
+    const host = hostView({ metrics: { sampledAtMs: NOW_MS } });
+    const vm = vmView({ metrics: { sampledAtMs: NOW_MS - t.maxMetricAgeSeconds * 1000, cpuReadyPercent: 40 } });
+    expect(assessHost(host, vm, t, NOW_MS).heat).to.equal("hot");
+    expect(assessHost(host, vm, t, NOW_MS + 1000).heat).to.equal("cool");
+  });
+
+  it("given an inventory read exactly maxMetricAgeSeconds ago, the state rules hold; 1 s past, no opinion", () => {
+    const host = hostView({ inMaintenance: true, metrics: null });
+    const polled = { ...host, polledAtMs: NOW_MS - t.maxMetricAgeSeconds * 1000 };
+    expect(assessHost(polled, undefined, t, NOW_MS).heat).to.equal("hot");
+    const past = assessHost(polled, undefined, t, NOW_MS + 1000);
+    expect([past.rejections.length, past.staleness?.code]).to.deep.equal([0, "inventory_stale"]);
+  });
+});
+
+describe("assessHost verdict caches follow the clock", () => {
+  // The poller keeps handing out the same snapshot objects while vCenter is down: the
+  // per-snapshot caches must not freeze the verdict or the age in its reasons.
+  it("given the same host object and a later clock, the age in the reason grows, then the verdict turns stale", () => {
+    const host = hostView({ metrics: { cpuReadyPercent: 12 } });
+    const at = (nowMs: number) => assessHost(host, undefined, t, nowMs);
+    expect(at(NOW_MS).rejections.map(formatReason)).to.deep.equal(["ESXi host esx-07 (host-21): cpu ready 12% >= 10% (sampled 14s ago)"]);
+    expect(at(NOW_MS + 50_000).rejections.map(formatReason)).to.deep.equal(["ESXi host esx-07 (host-21): cpu ready 12% >= 10% (sampled 64s ago)"]);
+    const stale = at(NOW_MS + 107_000);
+    expect(stale.heat).to.equal("cool");
+    expect(stale.staleness && formatReason(stale.staleness)).to.equal("ESXi host esx-07 (host-21): metrics sampled 121s ago, older than 120s");
+  });
+
+  it("given the same VM object and a later clock, the VM reason's age grows, then the VM's metrics are ignored", () => {
+    const host = hostView({ metrics: { sampledAtMs: NOW_MS + 100_000 } });
+    const vm = vmView({ metrics: { cpuReadyPercent: 12 } });
+    const at = (nowMs: number) => assessHost(host, vm, t, nowMs);
+    expect(at(NOW_MS + 100_000).rejections.map(formatReason)).to.deep.equal(["ESXi host esx-07 (host-21): VM k8s-worker-01 (vm-31) cpu ready 12% >= 10% (sampled 114s ago)"]);
+    expect(at(NOW_MS + 106_000).rejections.map(formatReason)).to.deep.equal(["ESXi host esx-07 (host-21): VM k8s-worker-01 (vm-31) cpu ready 12% >= 10% (sampled 120s ago)"]);
+    expect(at(NOW_MS + 107_000).heat).to.equal("cool");
+  });
+
+  it("given the same host object in maintenance and a later clock, stops rejecting once its inventory is stale", () => {
+    const host = { ...hostView({ inMaintenance: true }), polledAtMs: NOW_MS - 10_000 };
+    expect(assessHost(host, undefined, t, NOW_MS).heat).to.equal("hot");
+    expect(assessHost(host, undefined, t, NOW_MS + 111_000).staleness?.code).to.equal("inventory_stale");
+    expect(assessHost(host, undefined, t, NOW_MS + 111_000).rejections).to.deep.equal([]);
+  });
+});

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import fc from "fast-check";
 import type { HostMetrics, MemState } from "../../src/model/inventory.js";
 import { assessHost } from "../../src/placement/assess-host.js";
-import { penalise, scoreHost } from "../../src/placement/score-host.js";
+import { hostHeadroom, penalise, scoreHost } from "../../src/placement/score-host.js";
 import { hostView, NOW_MS } from "../fixtures/inventory.js";
 import { DEFAULT_POLICY } from "../fixtures/policy.js";
 
@@ -75,6 +75,32 @@ describe("scoreHost", () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe("hostHeadroom with missing counters (unknown, not free)", () => {
+  const only = (m: Partial<HostMetrics>): HostMetrics => ({ sampledAtMs: NOW_MS, ...m });
+  const cases: Array<{ name: string; m: HostMetrics; vm?: { cpuReadyPercent?: number }; want: number | undefined }> = [
+    // the weighted mean over the known terms: 0.3 x (1 - 45/90) / 0.3
+    { name: "given only cpu usage 45 %, returns its own free share 0.5 (missing terms add nothing)", m: only({ cpuUsagePercent: 45 }), want: 0.5 },
+    // (0.4 x 0.5 + 0.2 x 1) / 0.6
+    { name: "given ready 5 % and memory 0 %, returns their weighted mean 0.667", m: only({ cpuReadyPercent: 5, memUsagePercent: 0 }), want: (0.4 * 0.5 + 0.2) / 0.6 },
+    // reclaim known through swap-in only: min over the known of the two
+    { name: "given only swap-in 0.5 KB/s, returns 0.5", m: only({ swapInKBps: 0.5 }), want: 0.5 },
+    // host ready unknown, the node VM's ready known: the ready term is the VM's
+    { name: "given only the node VM's ready 5 %, returns 0.5", m: only({}), vm: { cpuReadyPercent: 5 }, want: 0.5 },
+    { name: "given no counter at all, returns undefined", m: only({}), want: undefined },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const h = hostHeadroom(c.m, c.vm ? { sampledAtMs: NOW_MS, ...c.vm } : undefined, t);
+      if (c.want === undefined) expect(h).to.equal(undefined);
+      else expect(h).to.be.closeTo(c.want, 1e-9);
+    });
+  }
+
+  it("given only cpu usage 80 % known, scores 6 (1 - 80/90 = 0.11), not 9 as if the missing counters were free", () => {
+    expect(score({ cpuReadyPercent: undefined, memUsagePercent: undefined, balloonPercent: undefined, swapInKBps: undefined, memState: undefined, cpuUsagePercent: 80 })).to.equal(6);
   });
 });
 

@@ -47,7 +47,15 @@ describe("assembleInventory", () => {
   it("derives host and VM metrics from the samples", () => {
     expect(view.vms.get("vm-1")?.metrics?.cpuReadyPercent).to.equal(10);
     expect(view.hosts.get("host-1")?.metrics).to.deep.include({ cpuReadyPercent: 10, cpuUsagePercent: 20.67, memState: "clear" });
-    expect(view.hosts.get("host-2")?.metrics?.cpuReadyPercent).to.equal(2);
+  });
+
+  it("given a host without a host-level sample, leaves its metrics unknown even though its VM was sampled", () => {
+    expect(view.vms.get("vm-3")?.metrics?.cpuReadyPercent).to.equal(2);
+    expect(view.hosts.get("host-2")?.metrics).to.equal(undefined);
+  });
+
+  it("stamps every host with the poll's time, for the state rules' freshness", () => {
+    expect([...view.hosts.values()].map((h) => h.polledAtMs)).to.deep.equal([5000, 5000]);
   });
 
   it("records placement and BIOS UUIDs", () => {

@@ -71,6 +71,9 @@ describe("deriveVmMetrics", () => {
   it("given no counters, returns only the sample time", () => {
     expect(deriveVmMetrics({ sampledAtMs: 5, intervalS: 20 }, 2)).to.deep.equal({ sampledAtMs: 5 });
   });
+  it("given no sampling interval, leaves ready unknown instead of 0 %", () => {
+    expect(deriveVmMetrics({ sampledAtMs: 5, intervalS: 0, readyMs: 8000 }, 4)).to.deep.equal({ sampledAtMs: 5 });
+  });
 });
 
 describe("deriveHostMetrics", () => {
@@ -96,7 +99,7 @@ describe("deriveHostMetrics", () => {
   ];
   for (const c of cases) {
     it(c.name, () => {
-      const m = deriveHostMetrics({ memoryMiB: 65536, vms: c.vms });
+      const m = deriveHostMetrics({ raw: { sampledAtMs: 200 }, memoryMiB: 65536, vms: c.vms });
       if (c.want === undefined) expect(m?.cpuReadyPercent).to.equal(undefined);
       else close(m?.cpuReadyPercent, c.want);
     });
@@ -114,13 +117,45 @@ describe("deriveHostMetrics", () => {
     close(m?.balloonPercent, 1.5625);
   });
 
-  it("given no host sample, sums VM balloons and takes the oldest VM sample time", () => {
+  it("given a host sample without the balloon counter, sums the VMs' balloons when every powered-on VM reported one", () => {
+    const m = deriveHostMetrics({
+      raw: { sampledAtMs: 400 },
+      memoryMiB: 1000,
+      vms: [vm(1, 1, { metrics: { sampledAtMs: 300, balloonMiB: 5 } }), vm(1, 1, { metrics: { sampledAtMs: 100, balloonMiB: 5 } })],
+    });
+    // 10 MiB of 1000 MiB = 1 %; the sample time is the host's own
+    expect(m).to.deep.include({ sampledAtMs: 400, balloonMiB: 10, balloonPercent: 1 });
+  });
+
+  it("given no host-level sample, returns undefined: the host's sample time never falls back to its VMs'", () => {
     const m = deriveHostMetrics({
       memoryMiB: 1000,
       vms: [vm(1, 1, { metrics: { sampledAtMs: 300, balloonMiB: 5 } }), vm(1, 1, { metrics: { sampledAtMs: 100, balloonMiB: 5 } })],
     });
-    // 10 MiB of 1000 MiB = 1 %
-    expect(m).to.deep.include({ sampledAtMs: 100, balloonMiB: 10, balloonPercent: 1 });
+    expect(m).to.equal(undefined);
+  });
+
+  it("given a powered-on VM without a balloon value, leaves the host balloon unknown rather than a partial sum", () => {
+    const m = deriveHostMetrics({
+      raw: { sampledAtMs: 400 },
+      memoryMiB: 1000,
+      vms: [vm(1, 1, { metrics: { sampledAtMs: 300, balloonMiB: 5 } }), vm(1, 1, { metrics: { sampledAtMs: 300 } })],
+    });
+    expect(m?.balloonMiB).to.equal(undefined);
+    expect(m?.balloonPercent).to.equal(undefined);
+  });
+
+  it("given a powered-on VM without any sample, leaves the host swapped MiB unknown rather than a partial sum", () => {
+    const m = deriveHostMetrics({
+      raw: { sampledAtMs: 400 },
+      memoryMiB: 1000,
+      vms: [vm(1, 1, { metrics: { sampledAtMs: 300, swappedMiB: 5 } }), { vcpus: 1, memoryMiB: 1, poweredOn: true }],
+    });
+    expect(m?.swappedMiB).to.equal(undefined);
+  });
+
+  it("given a host sample with no counter at all (vCenter's -1 dropped), returns only its sample time: every metric unknown, none zero", () => {
+    expect(deriveHostMetrics({ raw: { sampledAtMs: 400 }, memoryMiB: 1000, vms: [] })).to.deep.equal({ sampledAtMs: 400 });
   });
 
   it("given no sample at all, returns undefined", () => {

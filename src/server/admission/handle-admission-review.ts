@@ -1,10 +1,9 @@
-import type { HostView } from "../../model/inventory.js";
 import type { Logger } from "../../observability/logger.js";
 import type { AdmissionMetrics } from "../../observability/admission-metrics.js";
 import { buildOversellPatch, type JsonPatchOp } from "../../oversell/build-oversell-patch.js";
 import { decideOversell } from "../../oversell/decide-oversell.js";
 import { decideEffectiveRatios } from "../../oversell/effective-ratios.js";
-import { fleetView } from "../../oversell/fleet-view.js";
+import type { FleetView } from "../../oversell/fleet-view.js";
 import type { OversellPolicy } from "../../oversell/oversell-policy.js";
 import { type PodShape, podShapeProblem } from "../../oversell/pod-shape.js";
 import {
@@ -16,9 +15,12 @@ import {
 export interface AdmissionContext {
   readonly policy: OversellPolicy;
   readonly ownNamespace: string;
-  /** Hosts backing the cluster's nodes, or every polled host. Empty: no host data. */
-  readonly hosts: () => readonly HostView[];
-  readonly isHostHot: (h: HostView) => boolean;
+  /**
+   * The fleet the stacked cap and the hot-host brake are computed from: the current one, or
+   * the last known while vCenter data is missing or stale (`LastKnownFleet`). Undefined
+   * before any host data: then nothing is oversold.
+   */
+  readonly fleet: () => FleetView | undefined;
   readonly namespaceLabels?: (namespace: string) => Readonly<Record<string, string>> | undefined;
   readonly log: Logger;
   readonly metrics: AdmissionMetrics;
@@ -79,8 +81,7 @@ function mutate(review: AdmissionReviewRequest, ctx: AdmissionContext): { patch:
   }
   const pod = r.object as PodShape;
   const namespace = r.namespace || pod.metadata?.namespace || "default";
-  const hosts = ctx.hosts();
-  const fleet = hosts.length > 0 ? fleetView(hosts, ctx.isHostHot) : undefined;
+  const fleet = ctx.fleet();
   const labels = ctx.namespaceLabels?.(namespace);
   const decision = decideOversell({ pod, namespace, policy: ctx.policy, ownNamespace: ctx.ownNamespace, namespaceLabels: labels, fleet });
   ctx.metrics.setEffectiveRatios(

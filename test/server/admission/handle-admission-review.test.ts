@@ -3,8 +3,15 @@ import { readFileSync } from "node:fs";
 import { Registry } from "prom-client";
 import { createAdmissionMetrics } from "../../../src/observability/admission-metrics.js";
 import { silentLogger } from "../../../src/observability/logger.js";
+import { fleetView } from "../../../src/oversell/fleet-view.js";
 import { type AdmissionContext, handleAdmissionReview, INTERNAL_ERROR_WARNING } from "../../../src/server/admission/handle-admission-review.js";
+import { LastKnownFleet } from "../../../src/server/admission/last-known-fleet.js";
+import type { HostView } from "../../../src/model/inventory.js";
+import { assessHostAlone } from "../../../src/placement/assess-host.js";
 import { DEFAULT_POLICY, host } from "../../oversell/fixtures.js";
+import { DEFAULT_POLICY as DEFAULT_PLACEMENT } from "../../fixtures/policy.js";
+
+const DEFAULT_THRESHOLDS = DEFAULT_PLACEMENT.thresholds;
 
 const EXAMPLES = new URL("../../../../test/oversell/examples/", import.meta.url);
 const requestText = readFileSync(new URL("admissionreview-request-pod-create.json", EXAMPLES), "utf8");
@@ -19,8 +26,7 @@ function context(over: Partial<AdmissionContext> = {}): AdmissionContext & { reg
   return {
     policy: DEFAULT_POLICY,
     ownNamespace: "hvx-system",
-    hosts: () => [host({ id: "host-1", vcpuPerPcpu: 1.6, vramPerPram: 1.2 })],
-    isHostHot: () => false,
+    fleet: () => fleetView([host({ id: "host-1", vcpuPerPcpu: 1.6, vramPerPram: 1.2 })], () => false),
     log: silentLogger(),
     metrics: createAdmissionMetrics(registry),
     clock: () => 0,
@@ -91,7 +97,7 @@ describe("handleAdmissionReview", () => {
 
   it("given an internal error (host source throws), allows the pod unchanged with a warning and counts an error", async () => {
     const ctx = context({
-      hosts: () => {
+      fleet: () => {
         throw new Error("boom");
       },
     });
@@ -118,9 +124,10 @@ describe("handleAdmissionReview", () => {
     expect(r.response.warnings).to.deep.equal(["hvx: oversell skipped (spec.containers is not an array)"]);
   });
 
-  it("given no host data, applies the configured ratio and says so", () => {
-    const r = reply(handleAdmissionReview(requestText, context({ hosts: () => [] })).body);
-    expect(r.response.warnings).to.deep.equal(["hvx: cpu requests scaled by 1/2 (configured ratio; no host data)"]);
+  it("given no host data since start, does not oversell (ratios capped at 1.0) and says why", () => {
+    const r = reply(handleAdmissionReview(requestText, context({ fleet: () => undefined })).body);
+    expect(r.response.patch).to.equal(undefined);
+    expect(r.response.warnings).to.deep.equal(["hvx: cpu requests not scaled (no vCenter host data since hvx started, so no oversell)"]);
   });
 
   it("given namespace labels from the lookup, uses them", () => {
@@ -133,5 +140,50 @@ describe("handleAdmissionReview", () => {
     const body = review();
     (body.request.object.metadata.annotations as Record<string, string>)["hvx.io/original-requests"] = "{}";
     expect(reply(handleAdmissionReview(JSON.stringify(body), context()).body).response.patch).to.equal(undefined);
+  });
+});
+
+describe("handleAdmissionReview: the safety cap never disappears", () => {
+  const T = DEFAULT_THRESHOLDS;
+  const NOW = Date.parse("2026-11-29T10:00:00Z");
+  const fresh = (id: string, over: Partial<HostView> = {}): HostView =>
+    host({ id, vcpuPerPcpu: 2.5, polledAtMs: NOW, metrics: { sampledAtMs: NOW, cpuReadyPercent: 1 }, ...over } as Partial<HostView> & { id: string });
+  /** The production wiring (src/main.ts): the hosts, judged on a clock the test moves, through LastKnownFleet. */
+  function wiring(hostsNow: () => readonly HostView[], nowMs: () => number): Partial<AdmissionContext> {
+    const fleet = new LastKnownFleet({ hosts: hostsNow, assess: (h, now) => assessHostAlone(h, T, now), clock: nowMs, log: silentLogger() });
+    return { fleet: () => fleet.current() };
+  }
+  const cpuPatch = (body: string) => {
+    const r = reply(body);
+    const patch = r.response.patch ? (JSON.parse(Buffer.from(r.response.patch, "base64").toString()) as Array<{ path: string; value: unknown }>) : [];
+    return { cpu: patch.find((p) => p.path === "/spec/containers/0/resources/requests/cpu")?.value, warnings: r.response.warnings ?? [] };
+  };
+
+  it("given host data that later goes away, keeps the last known stacked cap (1.6) instead of the full ratio (2)", () => {
+    let hosts: readonly HostView[] = [fresh("host-1")];
+    const ctx = context(wiring(() => hosts, () => NOW));
+    expect(cpuPatch(handleAdmissionReview(requestText, ctx).body).cpu).to.equal("156m"); // 250m / 1.6
+    hosts = [];
+    const after = cpuPatch(handleAdmissionReview(requestText, ctx).body);
+    expect(after.cpu).to.equal("156m");
+    expect(after.warnings[0]).to.equal("hvx: cpu requests scaled by 1/1.6 (stacked cap 4.0 / vCPU:pCPU 2.5, last known host data)");
+  });
+
+  it("given hot hosts whose data then goes stale, keeps the hot-host brake on", () => {
+    let now = NOW;
+    const hosts = [fresh("host-1", { vcpuPerPcpu: 1 }), fresh("host-2", { vcpuPerPcpu: 1, metrics: { sampledAtMs: NOW, cpuReadyPercent: 14 } })];
+    const ctx = context(wiring(() => hosts, () => now));
+    expect(cpuPatch(handleAdmissionReview(requestText, ctx).body).cpu).to.equal(undefined); // 50 % hot > 25 %: braked
+    now = NOW + 600_000;
+    expect(cpuPatch(handleAdmissionReview(requestText, ctx).body).cpu).to.equal(undefined);
+  });
+
+  it("given cool hosts whose data then goes stale, keeps the brake off and the last known cap", () => {
+    let now = NOW;
+    const hosts = [fresh("host-1"), fresh("host-2")];
+    const ctx = context(wiring(() => hosts, () => now));
+    expect(cpuPatch(handleAdmissionReview(requestText, ctx).body).cpu).to.equal("156m");
+    now = NOW + 600_000;
+    expect(cpuPatch(handleAdmissionReview(requestText, ctx).body).cpu).to.equal("156m");
   });
 });
