@@ -1,7 +1,7 @@
 import { hostname } from "node:os";
 import { CoordinationV1Api, CoreV1Api, type KubeConfig } from "@kubernetes/client-node";
 import { collectDefaultMetrics, Registry } from "prom-client";
-import { ClusterInformer, createClusterMetrics, kubeConfigFromConfig, LeaseElector, NodeLabeller, resolveOwnNamespace, toPodView } from "./cluster/index.js";
+import { ClusterInformer, createClusterMetrics, kubeConfigFromConfig, LeaseElector, makeTimedApiClient, NodeLabeller, resolveOwnNamespace, toPodView } from "./cluster/index.js";
 import type { PodWire } from "./cluster/to-pod-view.js";
 import type { Config } from "./config/index.js";
 import { readKubeEnv, type KubeEnv } from "./config/kube-env.js";
@@ -9,6 +9,7 @@ import { readVcenterCredentialFiles } from "./config/vcenter-credential-files.js
 import { ExtenderMetrics } from "./observability/extender-metrics.js";
 import type { Logger } from "./observability/logger.js";
 import { createRefusalMetrics } from "./observability/refusal-metrics.js";
+import { installUnhandledRejectionHandler } from "./observability/unhandled-rejections.js";
 import { assessHostAlone } from "./placement/assess-host.js";
 import { hostsBackingNodes } from "./placement/host-occupancy.js";
 import { desiredNodeMarks } from "./protocol/node-marks.js";
@@ -62,6 +63,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
   try {
     const registry = new Registry();
     collectDefaultMetrics({ register: registry, prefix: "hvx_process_" });
+    stops.push(installUnhandledRejectionHandler(log, registry));
     const demo = config.vcenter.url === undefined ? await startDemo(config, log, stops) : undefined;
     const vcenter = demo ? { ...config.vcenter, ...demo.credentials, url: demo.vcenterUrl } : config.vcenter;
 
@@ -76,7 +78,8 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
     const defaults = { cpuMilli: cpuMilli(config.burstGuard.defaultCpu), memoryBytes: memoryBytes(config.burstGuard.defaultMemory) };
     let informer: ClusterInformer | undefined;
     if (access.enabled) {
-      informer = new ClusterInformer({ kubeConfig: access.kubeConfig, defaults, resyncSeconds: config.kubernetes.resyncSeconds, log, metrics: createClusterMetrics(registry) });
+      const { resyncSeconds, watchIdleSeconds, requestTimeoutSeconds } = config.kubernetes;
+      informer = new ClusterInformer({ kubeConfig: access.kubeConfig, defaults, resyncSeconds, watchIdleSeconds, requestTimeoutSeconds, log, metrics: createClusterMetrics(registry) });
       // Scheduling must not wait for the API server: until synced, hvx decides as without it.
       informer.start().then(
         () => log.info("Kubernetes informers synced (nodes, pods, namespaces)"),
@@ -182,13 +185,18 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
 
 function startNodeLabeller(config: Readonly<Config>, kc: KubeConfig, namespace: string, informer: ClusterInformer, poller: VcenterPoller, log: Logger, stops: Stop[], podName: string | undefined): void {
   const identity = `${podName ?? hostname()}-${process.pid}`;
-  const elector = new LeaseElector({ api: kc.makeApiClient(CoordinationV1Api), namespace, identity, leaseDurationSeconds: config.nodeLabels.leaseDurationSeconds, log });
+  const { leaseDurationSeconds, intervalSeconds, hysteresisPercent, minHeatChangeSeconds } = config.nodeLabels;
+  const timeoutMs = config.kubernetes.requestTimeoutSeconds * 1000;
+  // A Lease call may not outlive the renew deadline (2/3 of the lease), as in client-go.
+  const leaseApi = makeTimedApiClient(kc, CoordinationV1Api, Math.min(timeoutMs, (leaseDurationSeconds * 1000 * 2) / 3));
+  const elector = new LeaseElector({ api: leaseApi, namespace, identity, leaseDurationSeconds, log });
   const labeller = new NodeLabeller({
-    api: kc.makeApiClient(CoreV1Api),
+    api: makeTimedApiClient(kc, CoreV1Api, timeoutMs),
     elector,
     cluster: informer,
-    desired: () => desiredNodeMarks(informer.latest(), poller.latest(), config, Date.now()),
-    intervalMs: config.nodeLabels.intervalSeconds * 1000,
+    desired: () => desiredNodeMarks(informer.latest(), poller.latest(), config, Date.now(), hysteresisPercent),
+    intervalMs: intervalSeconds * 1000,
+    hysteresis: { hysteresisPercent, minHeatChangeSeconds },
     log,
   });
   elector.start();

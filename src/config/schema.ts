@@ -104,6 +104,8 @@ const exemptSchema = z
   .object({
     namespaces: z.array(z.string()).default(["kube-system"]),
     priorityClassNames: z.array(z.string()).default(["system-node-critical", "system-cluster-critical"]),
+    /** Namespaces (`*` wildcards) where `hvx.io/exempt: "true"` is honoured; `[]` turns the annotation off. */
+    annotationNamespaces: z.array(z.string().min(1)).default(["*"]),
   })
   .strict()
   .default({});
@@ -147,6 +149,12 @@ const kubernetesSchema = z
     /** Path to a kubeconfig; else KUBECONFIG, else in-cluster. */
     kubeconfig: z.string().optional(),
     resyncSeconds: seconds.default(300),
+    /** A watch silent (no event, no bookmark) this long is restarted: 2 x the API server's bookmark period. */
+    watchIdleSeconds: seconds.max(600).default(120),
+    /** List and Lease calls give up after this long. */
+    requestTimeoutSeconds: seconds.default(30),
+    /** A cluster view older than this: the Kubernetes-layer rules (limits, stacked cap, spread) have no opinion. */
+    maxCacheAgeSeconds: seconds.default(300),
   })
   .strict()
   .default({});
@@ -176,6 +184,10 @@ const nodeLabelsSchema = z
     leaseDurationSeconds: seconds.default(15),
     /** How often the leader compares and patches node labels and annotations. */
     intervalSeconds: seconds.default(10),
+    /** A hot host turns warm only once every value is this % of its threshold below it, two polls in a row. */
+    hysteresisPercent: z.number().min(0).max(100).default(10),
+    /** A node's hvx.io/host-heat annotation changes at most once per this many seconds. */
+    minHeatChangeSeconds: z.number().min(0).default(120),
   })
   .strict()
   .default({});

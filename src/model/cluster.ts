@@ -29,7 +29,11 @@ export interface PodView {
   readonly limits: ResourceAmounts;
   /** Demand the burst guard projects: original requests, else requests, else limits, else defaults. */
   readonly expectedDemand: ResourceAmounts;
-  /** Binding time: PodScheduled lastTransitionTime, else creationTimestamp, else first seen bound. */
+  /**
+   * Binding time on hvx's own clock: when its informer's watch first showed the pod bound.
+   * Undefined for a pod already bound when listed (at start-up or a relist): not a new binding.
+   * The API server's timestamps are not used (another clock).
+   */
   readonly boundAtMs?: number;
   /** Terminal pods (Succeeded/Failed) hold no resources. */
   readonly terminal: boolean;

@@ -3,7 +3,8 @@ import type { HostView, InventoryView, VmView } from "../model/inventory.js";
 import type { NodeIdentity } from "../model/node.js";
 import { assessHostAlone, withVm, type HostAssessment } from "./assess-host.js";
 import { pendingDemand, projectHost, type PendingDemand } from "./burst-guard.js";
-import { exemptionOf, type PodMeta } from "./exemption.js";
+import { clusterViewFresh } from "./cluster-freshness.js";
+import { exemptionOf, type Exemption, type PodMeta } from "./exemption.js";
 import { hostOccupancyOf, type HostOccupancy } from "./host-occupancy.js";
 import { checkSpread, replicasOn, spreadRuleOf, type SpreadRule } from "./host-spread.js";
 import { limitOvercommitReasons } from "./limit-overcommit.js";
@@ -53,14 +54,14 @@ export class RequestMemo {
   readonly hosts = new Map<string, { projected: HostView; pending: PendingDemand; alone: HostAssessment; stacked?: StackedCheck }>();
   private leastReplicas: number | undefined;
   private occupancyOf: HostOccupancy | undefined;
-  private exemption: { pod: PodMeta | undefined; exemptBy: string | undefined } | undefined;
+  private exemption: { pod: PodMeta | undefined; exempt: Exemption | undefined } | undefined;
 
   constructor(private readonly candidates: readonly NodeIdentity[] = []) {}
 
-  /** Why the pod is exempt (or undefined), judged once per request. */
-  exemptionOf(pod: PodMeta | undefined, policy: PlacementPolicy): string | undefined {
-    if (!this.exemption || this.exemption.pod !== pod) this.exemption = { pod, exemptBy: pod ? exemptionOf(pod, policy.exempt) : undefined };
-    return this.exemption.exemptBy;
+  /** Why the pod is exempt, and from which rules (or undefined), judged once per request. */
+  exemptionOf(pod: PodMeta | undefined, policy: PlacementPolicy): Exemption | undefined {
+    if (!this.exemption || this.exemption.pod !== pod) this.exemption = { pod, exempt: pod ? exemptionOf(pod, policy.exempt) : undefined };
+    return this.exemption.exempt;
   }
 
   /** The snapshot pair's occupancy tables, looked up once per request. */
@@ -88,8 +89,11 @@ export class RequestMemo {
 /** Decides one node for one pod (pod undefined: prioritize-only or /debug views). */
 export function decideNode(node: NodeIdentity, pod: PodMeta | undefined, ctx: PlacementContext, memo: RequestMemo = new RequestMemo([node])): NodeDecision {
   const { policy, cluster } = ctx;
-  const exemptBy = memo.exemptionOf(pod, policy);
-  const k8sReasons: Reason[] = cluster && !exemptBy ? nodeLimitReasons(node.name, cluster, policy) : [];
+  const exemption = memo.exemptionOf(pod, policy);
+  const exemptBy = exemption?.by;
+  // Kubernetes-layer caps: not for fully exempt pods, and no opinion on a cluster view too old to trust.
+  const k8sRules = cluster !== undefined && exemption?.scope !== "all" && clusterViewFresh(cluster.view, ctx.nowMs, policy);
+  const k8sReasons: Reason[] = cluster && k8sRules ? nodeLimitReasons(node.name, cluster, policy) : [];
   const vm = findVm(node, ctx, memo);
   const host = vm ? ctx.inventory.hosts.get(vm.hostId) : undefined;
   if (!vm || !host) {
@@ -103,7 +107,7 @@ export function decideNode(node: NodeIdentity, pod: PodMeta | undefined, ctx: Pl
   if (assessment.rejections.length > 0 && !exemptBy) return rejected(node.name, true, assessment.rejections, vm, host, assessment, exemptBy);
 
   let penalty = 0;
-  if (cluster && !exemptBy) {
+  if (cluster && k8sRules) {
     const occupancy = memo.occupancy(ctx, cluster);
     const podsOnHost = occupancy.podsOnHost(host.id);
     const judgedHost = memo.hosts.get(host.id)!;

@@ -16,7 +16,7 @@ import { freePort } from "../fixtures/net.js";
  * Drives the mock vCenter and the fake API server; calls hvx's real endpoints.
  */
 describe("a pod rejected for a hot host comes back when the host cools (end to end, in-process)", function () {
-  this.timeout(40_000);
+  this.timeout(90_000);
   let vcenter: MockVcenterHandle;
   let kube: FakeKubeApiserver;
   let hvx: RunningHvx;
@@ -41,7 +41,7 @@ describe("a pod rejected for a hot host comes back when the host cools (end to e
         `server: { port: ${await freePort()}, adminPort: ${await freePort()} }`,
         `vcenter: { url: "${vcenter.url}", username: "${scenario.credentials.username}", password: "${scenario.credentials.password}", pollIntervalSeconds: 1 }`,
         `kubernetes: { enabled: true, kubeconfig: "${join(dir, "kubeconfig")}" }`,
-        "nodeLabels: { enabled: true, leaseDurationSeconds: 2, intervalSeconds: 0.3 }",
+        "nodeLabels: { enabled: true, leaseDurationSeconds: 2, intervalSeconds: 0.3, minHeatChangeSeconds: 1 }",
         "admission: { enabled: false }",
       ].join("\n"),
     );
@@ -64,7 +64,7 @@ describe("a pod rejected for a hot host comes back when the host cools (end to e
     expect(first.NodeNames).to.deep.equal(["k8s-worker-09"]);
 
     const hotMark = await until(async () => heatOf("k8s-worker-01"), 15_000, "the hot annotation");
-    expect(hotMark).to.match(/^hot: ESXi host esx-01 \(host-11\): cpu ready/);
+    expect(hotMark, "stable text: heat word and rule names, no values or ages").to.match(/^hot: ([a-z-]+, )*cpu-ready(, [a-z-]+)*$/);
     expect((kube.controls.getNode("k8s-worker-01")?.metadata as { labels: Record<string, string> }).labels["hvx.io/esxi-host"]).to.equal("esx-01");
     expect(kube.controls.getLease("hvx-system", "hvx-node-labeller")).to.not.equal(undefined);
 
@@ -75,8 +75,9 @@ describe("a pod rejected for a hot host comes back when the host cools (end to e
       return r.NodeNames.includes("k8s-worker-01") ? r : undefined;
     }, 15_000, "the node to be admitted again");
     expect(after.FailedAndUnresolvableNodes).to.deep.equal({});
-    const coolMark = await until(async () => (heatOf("k8s-worker-01")?.startsWith("hot") ? undefined : heatOf("k8s-worker-01")), 15_000, "the annotation to change");
-    expect(coolMark).to.match(/^(cool|warm: .*)$/);
+    // Hysteresis: a hot mark cools after two clear polls, i.e. two new 20 s samples.
+    const coolMark = await until(async () => (heatOf("k8s-worker-01")?.startsWith("hot") ? undefined : heatOf("k8s-worker-01")), 50_000, "the annotation to change");
+    expect(coolMark).to.match(/^(cool|warm: [a-z-]+(, [a-z-]+)*)$/);
   });
 
   it("keeps answering from its last view when the API server goes away, and shows the view's age", async () => {
