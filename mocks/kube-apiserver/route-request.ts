@@ -21,7 +21,6 @@ const PATTERNS: ReadonlyArray<{ re: RegExp; type: ResourceType; ns?: number; nam
   { re: /^\/apis\/coordination\.k8s\.io\/v1\/leases$/, type: LEASES },
   { re: new RegExp(`^/apis/coordination\\.k8s\\.io/v1/namespaces/${SEGMENT}/leases$`), type: LEASES, ns: 1 },
   { re: new RegExp(`^/apis/coordination\\.k8s\\.io/v1/namespaces/${SEGMENT}/leases/${SEGMENT}$`), type: LEASES, ns: 1, name: 3 },
-  { re: /^\/api\/v1\/secrets$/, type: SECRETS },
   { re: new RegExp(`^/api/v1/namespaces/${SEGMENT}/secrets$`), type: SECRETS, ns: 1 },
   { re: new RegExp(`^/api/v1/namespaces/${SEGMENT}/secrets/${SEGMENT}$`), type: SECRETS, ns: 1, name: 3 },
   { re: /^\/apis\/admissionregistration\.k8s\.io\/v1\/mutatingwebhookconfigurations$/, type: MUTATING_WEBHOOK_CONFIGURATIONS },
