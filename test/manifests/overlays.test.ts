@@ -5,6 +5,7 @@ import { parse as parseYaml } from "yaml";
 import { listYamlFiles, MANIFESTS_DIR, PROJECT_ROOT, type Obj } from "./load-manifests.js";
 import { objectKey, OVERLAYS, renderOverlay } from "./render-overlay.js";
 import { unknownSchedulerFields } from "./scheduler-config-fields.js";
+import { unknownFields } from "./unknown-fields.js";
 import { validateObject } from "./validate-object.js";
 
 const rendered = new Map(OVERLAYS.map((name) => [name, renderOverlay(name)]));
@@ -29,6 +30,10 @@ describe("manifests/overlays (rendered with kubectl kustomize)", function () {
       const objs = render(name);
       const problems = (await Promise.all(objs.map(validateObject))).flat();
       expect(problems).to.deep.equal([]);
+      const unknown = objs.flatMap((o) => (unknownFields(o) ?? []).map((path) => `${objectKey(o)}: ${path}`));
+      expect(unknown, "fields the API types do not have").to.deep.equal([]);
+      const builtIn = objs.filter((o) => !String(o.apiVersion).startsWith("cert-manager.io/"));
+      expect(builtIn.filter((o) => unknownFields(o) === undefined).map(objectKey), "built-in kinds without a model").to.deep.equal([]);
       const keys = objs.map(objectKey);
       expect(new Set(keys).size, "no object twice").to.equal(keys.length);
     });
@@ -44,6 +49,13 @@ describe("manifests/overlays (rendered with kubectl kustomize)", function () {
     deployment.spec.replicas = "two";
     expect((await validateObject(deployment)).join("\n")).to.match(/replicas/);
     expect(await validateObject({ apiVersion: "example.com/v1", kind: "Widget", metadata: { name: "w" } })).to.have.length(1);
+  });
+
+  it("given a misspelt field anywhere in an object, the unknown-field check names its path (the check can fail)", () => {
+    const deployment = structuredClone(find(base, "Deployment", "hvx"));
+    deployment.spec.template.spec.containers[0].imagePullPolcy = "Always";
+    deployment.spec.template.metadata.labelz = {};
+    expect(unknownFields(deployment)).to.deep.equal([".spec.template.metadata.labelz", ".spec.template.spec.containers[0].imagePullPolcy"]);
   });
 
   it("given overlays/extender, it is hvx alone: no webhook configuration and no second scheduler", () => {
