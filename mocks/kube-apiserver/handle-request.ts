@@ -8,6 +8,7 @@ import { groupOf, supportedFields } from "./resource-types.js";
 import { routeRequest, type Route } from "./route-request.js";
 import { parseSelectors, SelectorError, type Matcher } from "./selector.js";
 import { send } from "./send-json.js";
+import { discoveryDocument } from "./serve-discovery.js";
 import { serveList } from "./serve-list.js";
 import { serveWatch, type WatchHandle } from "./serve-watch.js";
 
@@ -81,6 +82,11 @@ export async function handleRequest(state: FakeState, req: IncomingMessage, res:
     }
     const route = routeRequest(url.pathname);
     const store = route && state.stores.get(route.type);
+    const discovery = req.method === "GET" ? discoveryDocument(url.pathname) : undefined;
+    if (discovery !== undefined) {
+      send(res, 200, discovery);
+      return;
+    }
     if (!route || !store) {
       send(res, 404, kubeStatus(404, "NotFound", "the server could not find the requested resource"));
       return;

@@ -42,7 +42,18 @@ export const LEASES: ResourceType = {
   extraFields: () => ({}),
 };
 
-export const RESOURCE_TYPES = [NODES, PODS, NAMESPACES, LEASES] as const;
+/** Secrets and webhook configurations: what manifests/admission/gen-certs.sh writes (test/manifests). */
+export const SECRETS: ResourceType = { resource: "secrets", kind: "Secret", apiVersion: "v1", namespaced: true, extraFields: () => ({}) };
+
+export const MUTATING_WEBHOOK_CONFIGURATIONS: ResourceType = {
+  resource: "mutatingwebhookconfigurations",
+  kind: "MutatingWebhookConfiguration",
+  apiVersion: "admissionregistration.k8s.io/v1",
+  namespaced: false,
+  extraFields: () => ({}),
+};
+
+export const RESOURCE_TYPES = [NODES, PODS, NAMESPACES, LEASES, SECRETS, MUTATING_WEBHOOK_CONFIGURATIONS] as const;
 
 /** Field names accepted in `fieldSelector` for a type. */
 export function supportedFields(type: ResourceType): ReadonlySet<string> {

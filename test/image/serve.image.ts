@@ -43,7 +43,7 @@ function stopMock(mock: { child: ChildProcess } | undefined): Promise<void> {
   });
 }
 
-describe(`the image (${IMAGE}) run as manifests/deployment.yaml runs it (read-only root, uid 65532, emptyDir /tmp)`, function () {
+describe(`the image (${IMAGE}) run as manifests/base/deployment.yaml runs it (read-only root, uid 65532, emptyDir /tmp)`, function () {
   this.timeout(120_000);
   let dir = "";
   let mock: { child: ChildProcess; url: string } | undefined;
