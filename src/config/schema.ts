@@ -43,7 +43,7 @@ const metricsSchema = z
 const prometheusSchema = z
   .object({
     /** Prometheus-compatible HTTP API (Prometheus, Thanos Query, Mimir, VictoriaMetrics), e.g. http://prometheus:9090. */
-    url: z.string().url().optional(),
+    url: z.string().url().regex(/^https?:\/\//, "must start with http:// or https://").optional(),
     bearerTokenFile: z.string().optional(),
     username: z.string().optional(),
     password: z.string().optional(),
