@@ -132,7 +132,11 @@ function hostQuickStatsAt(state: MockState, h: HostSpec, t: number): { memMiB: n
 
 function toText(lines: readonly Line[]): string {
   const byName = new Map<string, Line[]>();
-  for (const l of lines) byName.set(l.name, [...(byName.get(l.name) ?? []), l]);
+  for (const l of lines) {
+    const same = byName.get(l.name);
+    if (same) same.push(l);
+    else byName.set(l.name, [l]);
+  }
   let text = "";
   for (const [name, ls] of byName) {
     text += `# TYPE ${name} gauge\n`;
