@@ -7,6 +7,7 @@ import { silentLogger } from "../../src/observability/logger.js";
 import type { PromSample } from "../../src/prometheus/parse-query-response.js";
 import { seriesFor } from "../../src/prometheus/flavour-series.js";
 import { PrometheusPoller } from "../../src/prometheus/prometheus-poller.js";
+import { demoScenarioPath, loadScenario, startMockVcenter } from "../../mocks/vcenter/index.js";
 import { freePort } from "../fixtures/net.js";
 
 const T = 1_764_500_000_000;
@@ -128,5 +129,25 @@ describe("PrometheusPoller", () => {
         expect(r.auth).to.equal(`Basic ${Buffer.from("hvx:pw").toString("base64")}`);
       }
     });
+  });
+
+  it("telegraf: given vCenter's inventory failing while Prometheus answers, fails the cycle and keeps the last good view; never sends QueryPerf", async () => {
+    const scenario = loadScenario(demoScenarioPath());
+    const vcenter = await startMockVcenter({ scenario });
+    try {
+      const c = parseConfig(`prometheus: { flavour: telegraf }\nvcenter: { url: "${vcenter.url}", username: "${scenario.credentials.username}", password: "${scenario.credentials.password}" }`);
+      const p = new PrometheusPoller({ prometheus: c.prometheus, vcenter: c.vcenter, maxMetricAgeSeconds: 120, log: silentLogger(), registry: new Registry(), random: () => 0.5, querier: fakeQuerier({}) });
+      await p.pollOnce();
+      const good = p.latest();
+      expect(good.hosts.size).to.equal(scenario.hosts.length);
+      vcenter.controls.setFaults({ fixedStatus: 503 });
+      const err = await p.pollOnce().then(() => undefined, (e: Error) => e);
+      p.stop();
+      expect((err as { kind?: string } | undefined)?.kind).to.equal("http");
+      expect(p.latest()).to.equal(good);
+      expect(vcenter.controls.stats().queryPerfCalls).to.equal(0);
+    } finally {
+      await vcenter.close();
+    }
   });
 });
