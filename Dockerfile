@@ -1,6 +1,8 @@
 # syntax=docker/dockerfile:1
 # hvx image: scheduler extender + admission webhook, one Node.js 20 process.
 #   docker build -t hvx:0.1.0 .
+# Without access to a container registry: scripts/build-image.sh (buildah, with a stand-in for
+# the base image passed as NODE_IMAGE); README "The container image".
 # Three stages: build (compiles TypeScript with dev dependencies), deps (production
 # dependencies only), runtime (compiled dist/src + production node_modules, non-root).
 

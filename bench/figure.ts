@@ -42,3 +42,6 @@ export function sampleMs(fn: () => void, budgetMs: number, minRuns = 30, warmup 
 export function mean(xs: readonly number[]): number {
   return xs.reduce((a, b) => a + b, 0) / xs.length;
 }
+
+/** Thrown by a benchmark that cannot run here; the runner prints `skipped: <message>` and counts no miss. */
+export class BenchSkipped extends Error {}

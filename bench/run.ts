@@ -1,5 +1,5 @@
 import { writeFileSync } from "node:fs";
-import type { BenchFigure, BenchRun } from "./figure.js";
+import { BenchSkipped, type BenchFigure, type BenchRun } from "./figure.js";
 
 /**
  * `npm run bench [-- --json FILE] [-- --only NAME,...]`: runs every benchmark in this process
@@ -13,6 +13,7 @@ const SUITES: Record<string, () => Promise<{ run: BenchRun }>> = {
   "informer-sync": () => import("./informer-sync.bench.js"),
   simulate: () => import("./simulate.bench.js"),
   "prometheus-source": () => import("./prometheus-source.bench.js"),
+  "image-size": () => import("./image-size.bench.js"),
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -21,7 +22,7 @@ async function main(argv: string[]): Promise<number> {
   if (jsonAt >= 0 && !jsonFile) throw new Error("--json needs a file name");
   const onlyAt = argv.indexOf("--only");
   const only = onlyAt >= 0 ? new Set((argv[onlyAt + 1] ?? "").split(",")) : undefined;
-  const results: Record<string, BenchFigure[] | { error: string }> = {};
+  const results: Record<string, BenchFigure[] | { error: string } | { skipped: string }> = {};
   let missed = 0;
   for (const [name, load] of Object.entries(SUITES)) {
     if (only && !only.has(name)) continue;
@@ -35,6 +36,11 @@ async function main(argv: string[]): Promise<number> {
         process.stdout.write(`${f.name.padEnd(58)} ${format(f.value).padStart(12)} ${f.unit.padEnd(20)}${f.target ? ` target ${f.target}` : ""}${verdict}\n`);
       }
     } catch (err) {
+      if (err instanceof BenchSkipped) {
+        results[name] = { skipped: err.message };
+        process.stdout.write(`  skipped: ${err.message}\n`);
+        continue;
+      }
       results[name] = { error: (err as Error).message };
       process.stdout.write(`  failed: ${(err as Error).stack ?? String(err)}\n`);
       missed++;

@@ -29,7 +29,7 @@ async function main(argv: readonly string[]): Promise<number> {
     case "serve":
       return serve(flags.get("config") as string | undefined, flags.has("print-config"));
     case "mock-vcenter": {
-      const { demoScenarioPath, loadScenario, startMockVcenter } = await import("../mocks/vcenter/index.js");
+      const { demoScenarioPath, loadScenario, startMockVcenter } = await importMockVcenter();
       const scenarioPath = (flags.get("scenario") as string | undefined) ?? demoScenarioPath();
       const mock = await startMockVcenter({ scenario: loadScenario(scenarioPath), port: intFlag(flags, "port", 8989) });
       process.stderr.write(`mock vCenter serving ${scenarioPath} at ${mock.url} (user administrator@vsphere.local / hvx-demo unless the scenario says otherwise)\n`);
@@ -56,28 +56,67 @@ async function serve(configPath: string | undefined, printConfig: boolean): Prom
   }
   const log = createLogger(config.log.level);
   const running = await startHvx(config, log);
-  if (running.demo) {
-    const sample = fileURLToPath(new URL("../../examples/filter-nodenames.json", import.meta.url));
-    process.stderr.write(
-      `\nhvx is serving the demo (mock vCenter at ${running.vcenterUrl}). Try:\n\n` +
-        `  curl -s -X POST http://localhost:${running.extenderPort}/filter -H 'Content-Type: application/json' -d @${sample}\n` +
-        `  curl -s http://localhost:${running.extenderPort}/debug/hosts\n` +
-        (running.admissionPort !== undefined
-          ? `  curl -s -X POST http://localhost:${running.admissionPort}/mutate -H 'Content-Type: application/json' -d @${fileURLToPath(new URL("../../examples/admissionreview-pod-create.json", import.meta.url))}   # plain HTTP in the demo\n`
-          : "") +
-        "\n",
-    );
+  if (running.demo) process.stderr.write(demoHelp(running));
+  const signal = await untilSignal();
+  // A second signal while draining stops at once.
+  const forced = untilSignal().then((again) => {
+    log.warn({ signal: again }, "second signal: exiting without waiting");
+    process.exit(1);
+  });
+  void forced;
+  if (signal === "SIGTERM") {
+    // Kubernetes: stop receiving traffic first (readiness 503), then close (server.shutdownDrainSeconds).
+    await running.shutdown();
+  } else {
+    log.info({ signal }, "shutting down");
+    await running.stop();
   }
-  await untilSignal();
-  log.info("shutting down");
-  await running.stop();
   return 0;
 }
 
-function untilSignal(): Promise<void> {
+/** The mocks ship with the source tree, not with the production image (Dockerfile): say so plainly there. */
+async function importMockVcenter(): Promise<typeof import("../mocks/vcenter/index.js")> {
+  try {
+    return await import("../mocks/vcenter/index.js");
+  } catch (err) {
+    const missing = fileURLToPath(new URL("../mocks/vcenter/index.js", import.meta.url));
+    if ((err as { code?: unknown }).code !== "ERR_MODULE_NOT_FOUND" || !String((err as Error).message).includes(missing)) throw err;
+    throw new Error("the mock vCenter is not installed here (production image, built without mocks/): run `npx hvx mock-vcenter` from a source checkout", { cause: err });
+  }
+}
+
+/** What `npm start` prints: one curl line per port. */
+function demoHelp(running: Awaited<ReturnType<typeof startHvx>>): string {
+  const example = (name: string) => fileURLToPath(new URL(`../../examples/${name}`, import.meta.url));
+  const extender = `${running.extenderTls ? "https" : "http"}://localhost:${running.extenderPort}`;
+  const admin = `http://localhost:${running.adminPort}`;
+  return (
+    `\nhvx is serving the demo (mock vCenter at ${running.vcenterUrl}). Try:\n\n` +
+    `  # extender port ${running.extenderPort}: kube-scheduler's verbs, /healthz, /readyz\n` +
+    `  curl -s -X POST ${extender}/filter -H 'Content-Type: application/json' -d @${example("filter-nodenames.json")}\n` +
+    `  curl -s -X POST ${extender}/prioritize -H 'Content-Type: application/json' -d @${example("filter-nodenames.json")}\n` +
+    `  # admin port ${running.adminPort}: /metrics, /debug/*, /healthz, /readyz\n` +
+    `  curl -s ${admin}/debug/hosts\n` +
+    `  curl -s ${admin}/metrics | grep '^hvx_'\n` +
+    (running.admissionPort !== undefined
+      ? `  # admission port ${running.admissionPort} (plain HTTP in the demo)\n` +
+        `  curl -s -X POST http://localhost:${running.admissionPort}/mutate -H 'Content-Type: application/json' -d @${example("admissionreview-pod-create.json")}\n`
+      : "") +
+    "\n"
+  );
+}
+
+function untilSignal(): Promise<"SIGINT" | "SIGTERM"> {
   return new Promise((resolve) => {
-    process.once("SIGINT", () => resolve());
-    process.once("SIGTERM", () => resolve());
+    const on = (signal: "SIGINT" | "SIGTERM") => () => {
+      process.off("SIGINT", onInt);
+      process.off("SIGTERM", onTerm);
+      resolve(signal);
+    };
+    const onInt = on("SIGINT");
+    const onTerm = on("SIGTERM");
+    process.once("SIGINT", onInt);
+    process.once("SIGTERM", onTerm);
   });
 }
 

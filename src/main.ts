@@ -1,4 +1,3 @@
-import { createServer, type RequestListener, type Server } from "node:http";
 import { hostname } from "node:os";
 import { CoordinationV1Api, CoreV1Api, type KubeConfig } from "@kubernetes/client-node";
 import { collectDefaultMetrics, Registry } from "prom-client";
@@ -6,26 +5,41 @@ import { ClusterInformer, createClusterMetrics, kubeConfigFromConfig, LeaseElect
 import type { PodWire } from "./cluster/to-pod-view.js";
 import type { Config } from "./config/index.js";
 import { readKubeEnv, type KubeEnv } from "./config/kube-env.js";
+import { readVcenterCredentialFiles } from "./config/vcenter-credential-files.js";
 import { ExtenderMetrics } from "./observability/extender-metrics.js";
 import type { Logger } from "./observability/logger.js";
+import { createRefusalMetrics } from "./observability/refusal-metrics.js";
 import { assessHostAlone } from "./placement/assess-host.js";
 import { hostsBackingNodes } from "./placement/host-occupancy.js";
 import { desiredNodeMarks } from "./protocol/node-marks.js";
 import { cpuMilli, memoryBytes } from "./quantity/index.js";
+import { buildAdminApp } from "./server/admin-app.js";
 import { LastKnownFleet, startAdmissionServer } from "./server/admission/index.js";
 import { buildDebugHosts } from "./server/debug-view.js";
 import { buildExtenderApp } from "./server/extender-app.js";
 import { createExtenderHandlers } from "./server/extender-handlers.js";
 import type { MetricsSource, SourceStatus } from "./model/metrics-source.js";
 import { PrometheusPoller } from "./prometheus/index.js";
-import { VcenterPoller } from "./vsphere/index.js";
+import { pollCycleEnded, ReadinessGate } from "./server/readiness.js";
+import { IN_FLIGHT_GRACE_MS, startListener } from "./server/start-listener.js";
+import { VcenterPoller, type VcenterPollerOptions } from "./vsphere/index.js";
 
 export interface RunningHvx {
   readonly extenderPort: number;
+  /** The extender port serves HTTPS (`server.tls`). */
+  readonly extenderTls: boolean;
+  readonly adminPort: number;
   readonly admissionPort?: number;
   readonly vcenterUrl: string;
   readonly demo: boolean;
+  /** Stops at once: listeners close (in-flight requests get up to 10 s), then everything else. */
   stop(): Promise<void>;
+  /**
+   * Graceful shutdown (SIGTERM): /readyz turns 503 and every response closes its connection;
+   * after `server.shutdownDrainSeconds` the listeners close and in-flight requests get up to
+   * 10 s more; then everything else stops.
+   */
+  shutdown(): Promise<void>;
 }
 
 type Stop = () => Promise<void> | void;
@@ -36,6 +50,7 @@ type Stop = () => Promise<void> | void;
  * the demo's worker VMs. Everything is stopped in reverse order.
  */
 export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: KubeEnv = readKubeEnv()): Promise<RunningHvx> {
+  const startedAtMs = Date.now();
   const stops: Stop[] = [];
   const stopAll = async () => {
     for (const stop of stops.splice(0).reverse()) {
@@ -52,7 +67,9 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
     const demo = config.vcenter.url === undefined ? await startDemo(config, log, stops) : undefined;
     const vcenter = demo ? { ...config.vcenter, ...demo.credentials, url: demo.vcenterUrl } : config.vcenter;
 
-    const poller = startMetricsSource(config, vcenter, log, registry);
+    // The demo's credentials come from its scenario, not from the files.
+    const credentialFiles = demo ? {} : readVcenterCredentialFiles();
+    const poller = startMetricsSource(config, vcenter, log, registry, credentialFiles);
     stops.push(() => poller.stop());
 
     const access = demo?.kubeConfig ? { enabled: true as const, kubeConfig: demo.kubeConfig } : kubeConfigFromConfig(config.kubernetes, kubeEnv);
@@ -81,22 +98,40 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
         ? { enrich: (ctx, req) => ({ ...ctx, cluster: { view: informer!.latest(), pod: toPodView(req.args.Pod as PodWire, defaults, ctx.nowMs) } }) }
         : {}),
     });
-    let ready = true;
-    const app = buildExtenderApp({
-      handlers,
-      registry,
-      bodyLimitMB: config.server.bodyLimitMB,
-      debugHosts: () => buildDebugHosts(poller.latest(), config, Date.now(), poller.status()),
-      ...(informer ? { debugViews: { cluster: () => ({ status: informer!.status(), nodes: informer!.latest().nodes.size }) } } : {}),
-      isReady: () => ready,
+    const countRefusal = createRefusalMetrics(registry);
+    const readiness = new ReadinessGate({ startedAtMs, graceSeconds: config.server.readinessGraceSeconds, firstPollEnded: () => pollCycleEnded(poller.status()) });
+    const ready = () => readiness.current();
+    // All listeners close together (one in-flight grace for all), before anything they use stops.
+    const listeners: Array<{ drain(): void; close(graceMs?: number): Promise<void> }> = [];
+    stops.push(() => Promise.all(listeners.map((l) => l.close(IN_FLIGHT_GRACE_MS))).then(() => undefined));
+
+    const extender = await startListener({
+      name: "extender",
+      portKey: "server.port",
+      port: config.server.port,
+      handler: buildExtenderApp({ handlers, bodyLimitMB: config.server.bodyLimitMB, readiness: ready, onRefuse: (reason) => countRefusal("extender", reason) }),
+      ...(config.server.tls ? { tls: config.server.tls, tlsKey: "server.tls" } : {}),
+      log,
     });
-    const server = await listen(app, config.server.port);
-    stops.push(() => {
-      ready = false;
-      return closeServer(server);
+    listeners.push(extender);
+    const extenderPort = extender.port;
+    log.info({ port: extenderPort, tls: extender.tls, clientCertificates: config.server.tls?.clientCAFile !== undefined }, `extender listening (${Object.keys(handlers).map((v) => `POST /${v}`).join(", ")}, GET /healthz, /readyz)`);
+    if (!config.server.tls) log.info("extender: plain HTTP (no server.tls); anyone who can reach server.port can call the verbs");
+
+    const admin = await startListener({
+      name: "admin",
+      portKey: "server.adminPort",
+      port: config.server.adminPort,
+      handler: buildAdminApp({
+        registry,
+        debugHosts: () => buildDebugHosts(poller.latest(), config, Date.now(), poller.status()),
+        ...(informer ? { debugViews: { cluster: () => ({ status: informer!.status(), nodes: informer!.latest().nodes.size }) } } : {}),
+        readiness: ready,
+      }),
+      log,
     });
-    const extenderPort = (server.address() as { port: number }).port;
-    log.info({ port: extenderPort }, "extender listening (POST /filter, POST /prioritize)");
+    listeners.push(admin);
+    log.info({ port: admin.port }, "admin listening (GET /metrics, /debug/hosts, /healthz, /readyz)");
 
     let admissionPort: number | undefined;
     if (config.admission.enabled) {
@@ -112,14 +147,34 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
         ownNamespace,
         fleet: () => fleet.current(),
         namespaceLabels: (ns) => informer?.latest().namespaces.get(ns),
+        ...(informer ? { knownNamespace: (ns: string) => knownNamespace(informer!, ns) } : {}),
         log,
         registry,
+        countRefusal,
       });
-      stops.push(() => admission.close());
+      listeners.push(admission);
       admissionPort = admission.port;
       log.info({ port: admissionPort, tls: config.admission.tls !== undefined }, "admission webhook listening (POST /mutate)");
     }
-    return { extenderPort, ...(admissionPort !== undefined ? { admissionPort } : {}), vcenterUrl: vcenter.url!, demo: demo !== undefined, stop: stopAll };
+    const shutdown = async () => {
+      readiness.beginShutdown();
+      for (const l of listeners) l.drain();
+      const drainSeconds = config.server.shutdownDrainSeconds;
+      log.info({ drainSeconds }, "shutting down: /readyz answers 503; listeners close after server.shutdownDrainSeconds");
+      await new Promise((r) => setTimeout(r, drainSeconds * 1000));
+      log.info({ graceSeconds: IN_FLIGHT_GRACE_MS / 1000 }, "closing listeners; in-flight requests may finish");
+      await stopAll();
+    };
+    return {
+      extenderPort,
+      extenderTls: extender.tls,
+      adminPort: admin.port,
+      ...(admissionPort !== undefined ? { admissionPort } : {}),
+      vcenterUrl: vcenter.url!,
+      demo: demo !== undefined,
+      stop: stopAll,
+      shutdown,
+    };
   } catch (err) {
     await stopAll();
     throw err;
@@ -127,10 +182,10 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
 }
 
 /** `metrics.source`: the vCenter poller (QueryPerf) or the Prometheus source (issue 11). */
-function startMetricsSource(config: Readonly<Config>, vcenter: Config["vcenter"], log: Logger, registry: Registry): MetricsSource & { status(): SourceStatus; stop(): void } {
+function startMetricsSource(config: Readonly<Config>, vcenter: Config["vcenter"], log: Logger, registry: Registry, credentialFiles: VcenterPollerOptions["credentialFiles"]): MetricsSource & { status(): SourceStatus; stop(): void } {
   const maxMetricAgeSeconds = config.thresholds.maxMetricAgeSeconds;
   if (config.metrics.source === "vcenter") {
-    const poller = new VcenterPoller({ vcenter, maxMetricAgeSeconds, log, registry });
+    const poller = new VcenterPoller({ vcenter, maxMetricAgeSeconds, log, registry, ...(credentialFiles ? { credentialFiles } : {}) });
     poller.start();
     return poller;
   }
@@ -189,17 +244,8 @@ async function startDemo(config: Readonly<Config>, log: Logger, stops: Stop[]): 
   return { vcenterUrl: mock.url, credentials, kubeConfig: kube.kubeConfig() };
 }
 
-function listen(app: RequestListener, port: number): Promise<Server> {
-  const server = createServer(app);
-  return new Promise((resolve, reject) => {
-    server.once("error", (err: NodeJS.ErrnoException) => reject(new Error(`cannot listen on port ${port} (server.port): ${err.code ?? err.message}`)));
-    server.listen(port, () => resolve(server));
-  });
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeIdleConnections();
-  });
+/** Whether the synced informer cache knows a namespace; undefined before the first sync. */
+function knownNamespace(informer: ClusterInformer, namespace: string): boolean | undefined {
+  const view = informer.latest();
+  return view.syncedAtMs === undefined ? undefined : view.namespaces.has(namespace);
 }

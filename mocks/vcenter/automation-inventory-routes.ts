@@ -11,9 +11,20 @@ export const MAX_VMS = 4000;
 export const MAX_CLUSTERS = 1000;
 
 /**
+ * The query parameters each list takes in the vSphere Automation API reference (8.0):
+ * any other parameter (a typo, the old `/rest` style `filter.hosts`) is refused with 400.
+ * `folders`, `datacenters` and `resource_pools` are real filters the mock does not model:
+ * it refuses them too (400) rather than ignore them and list everything.
+ */
+export const HOST_LIST_PARAMS = ["hosts", "names", "folders", "datacenters", "standalone", "clusters", "connection_states"] as const;
+export const VM_LIST_PARAMS = ["vms", "names", "folders", "datacenters", "hosts", "clusters", "resource_pools", "power_states"] as const;
+export const CLUSTER_LIST_PARAMS = ["clusters", "names", "folders", "datacenters"] as const;
+const NOT_MODELLED = ["folders", "datacenters", "resource_pools"];
+
+/**
  * `GET /api/vcenter/host`, `/api/vcenter/vm`, `/api/vcenter/vm/{vm}`, `/api/vcenter/cluster`.
  * Filters are repeated query keys (`?hosts=host-1&hosts=host-2`); an unknown enum value
- * is INVALID_ARGUMENT (400). `datacenters`, `folders`, `resource_pools` are not modelled.
+ * is INVALID_ARGUMENT (400), and so is an unknown query parameter.
  */
 export function mountAutomationInventoryRoutes(app: Application, state: MockState): void {
   counted(app, state, "get", "/api/vcenter/host", (req, res) => {
@@ -30,12 +41,16 @@ export function mountAutomationInventoryRoutes(app: Application, state: MockStat
     );
     if (tooMany(res, hosts.length, MAX_HOSTS, "host")) return;
     sendJson(res, 200, hosts.map(toHostSummaryWire));
-  });
+  }, HOST_LIST_PARAMS);
 
   counted(app, state, "get", "/api/vcenter/vm", (req, res) => {
     if (requireAutomationSession(state, req, res) === undefined) return;
     const f = filters(req, res, ["vms", "names", "hosts", "clusters", "power_states"], { power_states: VM_POWER_STATES });
     if (f === undefined) return;
+    if ([...(f["hosts"] ?? [])].some((h) => state.faults.hostFaults[h] === "vm_list")) {
+      sendJson(res, 500, vapiError("ERROR", "com.vmware.vapi.endpoint.internal.error", "Internal server error."));
+      return;
+    }
     const vms = [...state.vms.values()].filter(
       (v) =>
         match(f["vms"], v.id) &&
@@ -46,7 +61,7 @@ export function mountAutomationInventoryRoutes(app: Application, state: MockStat
     );
     if (tooMany(res, vms.length, MAX_VMS, "vm")) return;
     sendJson(res, 200, vms.map((v) => ({ vm: v.id, name: v.name, power_state: v.powerState, cpu_count: v.vcpus, memory_size_MiB: v.memoryMiB })));
-  });
+  }, VM_LIST_PARAMS);
 
   counted(app, state, "get", "/api/vcenter/vm/:vm", (req, res) => {
     if (requireAutomationSession(state, req, res) === undefined) return;
@@ -67,7 +82,7 @@ export function mountAutomationInventoryRoutes(app: Application, state: MockStat
     const clusters = state.scenario.clusters.filter((c) => match(f["clusters"], c.id) && match(f["names"], c.name));
     if (tooMany(res, clusters.length, MAX_CLUSTERS, "cluster")) return;
     sendJson(res, 200, clusters.map((c) => ({ cluster: c.id, name: c.name, ha_enabled: c.haEnabled, drs_enabled: c.drsEnabled })));
-  });
+  }, CLUSTER_LIST_PARAMS);
 }
 
 function toHostSummaryWire(h: HostSpec): object {
@@ -107,6 +122,11 @@ function instanceUuidFor(biosUuid: string): string {
 type Filters = Record<string, Set<string> | undefined>;
 
 function filters(req: Request, res: Response, names: string[], enums: Record<string, readonly string[]>): Filters | undefined {
+  const unmodelled = NOT_MODELLED.find((n) => listParam(req, n) !== undefined);
+  if (unmodelled !== undefined) {
+    sendJson(res, 400, vapiError("INVALID_ARGUMENT", "mock.vcenter.filter.not_modelled", `The mock vCenter does not model the filter ${unmodelled}.`, [unmodelled]));
+    return undefined;
+  }
   const out: Filters = {};
   for (const n of names) {
     const values = listParam(req, n);

@@ -42,6 +42,7 @@ export function mountAutomationSessionRoutes(app: Application, state: MockState)
   counted(app, state, "delete", "/api/session", (req, res) => {
     if (requireAutomationSession(state, req, res) === undefined) return;
     closeSession(state, req.get(SESSION_HEADER) ?? "");
+    state.stats.logouts.automation += 1;
     res.status(204).end();
   });
 }

@@ -22,6 +22,11 @@ export interface MockVcenterControls {
   setHostMetric(hostId: string, name: keyof HostMetricsSpec, value: NumberSeries | MemStateSeries): void;
   setVmMetric(vmId: string, name: keyof VmMetricsSpec, value: NumberSeries): void;
   setHostState(hostId: string, state: { connectionState?: HostSpec["connectionState"]; inMaintenance?: boolean }): void;
+  /**
+   * Sets (or, with undefined, removes) a vCenter advanced setting, as an administrator would,
+   * e.g. `setAdvancedSetting("config.vpxd.stats.maxQueryMetrics", 64)` lowers the QueryPerf limit.
+   */
+  setAdvancedSetting(key: string, value: number | string | undefined): void;
   /** A copy of the counters so far. */
   stats(): MockVcenterStats;
 }
@@ -64,6 +69,12 @@ export function createControls(state: MockState): MockVcenterControls {
       const h = host(hostId);
       if (s.connectionState !== undefined) h.connectionState = s.connectionState;
       if (s.inMaintenance !== undefined) h.inMaintenance = s.inMaintenance;
+    },
+    setAdvancedSetting: (key, value) => {
+      if (key === "") throw new Error("mock vCenter: empty setting key");
+      if (value === undefined) delete state.scenario.advancedSettings[key];
+      else if ((typeof value === "number" && Number.isInteger(value)) || typeof value === "string") state.scenario.advancedSettings[key] = value;
+      else throw new Error(`mock vCenter: setting ${key} must be an integer or a string`);
     },
     stats: () => structuredClone(state.stats),
   };

@@ -22,11 +22,14 @@ export interface MockVcenterStats {
   vmDetailFetches: Record<string, number>;
   /** 401 responses plus VI/JSON NotAuthenticated/InvalidLogin faults. */
   unauthorizedServed: number;
+  /** Sessions closed by `DELETE /api/session` and VI/JSON `Logout`. */
+  logouts: { automation: number; viJson: number };
 }
 
 /** The mock's mutable world: inventory (deep copies of the scenario), sessions, faults, stats. */
 export interface MockState {
   readonly scenario: Scenario;
+  /** The mock vCenter's own clock: the injected clock plus `faults.clockOffsetSeconds`. */
   readonly clock: () => number;
   /** Clock at start; scenario series count `atSeconds` from here. */
   readonly startMs: number;
@@ -48,15 +51,16 @@ export function emptyStats(): MockVcenterStats {
     maxMetricsInOneQuery: 0,
     vmDetailFetches: {},
     unauthorizedServed: 0,
+    logouts: { automation: 0, viJson: 0 },
   };
 }
 
-export function createMockState(scenario: Scenario, clock: () => number): MockState {
+export function createMockState(scenario: Scenario, baseClock: () => number): MockState {
   const copy = structuredClone(scenario);
-  return {
+  const state: MockState = {
     scenario: copy,
-    clock,
-    startMs: clock(),
+    clock: () => baseClock() + state.faults.clockOffsetSeconds * 1000,
+    startMs: baseClock() + copy.faults.clockOffsetSeconds * 1000,
     hosts: new Map(copy.hosts.map((h) => [h.id, h])),
     vms: new Map(copy.vms.map((v) => [v.id, v])),
     sessions: new Map(),
@@ -64,6 +68,20 @@ export function createMockState(scenario: Scenario, clock: () => number): MockSt
     stats: emptyStats(),
     random: mulberry32(copy.faults.seed),
   };
+  return state;
+}
+
+export const MAX_QUERY_METRICS_SETTING = "config.vpxd.stats.maxQueryMetrics";
+/** vpxd.stats.maxQueryMetrics when the setting is absent. */
+export const DEFAULT_MAX_QUERY_METRICS = 256;
+
+/** Metrics (entities x metricIds) one QueryPerf may ask for; Infinity when the setting lifts the limit (<= 0). */
+export function maxQueryMetrics(state: MockState): number {
+  const raw = state.scenario.advancedSettings[MAX_QUERY_METRICS_SETTING];
+  if (raw === undefined) return DEFAULT_MAX_QUERY_METRICS;
+  const n = typeof raw === "number" ? raw : Number.parseInt(raw, 10);
+  if (!Number.isFinite(n)) return DEFAULT_MAX_QUERY_METRICS;
+  return n <= 0 ? Number.POSITIVE_INFINITY : n;
 }
 
 /** VMs placed on a host, in scenario order. */

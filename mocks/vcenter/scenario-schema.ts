@@ -131,6 +131,17 @@ export const FaultsSchema = z
     viNotAuthenticatedStatus: z.union([z.literal(401), z.literal(500)]).default(500),
     /** Seed of the fault dice, so error and malformed sequences repeat. */
     seed: z.number().int().default(1),
+    /**
+     * The mock's clock runs this many seconds ahead of its injected clock (negative: behind).
+     * Sample timestamps, CurrentTime, the HTTP Date header and session expiry follow it.
+     */
+    clockOffsetSeconds: z.number().default(0),
+    /**
+     * Per-host failures, by host id: `summary` (its HostSystem summary answers a SystemError),
+     * `vm_list` (`GET /api/vcenter/vm?hosts=<it>` answers 500), `perf` (a QueryPerf naming it
+     * or one of its VMs answers a SystemError).
+     */
+    hostFaults: z.record(z.string(), z.enum(["summary", "vm_list", "perf"])).default({}),
   })
   .strict()
   .default({});
@@ -152,6 +163,14 @@ export const ScenarioSchema = z
      * `four` (older docs): high 0, soft 1, hard 2, low 3, and clear reads as high.
      */
     memStateEncoding: z.enum(["five", "four"]).default("five"),
+    /** VI/JSON releases served under `/sdk/vim25/{release}`; any other gets 404 (a vCenter 8.0.1 serves 8.0.1.0). */
+    viJsonReleases: z.array(z.string().regex(/^\d+(\.\d+){3}$/, "must look like 8.0.1.0")).min(1).default(["8.0.1.0"]),
+    /**
+     * vCenter advanced settings served by `OptionManager/VpxSettings/QueryOptions`, e.g.
+     * `config.vpxd.stats.maxQueryMetrics: 64` (which also lowers the QueryPerf limit; <= 0
+     * lifts it). Numbers are served as `int`, text as `string`.
+     */
+    advancedSettings: z.record(z.string().min(1), z.union([z.number().int(), z.string()])).default({}),
     faults: FaultsSchema,
     clusters: z.array(ClusterSchema).default([]),
     hosts: z.array(HostSchema).default([]),

@@ -13,6 +13,22 @@ import { mountViPerfRoutes } from "./vi-perf-routes.js";
 import { mountViSessionRoutes } from "./vi-session-routes.js";
 import { sendJson, vapiError, viFault } from "./wire-errors.js";
 
+/**
+ * A request that carries a body must say `Content-Type: application/json`, or it gets 415
+ * (both APIs declare their request bodies as application/json only). A body-less POST
+ * (`POST /api/session` with Basic auth, VI/JSON Logout and CurrentTime) needs no Content-Type.
+ */
+function requireJsonBody(req: Request, res: Response, next: NextFunction): void {
+  const hasBody = Number(req.get("content-length") ?? "0") > 0 || req.get("transfer-encoding") !== undefined;
+  if (!hasBody || req.is("application/json") === "application/json") {
+    next();
+    return;
+  }
+  const got = req.get("content-type") ?? "none";
+  if (req.path.startsWith("/sdk/")) sendJson(res, 415, viFault("InvalidRequest", `Unsupported Content-Type '${got}': the request body must be application/json.`));
+  else sendJson(res, 415, vapiError("INVALID_ARGUMENT", "vapi.rest.request.content_type.unsupported", `Unsupported Content-Type '${got}': the request body must be application/json.`, [got]));
+}
+
 export interface MockVcenterOptions {
   scenario: Scenario;
   /** 0 or absent: a free port. */
@@ -39,8 +55,14 @@ export async function startMockVcenter(opts: MockVcenterOptions): Promise<MockVc
   const app = express();
   app.disable("x-powered-by");
   app.disable("etag");
+  app.use((_req: Request, res: Response, next: NextFunction) => {
+    // The Date header follows the mock's own clock (offset included), as a skewed vCenter's would.
+    res.setHeader("Date", new Date(state.clock()).toUTCString());
+    next();
+  });
   app.use(faultInjection(state));
-  app.use(express.json({ limit: "10mb", type: () => true }));
+  app.use(requireJsonBody);
+  app.use(express.json({ limit: "10mb" }));
   mountAutomationSessionRoutes(app, state);
   mountAutomationInventoryRoutes(app, state);
   mountViSessionRoutes(app, state);

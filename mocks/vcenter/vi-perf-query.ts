@@ -1,17 +1,28 @@
 import { COUNTERS, counterByKey, counterKey } from "./counter-catalogue.js";
-import { vmsOnHost, type MockState } from "./mock-state.js";
+import { DEFAULT_MAX_QUERY_METRICS, maxQueryMetrics, vmsOnHost, type MockState } from "./mock-state.js";
 import { SAMPLE_INTERVAL_S, counterInstances, counterValue, type PerfEntity } from "./perf-values.js";
-import { VI_FAULT_STATUS, invalidArgument, managedObjectNotFound, moRef } from "./wire-errors.js";
+import {
+  VI_BAD_REQUEST_STATUS,
+  VI_FAULT_STATUS,
+  invalidArgument,
+  invalidRequest,
+  managedObjectNotFound,
+  moRef,
+  restrictedByAdministrator,
+} from "./wire-errors.js";
 
 /** vpxd.stats.maxQueryMetrics default: more metrics (entities x metricIds) in one query is refused. */
-export const MAX_QUERY_METRICS = 256;
+export const MAX_QUERY_METRICS = DEFAULT_MAX_QUERY_METRICS;
 /** Real-time samples are kept one hour: 180 x 20 s. */
-const SAMPLES_KEPT = 180;
-const SAMPLE_MS = SAMPLE_INTERVAL_S * 1000;
+const REALTIME_KEPT = 180;
+/** The first historical interval (past day): 300 s samples; the mock keeps the last hour of them. */
+export const HISTORICAL_INTERVAL_S = 300;
+const HISTORICAL_KEPT = 12;
 
 export interface PerfQuerySpecWire {
-  entity?: { type?: unknown; value?: unknown };
-  metricId?: Array<{ counterId?: unknown; instance?: unknown }>;
+  _typeName?: unknown;
+  entity?: { _typeName?: unknown; type?: unknown; value?: unknown };
+  metricId?: unknown;
   intervalId?: unknown;
   maxSample?: unknown;
   startTime?: unknown;
@@ -24,46 +35,71 @@ export interface PerfReply {
   /** Metrics asked for (entities x metricIds), for stats even when refused. */
   metrics: number;
 }
-type Fault = { fault: object };
+type Fault = { fault: object; status?: number };
+interface MetricIdWire {
+  key: number;
+  instance: string;
+}
+/** A spec that deserialized: the entity reference and its metric ids (undefined = every counter). */
+interface ParsedSpec {
+  spec: PerfQuerySpecWire;
+  ref: { type: string; value: string };
+  metricIds: MetricIdWire[] | undefined;
+}
 
-/** `QueryPerf`: an array of PerfEntityMetric, one per entity that has real-time data. */
+/**
+ * `QueryPerf`: an array of PerfEntityMetric, one per entity that has data. Checked in the
+ * order vCenter does: the body must deserialize (a missing required property, such as a
+ * PerfMetricId's `instance`, or a wrong `_typeName` is a 400 InvalidRequest); then the
+ * entities must exist; then the query must fit `vpxd.stats.maxQueryMetrics`
+ * (RestrictedByAdministrator); then each spec's interval, format and times are checked.
+ */
 export function queryPerf(state: MockState, body: unknown): PerfReply {
   const specs = (body as { querySpec?: unknown } | undefined)?.querySpec;
-  if (!Array.isArray(specs)) return refuse(invalidArgument("querySpec"), 0);
-  const planned: Array<{ spec: PerfQuerySpecWire; entity: PerfEntity }> = [];
-  let metrics = 0;
-  for (const spec of specs as PerfQuerySpecWire[]) {
-    const entity = resolveEntity(state, spec.entity);
-    if ("fault" in entity) return refuse(entity.fault, metrics);
-    metrics += metricIdCount(spec, entity);
-    planned.push({ spec, entity });
+  if (!Array.isArray(specs)) return refuse({ fault: invalidArgument("querySpec") }, 0);
+  const parsed: ParsedSpec[] = [];
+  for (const spec of specs) {
+    const p = parseSpec(spec);
+    if ("fault" in p) return refuse(p, 0);
+    parsed.push(p);
   }
-  if (metrics > MAX_QUERY_METRICS) return refuse(invalidArgument("querySpec.size"), metrics);
+  const planned: Array<{ parsed: ParsedSpec; entity: PerfEntity }> = [];
+  let metrics = 0;
+  for (const p of parsed) {
+    const entity = resolveEntity(state, p.ref);
+    if ("fault" in entity) return refuse(entity, metrics);
+    metrics += metricCount(p, entity);
+    planned.push({ parsed: p, entity });
+  }
+  if (metrics > maxQueryMetrics(state)) return refuse(tooLarge(), metrics);
   const out: object[] = [];
-  for (const { spec, entity } of planned) {
-    const m = entityMetric(state, spec, entity);
-    if ("fault" in m) return refuse(m.fault, metrics);
+  for (const { parsed: p, entity } of planned) {
+    const m = entityMetric(state, p, entity);
+    if ("fault" in m) return refuse(m, metrics);
     if (m.metric !== undefined) out.push(m.metric);
   }
   return { status: 200, body: out, metrics };
 }
 
-/** `QueryPerfComposite`: one HostSystem spec -> the host's metric plus its VMs' as childEntity. */
+/** `QueryPerfComposite`: one HostSystem spec -> the host's metric plus its VMs' as childEntity. `metricId` is required. */
 export function queryPerfComposite(state: MockState, body: unknown): PerfReply {
-  const spec = (body as { querySpec?: unknown } | undefined)?.querySpec as PerfQuerySpecWire | undefined;
-  if (spec === undefined || typeof spec !== "object" || Array.isArray(spec)) return refuse(invalidArgument("querySpec"), 0);
-  const host = resolveEntity(state, spec.entity);
-  if ("fault" in host) return refuse(host.fault, 0);
-  if (host.kind !== "host") return refuse(invalidArgument("querySpec.entity"), 0);
+  const spec = (body as { querySpec?: unknown } | undefined)?.querySpec;
+  if (spec === undefined || typeof spec !== "object" || spec === null || Array.isArray(spec)) return refuse({ fault: invalidArgument("querySpec") }, 0);
+  const p = parseSpec(spec);
+  if ("fault" in p) return refuse(p, 0);
+  if (p.metricIds === undefined || p.metricIds.length === 0) return refuse({ fault: invalidArgument("querySpec.metricId") }, 0);
+  const host = resolveEntity(state, p.ref);
+  if ("fault" in host) return refuse(host, 0);
+  if (host.kind !== "host") return refuse({ fault: invalidArgument("querySpec.entity") }, 0);
   const children: PerfEntity[] = vmsOnHost(state, host.host.id).map((vm) => ({ kind: "vm", vm }));
-  const metrics = [host, ...children].reduce((n, e) => n + metricIdCount(spec, e), 0);
-  if (metrics > MAX_QUERY_METRICS) return refuse(invalidArgument("querySpec.size"), metrics);
-  const hostMetric = entityMetric(state, spec, host);
-  if ("fault" in hostMetric) return refuse(hostMetric.fault, metrics);
+  const metrics = [host, ...children].reduce((n, e) => n + metricCount(p, e), 0);
+  if (metrics > maxQueryMetrics(state)) return refuse(tooLarge(), metrics);
+  const hostMetric = entityMetric(state, p, host);
+  if ("fault" in hostMetric) return refuse(hostMetric, metrics);
   const childEntity: object[] = [];
   for (const c of children) {
-    const m = entityMetric(state, spec, c);
-    if ("fault" in m) return refuse(m.fault, metrics);
+    const m = entityMetric(state, p, c);
+    if ("fault" in m) return refuse(m, metrics);
     if (m.metric !== undefined) childEntity.push(m.metric);
   }
   const reply: Record<string, unknown> = { _typeName: "PerfCompositeMetric" };
@@ -72,74 +108,134 @@ export function queryPerfComposite(state: MockState, body: unknown): PerfReply {
   return { status: 200, body: reply, metrics };
 }
 
-const refuse = (fault: object, metrics: number): PerfReply => ({ status: VI_FAULT_STATUS, body: fault, metrics });
+const refuse = (f: Fault, metrics: number): PerfReply => ({ status: f.status ?? VI_FAULT_STATUS, body: f.fault, metrics });
+const tooLarge = (): Fault => ({ fault: restrictedByAdministrator("vpxd.stats.maxQueryMetrics") });
+const badRequest = (message: string): Fault => ({ fault: invalidRequest(message), status: VI_BAD_REQUEST_STATUS });
+const missing = (property: string, type: string) => badRequest(`Required property ${property} is missing from data object of type ${type}`);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-function resolveEntity(state: MockState, ref: PerfQuerySpecWire["entity"]): PerfEntity | Fault {
-  const type = String(ref?.type ?? "");
-  const value = String(ref?.value ?? "");
-  if (type === "HostSystem") {
-    const host = state.hosts.get(value);
-    if (host !== undefined) return { kind: "host", host };
-  } else if (type === "VirtualMachine") {
-    const vm = state.vms.get(value);
-    if (vm !== undefined) return { kind: "vm", vm };
-  } else if (ref === undefined) {
-    return { fault: invalidArgument("querySpec.entity") };
+function wrongType(value: Record<string, unknown>, expected: string): Fault | undefined {
+  const t = value["_typeName"];
+  return t === undefined || t === expected ? undefined : badRequest(`Unexpected type '${String(t)}' where ${expected} is expected`);
+}
+
+/** Deserializes one PerfQuerySpec as vmomi would: required properties present and of the right type. */
+function parseSpec(spec: unknown): ParsedSpec | Fault {
+  if (!isObject(spec)) return badRequest("Expected a data object of type PerfQuerySpec");
+  const typeFault = wrongType(spec, "PerfQuerySpec");
+  if (typeFault) return typeFault;
+  const entity = spec["entity"];
+  if (entity === undefined || entity === null) return missing("entity", "PerfQuerySpec");
+  if (!isObject(entity)) return badRequest("Expected a ManagedObjectReference for PerfQuerySpec.entity");
+  const refFault = wrongType(entity, "ManagedObjectReference");
+  if (refFault) return refFault;
+  if (typeof entity["type"] !== "string") return missing("type", "ManagedObjectReference");
+  if (typeof entity["value"] !== "string") return missing("value", "ManagedObjectReference");
+  const ids = spec["metricId"];
+  let metricIds: MetricIdWire[] | undefined;
+  if (ids !== undefined && ids !== null) {
+    if (!Array.isArray(ids)) return badRequest("Expected an array of PerfMetricId for PerfQuerySpec.metricId");
+    metricIds = [];
+    for (const id of ids) {
+      if (!isObject(id)) return badRequest("Expected a data object of type PerfMetricId");
+      const idFault = wrongType(id, "PerfMetricId");
+      if (idFault) return idFault;
+      if (id["counterId"] === undefined) return missing("counterId", "PerfMetricId");
+      if (!Number.isInteger(id["counterId"])) return badRequest("PerfMetricId.counterId must be an int");
+      if (id["instance"] === undefined) return missing("instance", "PerfMetricId");
+      if (typeof id["instance"] !== "string") return badRequest("PerfMetricId.instance must be a string");
+      metricIds.push({ key: id["counterId"] as number, instance: id["instance"] });
+    }
   }
-  return { fault: managedObjectNotFound(type, value) };
+  return { spec: spec as PerfQuerySpecWire, ref: { type: entity["type"], value: entity["value"] }, metricIds };
 }
 
-function metricIdCount(spec: PerfQuerySpecWire, e: PerfEntity): number {
-  const ids = spec.metricId;
-  return Array.isArray(ids) && ids.length > 0 ? ids.length : COUNTERS.filter((c) => c.entities.includes(e.kind)).length;
+function resolveEntity(state: MockState, ref: { type: string; value: string }): PerfEntity | Fault {
+  if (ref.type === "HostSystem") {
+    const host = state.hosts.get(ref.value);
+    if (host !== undefined) return { kind: "host", host };
+  } else if (ref.type === "VirtualMachine") {
+    const vm = state.vms.get(ref.value);
+    if (vm !== undefined) return { kind: "vm", vm };
+  }
+  return { fault: managedObjectNotFound(ref.type, ref.value) };
 }
 
-/** Samples available to a spec: 20 s boundaries of the mock clock, newest last. */
-function sampleTimesMs(state: MockState, spec: PerfQuerySpecWire): number[] | Fault {
-  const latest = Math.floor(state.clock() / SAMPLE_MS) * SAMPLE_MS;
+/** Metrics a spec asks for on one entity: its metric ids, or (none given) every counter of the entity. */
+function metricCount(p: ParsedSpec, e: PerfEntity): number {
+  return p.metricIds !== undefined && p.metricIds.length > 0 ? p.metricIds.length : COUNTERS.filter((c) => c.entities.includes(e.kind)).length;
+}
+
+/**
+ * The interval a spec reads: 20 (real-time) when asked for; 300 (the first historical
+ * interval) when asked for or when `intervalId` is left out, since vCenter then answers from
+ * its statistics database rather than the hosts' real-time data. Any other: InvalidArgument.
+ */
+function intervalOf(spec: PerfQuerySpecWire): number | Fault {
+  if (spec.intervalId === undefined || spec.intervalId === null) return HISTORICAL_INTERVAL_S;
+  const interval = Number(spec.intervalId);
+  return interval === SAMPLE_INTERVAL_S || interval === HISTORICAL_INTERVAL_S ? interval : { fault: invalidArgument("querySpec.interval") };
+}
+
+/**
+ * Sample end times a spec gets, newest last. Real-time: 20 s boundaries of the mock clock,
+ * one hour kept, `maxSample` keeps the newest N. Historical: 300 s boundaries, the last hour,
+ * `maxSample` ignored (as vCenter documents).
+ */
+function sampleTimesMs(state: MockState, spec: PerfQuerySpecWire, intervalS: number): number[] | Fault {
+  const stepMs = intervalS * 1000;
+  const latest = Math.floor(state.clock() / stepMs) * stepMs;
   const start = spec.startTime === undefined ? undefined : Date.parse(String(spec.startTime));
   const end = spec.endTime === undefined ? undefined : Date.parse(String(spec.endTime));
-  if (start !== undefined && Number.isNaN(start)) return { fault: invalidArgument("startTime") };
-  if (end !== undefined && Number.isNaN(end)) return { fault: invalidArgument("endTime") };
+  if (start !== undefined && Number.isNaN(start)) return { fault: invalidArgument("querySpec.startTime") };
+  if (end !== undefined && Number.isNaN(end)) return { fault: invalidArgument("querySpec.endTime") };
   const max = spec.maxSample === undefined ? undefined : Number(spec.maxSample);
-  if (max !== undefined && !(Number.isInteger(max) && max > 0)) return { fault: invalidArgument("maxSample") };
+  if (max !== undefined && !(Number.isInteger(max) && max > 0)) return { fault: invalidArgument("querySpec.maxSample") };
+  const kept = intervalS === SAMPLE_INTERVAL_S ? REALTIME_KEPT : HISTORICAL_KEPT;
   const times: number[] = [];
-  for (let k = SAMPLES_KEPT - 1; k >= 0; k--) {
-    const t = latest - k * SAMPLE_MS;
+  for (let k = kept - 1; k >= 0; k--) {
+    const t = latest - k * stepMs;
     if ((start === undefined || t > start) && (end === undefined || t <= end)) times.push(t);
   }
-  return max === undefined ? times : times.slice(Math.max(0, times.length - max));
+  return max === undefined || intervalS !== SAMPLE_INTERVAL_S ? times : times.slice(Math.max(0, times.length - max));
 }
 
-function hasRealtimeData(state: MockState, e: PerfEntity): boolean {
+function hasData(state: MockState, e: PerfEntity): boolean {
   if (e.kind === "host") return e.host.connectionState === "CONNECTED";
   return e.vm.powerState === "POWERED_ON" && state.hosts.get(e.vm.host)?.connectionState === "CONNECTED";
 }
 
-function entityMetric(state: MockState, spec: PerfQuerySpecWire, e: PerfEntity): { metric?: object } | Fault {
-  const interval = spec.intervalId === undefined ? SAMPLE_INTERVAL_S : Number(spec.intervalId);
-  if (interval !== SAMPLE_INTERVAL_S) return { fault: invalidArgument("interval") };
-  if (spec.format !== undefined && spec.format !== "normal") return { fault: invalidArgument("format") };
-  const times = sampleTimesMs(state, spec);
+function entityMetric(state: MockState, p: ParsedSpec, e: PerfEntity): { metric?: object } | Fault {
+  const spec = p.spec;
+  const interval = intervalOf(spec);
+  if (typeof interval !== "number") return interval;
+  if (spec.format !== undefined && spec.format !== "normal") return { fault: invalidArgument("querySpec.format") };
+  const times = sampleTimesMs(state, spec, interval);
   if (!Array.isArray(times)) return times;
-  if (!hasRealtimeData(state, e) || times.length === 0) return {};
+  if (!hasData(state, e) || times.length === 0) return {};
   const offset = state.scenario.counterKeyOffset;
   const wanted =
-    Array.isArray(spec.metricId) && spec.metricId.length > 0
-      ? spec.metricId.map((m) => ({ key: Number(m.counterId), instance: typeof m.instance === "string" ? m.instance : "" }))
-      : COUNTERS.filter((c) => c.entities.includes(e.kind)).map((c) => ({ key: counterKey(c, offset), instance: "" }));
+    p.metricIds !== undefined && p.metricIds.length > 0
+      ? p.metricIds
+      : COUNTERS.filter((c) => c.entities.includes(e.kind)).map((c) => ({ key: counterKey(c, offset), instance: "*" }));
   const series: object[] = [];
   for (const w of wanted) {
     const c = counterByKey(w.key, offset);
     if (c === undefined) continue;
+    // A summation over a 300 s sample adds up fifteen 20 s ones.
+    const scale = c.rollup === "summation" ? interval / SAMPLE_INTERVAL_S : 1;
     for (const instance of w.instance === "*" ? counterInstances(c, e) : [w.instance]) {
       const values = times.map((t) => counterValue(state, c, e, instance, (t - state.startMs) / 1000));
       if (values.some((v) => v === undefined)) continue;
-      series.push({ _typeName: "PerfMetricIntSeries", id: { _typeName: "PerfMetricId", counterId: w.key, instance }, value: values });
+      series.push({
+        _typeName: "PerfMetricIntSeries",
+        id: { _typeName: "PerfMetricId", counterId: w.key, instance },
+        value: values.map((v) => (v as number) * scale),
+      });
     }
   }
   const entity = e.kind === "host" ? moRef("HostSystem", e.host.id) : moRef("VirtualMachine", e.vm.id);
-  const sampleInfo = times.map((t) => ({ _typeName: "PerfSampleInfo", timestamp: toViTimestamp(t), interval: SAMPLE_INTERVAL_S }));
+  const sampleInfo = times.map((t) => ({ _typeName: "PerfSampleInfo", timestamp: toViTimestamp(t), interval }));
   return { metric: { _typeName: "PerfEntityMetric", entity, sampleInfo, value: series } };
 }
 

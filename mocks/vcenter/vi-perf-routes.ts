@@ -5,7 +5,7 @@ import { hostQuickStats } from "./perf-values.js";
 import { counted } from "./counted.js";
 import { queryPerf, queryPerfComposite, type PerfReply } from "./vi-perf-query.js";
 import { PERF_MANAGER_ID, VI_BASE, releaseOk, requireViSession } from "./vi-session-routes.js";
-import { VI_FAULT_STATUS, managedObjectNotFound, moRef, sendJson } from "./wire-errors.js";
+import { VI_FAULT_STATUS, managedObjectNotFound, moRef, sendJson, viFault } from "./wire-errors.js";
 import type { HostSpec } from "./scenario-schema.js";
 
 const CONNECTION_STATE_VI: Record<HostSpec["connectionState"], string> = {
@@ -24,7 +24,7 @@ export function mountViPerfRoutes(app: Application, state: MockState): void {
   const perfObj = { type: "PerformanceManager", value: PERF_MANAGER_ID };
 
   counted(app, state, "get", `${VI_BASE}/PerformanceManager/:moId/perfCounter`, (req, res) => {
-    if (!releaseOk(req, res) || requireViSession(state, req, res, perfObj) === undefined || !perfMgr(req.params["moId"], res)) return;
+    if (!releaseOk(state, req, res) || requireViSession(state, req, res, perfObj) === undefined || !perfMgr(req.params["moId"], res)) return;
     sendJson(res, 200, toPerfCounterInfoWire(state.scenario.counterKeyOffset, state.scenario.memStateEncoding));
   });
 
@@ -33,25 +33,46 @@ export function mountViPerfRoutes(app: Application, state: MockState): void {
     sendJson(res, r.status, r.body);
   };
   counted(app, state, "post", `${VI_BASE}/PerformanceManager/:moId/QueryPerf`, (req, res) => {
-    if (!releaseOk(req, res) || requireViSession(state, req, res, perfObj) === undefined || !perfMgr(req.params["moId"], res)) return;
+    if (!releaseOk(state, req, res) || requireViSession(state, req, res, perfObj) === undefined || !perfMgr(req.params["moId"], res)) return;
     state.stats.queryPerfCalls += 1;
+    if (namesFailingHost(state, req.body)) {
+      sendJson(res, VI_FAULT_STATUS, viFault("SystemError", "A general system error occurred: injected host fault", { reason: "injected host fault" }));
+      return;
+    }
     send(res, queryPerf(state, req.body));
   });
   counted(app, state, "post", `${VI_BASE}/PerformanceManager/:moId/QueryPerfComposite`, (req, res) => {
-    if (!releaseOk(req, res) || requireViSession(state, req, res, perfObj) === undefined || !perfMgr(req.params["moId"], res)) return;
+    if (!releaseOk(state, req, res) || requireViSession(state, req, res, perfObj) === undefined || !perfMgr(req.params["moId"], res)) return;
     state.stats.queryPerfCompositeCalls += 1;
     send(res, queryPerfComposite(state, req.body));
   });
 
   counted(app, state, "get", `${VI_BASE}/HostSystem/:id/summary`, (req, res) => {
     const id = String(req.params["id"]);
-    if (!releaseOk(req, res) || requireViSession(state, req, res, { type: "HostSystem", value: id }) === undefined) return;
+    if (!releaseOk(state, req, res) || requireViSession(state, req, res, { type: "HostSystem", value: id }) === undefined) return;
     const h = state.hosts.get(id);
     if (h === undefined) {
       sendJson(res, VI_FAULT_STATUS, managedObjectNotFound("HostSystem", id));
       return;
     }
+    if (state.faults.hostFaults[id] === "summary") {
+      sendJson(res, VI_FAULT_STATUS, viFault("SystemError", "A general system error occurred: injected host fault", { reason: "injected host fault" }));
+      return;
+    }
     sendJson(res, 200, toHostListSummaryWire(state, h));
+  });
+}
+
+/** Whether a QueryPerf body names a host with a `perf` host fault, or a VM on one. */
+function namesFailingHost(state: MockState, body: unknown): boolean {
+  const failing = Object.entries(state.faults.hostFaults).filter(([, f]) => f === "perf").map(([id]) => id);
+  if (failing.length === 0) return false;
+  const specs = (body as { querySpec?: unknown } | undefined)?.querySpec;
+  if (!Array.isArray(specs)) return false;
+  return specs.some((s: { entity?: { type?: unknown; value?: unknown } }) => {
+    const value = String(s?.entity?.value ?? "");
+    const hostId = s?.entity?.type === "VirtualMachine" ? state.vms.get(value)?.host : value;
+    return hostId !== undefined && failing.includes(hostId);
   });
 }
 

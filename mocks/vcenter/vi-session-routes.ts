@@ -2,17 +2,18 @@ import type { Application, Request, Response } from "express";
 import type { MockState } from "./mock-state.js";
 import { closeSession, openSession, touchSession, vcenterUserName } from "./session-store.js";
 import { counted } from "./counted.js";
-import { VI_FAULT_STATUS, managedObjectNotFound, moRef, sendJson, viFault } from "./wire-errors.js";
+import { VI_FAULT_STATUS, invalidName, managedObjectNotFound, moRef, sendJson, viFault } from "./wire-errors.js";
 
-/** VI/JSON base path; `{release}` is any dotted version, e.g. 8.0.1.0. */
+/** VI/JSON base path; `{release}` must be one of the scenario's `viJsonReleases` (e.g. 8.0.1.0). */
 export const VI_BASE = "/sdk/vim25/:release";
 export const VI_SESSION_HEADER = "vmware-api-session-id";
 export const SESSION_MANAGER_ID = "SessionManager";
 export const PERF_MANAGER_ID = "PerfMgr";
+export const SETTING_ID = "VpxSettings";
 
-/** False (after a 404) when `{release}` is not a dotted version number. */
-export function releaseOk(req: Request, res: Response): boolean {
-  if (/^\d+(\.\d+)*$/.test(String(req.params["release"]))) return true;
+/** False (after a 404, as vCenter answers a release it does not serve) when `{release}` is not served. */
+export function releaseOk(state: MockState, req: Request, res: Response): boolean {
+  if (state.scenario.viJsonReleases.includes(String(req.params["release"]))) return true;
   res.status(404).end();
   return false;
 }
@@ -33,15 +34,52 @@ export function requireViSession(state: MockState, req: Request, res: Response, 
   return s;
 }
 
-/** ServiceInstance content (no login needed), SessionManager Login and Logout. */
+/**
+ * ServiceInstance content and CurrentTime (no login needed), SessionManager Login and
+ * Logout, and the OptionManager's QueryOptions (vCenter advanced settings).
+ */
 export function mountViSessionRoutes(app: Application, state: MockState): void {
   counted(app, state, "get", `${VI_BASE}/ServiceInstance/ServiceInstance/content`, (req, res) => {
-    if (!releaseOk(req, res)) return;
+    if (!releaseOk(state, req, res)) return;
     sendJson(res, 200, serviceContent());
   });
 
+  // A method without parameters: POST with no body; the answer is an xsd:dateTime as a JSON string.
+  counted(app, state, "post", `${VI_BASE}/ServiceInstance/:moId/CurrentTime`, (req, res) => {
+    if (!releaseOk(state, req, res)) return;
+    if (req.params["moId"] !== "ServiceInstance") {
+      sendJson(res, VI_FAULT_STATUS, managedObjectNotFound("ServiceInstance", String(req.params["moId"])));
+      return;
+    }
+    sendJson(res, 200, new Date(state.clock()).toISOString());
+  });
+
+  counted(app, state, "post", `${VI_BASE}/OptionManager/:moId/QueryOptions`, (req, res) => {
+    if (!releaseOk(state, req, res)) return;
+    if (req.params["moId"] !== SETTING_ID) {
+      sendJson(res, VI_FAULT_STATUS, managedObjectNotFound("OptionManager", String(req.params["moId"])));
+      return;
+    }
+    if (requireViSession(state, req, res, { type: "OptionManager", value: SETTING_ID }) === undefined) return;
+    const name = (req.body as { name?: unknown } | undefined)?.name;
+    const settings = Object.entries(state.scenario.advancedSettings);
+    // No name: every setting. A name ending in "." is a node of the tree: the settings under it.
+    const hits = typeof name !== "string" || name === ""
+      ? settings
+      : settings.filter(([key]) => (name.endsWith(".") ? key.startsWith(name) : key === name));
+    if (typeof name === "string" && name !== "" && hits.length === 0) {
+      sendJson(res, VI_FAULT_STATUS, invalidName(name));
+      return;
+    }
+    sendJson(res, 200, hits.map(([key, value]) => ({
+      _typeName: "OptionValue",
+      key,
+      value: typeof value === "number" ? { _typeName: "int", _value: value } : { _typeName: "string", _value: value },
+    })));
+  });
+
   counted(app, state, "post", `${VI_BASE}/SessionManager/:moId/Login`, (req, res) => {
-    if (!releaseOk(req, res)) return;
+    if (!releaseOk(state, req, res)) return;
     if (req.params["moId"] !== SESSION_MANAGER_ID) {
       sendJson(res, VI_FAULT_STATUS, managedObjectNotFound("SessionManager", String(req.params["moId"])));
       return;
@@ -73,9 +111,10 @@ export function mountViSessionRoutes(app: Application, state: MockState): void {
   });
 
   counted(app, state, "post", `${VI_BASE}/SessionManager/:moId/Logout`, (req, res) => {
-    if (!releaseOk(req, res)) return;
+    if (!releaseOk(state, req, res)) return;
     if (requireViSession(state, req, res, { type: "SessionManager", value: SESSION_MANAGER_ID }) === undefined) return;
     closeSession(state, req.get(VI_SESSION_HEADER) ?? "");
+    state.stats.logouts.viJson += 1;
     res.status(204).end();
   });
 }
@@ -103,7 +142,7 @@ function serviceContent(): object {
       licenseProductName: "VMware VirtualCenter Server",
       licenseProductVersion: "8.0",
     },
-    setting: moRef("OptionManager", "VpxSettings"),
+    setting: moRef("OptionManager", SETTING_ID),
     userDirectory: moRef("UserDirectory", "UserDirectory"),
     sessionManager: moRef("SessionManager", SESSION_MANAGER_ID),
     authorizationManager: moRef("AuthorizationManager", "AuthorizationManager"),

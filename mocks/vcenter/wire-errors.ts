@@ -28,10 +28,31 @@ export function moRef(type: string, value: string): { _typeName: "ManagedObjectR
   return { _typeName: "ManagedObjectReference", type, value };
 }
 
-/** InvalidArgument as vCenter raises it, e.g. `querySpec.size` when vpxd.stats.maxQueryMetrics is exceeded. */
+/** InvalidArgument as vCenter raises it, e.g. `querySpec.interval` for an interval the entity does not have. */
 export function invalidArgument(property: string): object {
   return viFault("InvalidArgument", `A specified parameter was not correct: ${property}`, { invalidProperty: property });
 }
+
+/** The fault vCenter answers a QueryPerf larger than `vpxd.stats.maxQueryMetrics` with. */
+export function restrictedByAdministrator(details: string): object {
+  return viFault("RestrictedByAdministrator", `Operation is restricted by the administrator - '${details}'.`, { details });
+}
+
+/** OptionManager.QueryOptions for a name that is not set. */
+export function invalidName(name: string): object {
+  return viFault("InvalidName", `The name '${name}' is invalid.`, { name });
+}
+
+/**
+ * A request the VI/JSON endpoint cannot deserialize (bad JSON, a required property missing,
+ * a wrong `_typeName`), answered with HTTP 400. The message follows vmomi's deserializer.
+ */
+export function invalidRequest(message: string): object {
+  return viFault("InvalidRequest", message);
+}
+
+/** HTTP status of a VI/JSON request that cannot be deserialized. */
+export const VI_BAD_REQUEST_STATUS = 400;
 
 export function managedObjectNotFound(type: string, value: string): object {
   return viFault("ManagedObjectNotFound", `The object '${type}:${value}' has already been deleted or has not been completely created`, {

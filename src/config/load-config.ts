@@ -45,11 +45,24 @@ export function parseConfig(text: string | undefined, env: Env = {}, readFile: R
   }
   const result = configSchema.safeParse(doc);
   if (!result.success) {
-    throw new ConfigError(
-      result.error.issues.map((i) => `${i.path.length > 0 ? i.path.join(".") : "(top level)"}: ${i.message}`),
-    );
+    throw new ConfigError(result.error.issues.map((i) => describeIssue(i.path, i.message, doc)));
   }
   return deepFreeze(result.data);
+}
+
+/**
+ * `key.path: message (got VALUE)`: the key, what is wrong, and the bad value when it is a
+ * scalar not already quoted in the message (never for a secret such as vcenter.password).
+ */
+function describeIssue(path: readonly (string | number)[], message: string, doc: unknown): string {
+  const key = path.length > 0 ? path.join(".") : "(top level)";
+  let value: unknown = doc;
+  for (const p of path) value = typeof value === "object" && value !== null ? (value as Record<string | number, unknown>)[p] : undefined;
+  const secret = path.some((p) => /password|secret|token/i.test(String(p)));
+  const scalar = !secret && (value === null || ["string", "number", "boolean"].includes(typeof value));
+  const shown = typeof value === "number" ? String(value) : JSON.stringify(value);
+  const alreadyQuoted = typeof value === "string" && message.includes(shown);
+  return scalar && !alreadyQuoted ? `${key}: ${message} (got ${shown})` : `${key}: ${message}`;
 }
 
 /** Reads the file at `path` (or nothing) and returns the validated configuration. */

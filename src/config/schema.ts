@@ -1,21 +1,65 @@
 import { z } from "zod";
+import { cpuMilli, memoryBytes, QuantityError } from "../quantity/index.js";
 
 /**
  * The whole configuration file. Every key is optional; defaults are the documented
  * production defaults (README "Configuration"). Unknown keys are rejected so that a
  * typo (`thresholds.cpuReadyPercnt`) stops start-up instead of being silently ignored.
  */
-const percent = z.number().min(0).max(100);
-const positive = z.number().positive();
-const quantity = z.string().min(1);
+const finite = z.number().finite();
+const percent = finite.min(0).max(100);
+const positive = finite.positive();
+
+/** Longest delay a Node.js timer takes (2^31 - 1 ms); beyond it setTimeout fires after 1 ms. */
+export const MAX_TIMER_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+/** A duration in seconds, finite and short enough for a timer (YAML `.inf` would otherwise make a 1 ms loop). */
+export const seconds = positive.max(MAX_TIMER_SECONDS, `must be at most ${MAX_TIMER_SECONDS} seconds (about 24 days)`);
+const secondsOrZero = finite.min(0).max(MAX_TIMER_SECONDS, `must be at most ${MAX_TIMER_SECONDS} seconds (about 24 days)`);
+
+/**
+ * A Kubernetes quantity, checked at load with hvx's own parser (src/quantity), so that a
+ * typo (`10 m`) stops start-up instead of failing later on every request. The text is kept
+ * (the consumers parse it again, exactly). A YAML number (`minCpu: 1`) is read as its text.
+ */
+function quantity(kind: "cpu" | "memory") {
+  const toNumber = kind === "cpu" ? cpuMilli : memoryBytes;
+  return z
+    .union([z.string(), finite])
+    .transform((v) => String(v))
+    .superRefine((text, ctx) => {
+      try {
+        if (toNumber(text) < 0) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${JSON.stringify(text)} is negative` });
+      } catch (err) {
+        if (!(err instanceof QuantityError)) throw err;
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `${JSON.stringify(text)} is not a ${kind} quantity: ${err.message}` });
+      }
+    });
+}
+const port = z.number().int().min(1).max(65535);
+
+const tlsFiles = { certFile: z.string().min(1), keyFile: z.string().min(1) };
 
 const serverSchema = z
   .object({
-    port: z.number().int().min(1).max(65535).default(8888),
-    bodyLimitMB: positive.default(100),
+    /** Extender verbs (/filter, /prioritize, ...) and /healthz, /readyz. */
+    port: port.default(8888),
+    /**
+     * Largest request body, MB. Names mode (nodeCacheCapable) for 5000 nodes needs well
+     * under 1 MB; full-Node mode needs more: raise it together with the heap (README).
+     */
+    bodyLimitMB: positive.default(16),
+    /** /metrics, /debug/*, /healthz, /readyz: for Prometheus and operators, not kube-scheduler. */
+    adminPort: port.default(9090),
+    /** HTTPS on the extender port; with clientCAFile, a client certificate signed by that CA is required. */
+    tls: z.object({ ...tlsFiles, clientCAFile: z.string().min(1).optional() }).strict().optional(),
+    /** On SIGTERM: /readyz answers 503 for this long before the listeners close. */
+    shutdownDrainSeconds: secondsOrZero.default(5),
+    /** /readyz turns 200 after the first vCenter poll cycle ends, or after this long, whichever first. */
+    readinessGraceSeconds: secondsOrZero.default(30),
   })
   .strict()
-  .default({});
+  .default({})
+  .refine((s) => s.adminPort !== s.port, { message: "must differ from server.port", path: ["adminPort"] });
 
 const vcenterSchema = z
   .object({
@@ -26,10 +70,12 @@ const vcenterSchema = z
     caFile: z.string().optional(),
     insecureSkipTLSVerify: z.boolean().default(false),
     viJsonRelease: z.string().regex(/^\d+(\.\d+)*$/, "must look like 8.0.1.0").default("8.0.1.0"),
-    pollIntervalSeconds: positive.default(20),
-    requestTimeoutSeconds: positive.default(10),
+    pollIntervalSeconds: seconds.default(20),
+    requestTimeoutSeconds: seconds.default(10),
     maxConcurrency: z.number().int().min(1).max(256).default(8),
     clusters: z.array(z.string().min(1)).default([]),
+    /** After vCenter refuses the credentials, no login before this many seconds (unless the credential files change). */
+    authRetrySeconds: positive.default(300),
   })
   .strict()
   .default({});
@@ -68,8 +114,8 @@ const thresholdsSchema = z
     hostCpuUsagePercent: percent.default(90),
     hostMemoryUsagePercent: percent.default(95),
     balloonPercent: percent.default(1),
-    swapInKBps: z.number().min(0).default(1),
-    maxMetricAgeSeconds: positive.default(120),
+    swapInKBps: finite.min(0).default(1),
+    maxMetricAgeSeconds: seconds.default(120),
   })
   .strict()
   .default({})
@@ -89,18 +135,20 @@ const exemptSchema = z
 const scoringSchema = z
   .object({
     unknownScore: z.number().int().min(0).max(10).default(5),
-    spreadPenaltyPerReplica: z.number().min(0).max(10).default(2),
-    maxSpreadPenalty: z.number().min(0).max(10).default(6),
+    spreadPenaltyPerReplica: finite.min(0).max(10).default(2),
+    maxSpreadPenalty: finite.min(0).max(10).default(6),
   })
   .strict()
   .default({});
 
-const ratio = z.number().min(1);
+const ratio = finite.min(1);
 const admissionSchema = z
   .object({
     enabled: z.boolean().default(true),
-    port: z.number().int().min(1).max(65535).default(8443),
-    tls: z.object({ certFile: z.string().min(1), keyFile: z.string().min(1) }).strict().optional(),
+    port: port.default(8443),
+    tls: z.object(tlsFiles).strict().optional(),
+    /** Largest AdmissionReview body, MB (objects in etcd are at most ~1.5 MiB; UPDATE carries two). */
+    bodyLimitMB: positive.default(8),
     cpuRatio: ratio.default(2.0),
     memoryRatio: ratio.default(1.0),
     namespaces: z
@@ -108,8 +156,8 @@ const admissionSchema = z
       .default({}),
     excludeNamespaces: z.array(z.string()).default(["kube-system"]),
     preserveGuaranteed: z.boolean().default(true),
-    minCpu: quantity.default("10m"),
-    minMemory: quantity.default("16Mi"),
+    minCpu: quantity("cpu").default("10m"),
+    minMemory: quantity("memory").default("16Mi"),
     maxStackedCpuOvercommit: ratio.default(4.0),
     maxStackedMemoryOvercommit: ratio.default(1.5),
     hotHostBrakePercent: percent.default(25),
@@ -122,7 +170,7 @@ const kubernetesSchema = z
     enabled: z.union([z.literal("auto"), z.boolean()]).default("auto"),
     /** Path to a kubeconfig; else KUBECONFIG, else in-cluster. */
     kubeconfig: z.string().optional(),
-    resyncSeconds: positive.default(300),
+    resyncSeconds: seconds.default(300),
   })
   .strict()
   .default({});
@@ -130,9 +178,9 @@ const kubernetesSchema = z
 const burstGuardSchema = z
   .object({
     enabled: z.boolean().default(true),
-    settleSeconds: positive.default(60),
-    defaultCpu: quantity.default("100m"),
-    defaultMemory: quantity.default("128Mi"),
+    settleSeconds: seconds.default(60),
+    defaultCpu: quantity("cpu").default("100m"),
+    defaultMemory: quantity("memory").default("128Mi"),
   })
   .strict()
   .default({});
@@ -149,9 +197,9 @@ const limitsSchema = z
 const nodeLabelsSchema = z
   .object({
     enabled: z.boolean().default(false),
-    leaseDurationSeconds: positive.default(15),
+    leaseDurationSeconds: seconds.default(15),
     /** How often the leader compares and patches node labels and annotations. */
-    intervalSeconds: positive.default(10),
+    intervalSeconds: seconds.default(10),
   })
   .strict()
   .default({});

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import type { EffectiveRatios } from "../oversell/effective-ratios.js";
+import { boundedNamespaceLabel } from "./bounded-label.js";
 
 /**
  * How a review ended: `patched` (requests lowered), `unchanged` (allowed as is: skipped,
@@ -17,8 +18,19 @@ export interface AdmissionMetrics {
   setEffectiveRatios(ratios: EffectiveRatios): void;
 }
 
+export interface AdmissionMetricsOptions {
+  /**
+   * Whether the informer cache knows a namespace; undefined while there is no synced cache.
+   * The `namespace` label only takes known namespaces (else `other`); without a cache, at
+   * most `maxNamespaces` (200) distinct values, then `other`.
+   */
+  readonly knownNamespace?: (namespace: string) => boolean | undefined;
+  readonly maxNamespaces?: number;
+}
+
 /** Registers the admission metrics (prefix `hvx_admission_`) on `registry`. */
-export function createAdmissionMetrics(registry: Registry): AdmissionMetrics {
+export function createAdmissionMetrics(registry: Registry, options: AdmissionMetricsOptions = {}): AdmissionMetrics {
+  const namespaceLabel = boundedNamespaceLabel(options.knownNamespace, options.maxNamespaces);
   const reviews = new Counter({
     name: "hvx_admission_reviews_total",
     help: "AdmissionReviews handled, by outcome (patched, unchanged, malformed, error).",
@@ -33,13 +45,13 @@ export function createAdmissionMetrics(registry: Registry): AdmissionMetrics {
   });
   const cpuRemoved = new Counter({
     name: "hvx_admission_cpu_millicores_removed_total",
-    help: "Millicores removed from pod CPU requests by oversell patches, per namespace.",
+    help: "Millicores removed from pod CPU requests by oversell patches, per namespace (namespaces the cluster does not know: other).",
     labelNames: ["namespace"] as const,
     registers: [registry],
   });
   const memoryRemoved = new Counter({
     name: "hvx_admission_memory_bytes_removed_total",
-    help: "Bytes removed from pod memory requests by oversell patches, per namespace.",
+    help: "Bytes removed from pod memory requests by oversell patches, per namespace (namespaces the cluster does not know: other).",
     labelNames: ["namespace"] as const,
     registers: [registry],
   });
@@ -53,7 +65,8 @@ export function createAdmissionMetrics(registry: Registry): AdmissionMetrics {
   return {
     countReview: (outcome) => reviews.inc({ outcome }),
     observeHandlingSeconds: (s) => seconds.observe(s),
-    countRemoved: (namespace, cpuMilli, memoryBytes) => {
+    countRemoved: (requested, cpuMilli, memoryBytes) => {
+      const namespace = namespaceLabel(requested);
       if (cpuMilli > 0) cpuRemoved.inc({ namespace }, cpuMilli);
       if (memoryBytes > 0) memoryRemoved.inc({ namespace }, memoryBytes);
     },

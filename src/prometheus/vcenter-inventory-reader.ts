@@ -28,6 +28,7 @@ export function createVcenterInventoryReader(vc: Config["vcenter"], caPem: strin
     throw new VcenterConfigError("vCenter credentials missing: set vcenter.username and vcenter.password, or HVX_VCENTER_USERNAME / HVX_VCENTER_PASSWORD (or their _FILE variants)");
   }
   let lastMs: number | undefined;
+  let previous: InventoryView | undefined;
   const metrics = createPollerMetrics(registry, () => (lastMs === undefined ? undefined : (clock() - lastMs) / 1000));
   const http = createVcenterHttp({
     baseUrl: vc.url,
@@ -48,7 +49,11 @@ export function createVcenterInventoryReader(vc: Config["vcenter"], caPem: strin
     async read() {
       const started = clock();
       try {
-        const view = await runPollCycle({ automation, vijson: noPerf, clusterNames: vc.clusters, cache, counterTtlSeconds: 3600, log: cycleLog, clock });
+        // A host that fails this cycle keeps its previous entry (the poll cycle's per-host isolation).
+        const result = await runPollCycle({ automation, vijson: noPerf, clusterNames: vc.clusters, cache, counterTtlSeconds: 3600, log: cycleLog, clock, ...(previous ? { previous } : {}) });
+        const view = result.view;
+        previous = view;
+        for (const failure of result.hostFailures.values()) metrics.countHostFailure(failure.reason);
         lastMs = view.polledAtMs ?? clock();
         metrics.observePoll((clock() - started) / 1000, "success", "");
         metrics.setLastSuccess(lastMs);

@@ -42,6 +42,7 @@ export function buildDebugHosts(inventory: InventoryView, policy: PlacementPolic
       stale: verdict.staleness ? formatReason(verdict.staleness) : null,
       rejections: verdict.rejections.map(formatReason),
       warnings: verdict.warnings.map(formatReason),
+      lastError: source?.hostErrors?.[host.id] ?? null,
       vms,
     };
   });

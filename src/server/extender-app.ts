@@ -1,57 +1,73 @@
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
-import type { Registry } from "prom-client";
-import type { ExtenderHandlers, HandlerReply } from "./extender-handlers.js";
+import type { Refusal } from "../observability/refusal-metrics.js";
+import type { HandlerReply } from "./extender-handlers.js";
+import { mountHealthRoutes } from "./health-routes.js";
+import type { Readiness } from "./readiness.js";
+import { BodyBudget, MIB, readBody, refuseEncodedBody, sendJsonError } from "./request-body.js";
+
+/** Each extender verb as a function from request text to reply (`createExtenderHandlers`). */
+export type VerbHandlers = { readonly [verb: string]: (text: string) => HandlerReply };
 
 export interface ExtenderAppDeps {
-  readonly handlers: ExtenderHandlers;
-  readonly registry: Registry;
+  /** Every verb is served as `POST /<verb>` (filter, prioritize, ...). */
+  readonly handlers: VerbHandlers;
   readonly bodyLimitMB: number;
-  /** JSON for `GET /debug/hosts`. */
-  readonly debugHosts: () => unknown;
-  /** Extra debug views by name, e.g. `cluster` -> `GET /debug/cluster`. */
-  readonly debugViews?: Readonly<Record<string, () => unknown>>;
-  /** False while shutting down, so /readyz stops traffic first. */
-  readonly isReady?: () => boolean;
+  /** For /readyz; ready when absent. */
+  readonly readiness?: () => Readiness;
+  /** Bytes of bodies in memory at once across requests; default 4 x the body limit. */
+  readonly bodyBudget?: BodyBudget;
+  /** Counts requests refused before handling (413, 415, 503). */
+  readonly onRefuse?: (reason: Refusal) => void;
 }
 
 /**
- * The extender's HTTP face. Bodies are read raw and parsed by the handlers, so every
- * malformed body gets the same JSON error shape kube-scheduler can log.
+ * The extender port: kube-scheduler's verbs and health, nothing else (metrics and debug views
+ * are on the admin port). Bodies are read here with the limit enforced while streaming, and
+ * parsed by the handlers, so every malformed body gets the same JSON error shape
+ * kube-scheduler can log. A compressed body is refused, never inflated.
  */
 export function buildExtenderApp(deps: ExtenderAppDeps): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
-  const raw = express.text({ type: () => true, limit: `${deps.bodyLimitMB}mb` });
-  const send = (res: Response, reply: HandlerReply) => res.status(reply.status).type("application/json").send(reply.body);
-
-  app.post("/filter", raw, (req, res) => send(res, deps.handlers.filter(bodyText(req))));
-  app.post("/prioritize", raw, (req, res) => send(res, deps.handlers.prioritize(bodyText(req))));
-  app.post("/preempt", raw, (req, res) => send(res, deps.handlers.preempt(bodyText(req))));
-  app.get("/healthz", (_req, res) => res.type("text/plain").send("ok"));
-  app.get("/readyz", (_req, res) => {
-    if (deps.isReady && !deps.isReady()) res.status(503).type("text/plain").send("shutting down");
-    else res.type("text/plain").send("ok");
+  app.use(noEncodedBodies(deps.onRefuse));
+  const limitBytes = deps.bodyLimitMB * MIB;
+  const budget = deps.bodyBudget ?? new BodyBudget(4 * limitBytes);
+  const body = (req: Request, res: Response, next: NextFunction) => {
+    readBody(req, res, { limitBytes, limitKey: "server.bodyLimitMB", budget, ...(deps.onRefuse ? { onRefuse: deps.onRefuse } : {}) }).then((text) => {
+      if (text === undefined) return;
+      req.body = text;
+      next();
+    }, next);
+  };
+  const verbs = Object.keys(deps.handlers);
+  for (const verb of verbs) {
+    const handle = deps.handlers[verb]!;
+    app.post(`/${verb}`, body, (req, res) => {
+      const reply = handle(typeof req.body === "string" ? req.body : "");
+      res.status(reply.status).type("application/json").send(reply.body);
+    });
+  }
+  mountHealthRoutes(app, deps.readiness);
+  const list = verbs.map((v) => `POST /${v}`).join(", ");
+  app.use((req, res) => {
+    const admin = req.path === "/metrics" || req.path.startsWith("/debug") ? "; /metrics and /debug/* are on the admin port (server.adminPort)" : "";
+    sendJsonError(res, 404, `no such endpoint on the extender port (${list}, GET /healthz, /readyz)${admin}`);
   });
-  app.get("/metrics", async (_req, res, next) => {
-    try {
-      res.type(deps.registry.contentType).send(await deps.registry.metrics());
-    } catch (err) {
-      next(err);
-    }
-  });
-  app.get("/debug/hosts", (_req, res) => res.json(deps.debugHosts()));
-  for (const [name, view] of Object.entries(deps.debugViews ?? {})) app.get(`/debug/${name}`, (_req, res) => res.json(view()));
-  app.use((_req, res) => res.status(404).json({ Error: "hvx: no such endpoint (POST /filter, POST /prioritize, GET /healthz, /readyz, /metrics, /debug/hosts)" }));
-  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const e = err as { status?: number; type?: string; message?: string };
-    const status = typeof e.status === "number" && e.status >= 400 && e.status < 500 ? e.status : 500;
-    const message = e.type === "entity.too.large" ? `request body larger than ${deps.bodyLimitMB} MB (server.bodyLimitMB)` : (e.message ?? "error");
-    res.status(status).json({ Error: `hvx: ${message}` });
-  });
+  app.use(errorHandler);
   return app;
 }
 
-function bodyText(req: Request): string {
-  return typeof req.body === "string" ? req.body : "";
+/** Express middleware form of `refuseEncodedBody`. */
+export function noEncodedBodies(onRefuse?: (reason: Refusal) => void) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    if (!refuseEncodedBody(req, res, onRefuse)) next();
+  };
+}
+
+/** Last resort: a JSON `Error` with a 4xx status when the error carries one, else 500. */
+export function errorHandler(err: unknown, _req: Request, res: Response, _next: NextFunction): void {
+  const e = err as { status?: number; message?: string };
+  const status = typeof e.status === "number" && e.status >= 400 && e.status < 500 ? e.status : 500;
+  sendJsonError(res, status, e.message ?? "error");
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { parseBody, tryParseJson } from "./parse-body.js";
-import { SESSION_REJECTED, SessionKeeper } from "./session-keeper.js";
+import { SESSION_REJECTED, SessionKeeper, type LoginGate } from "./session-keeper.js";
 import { VcenterAuthError } from "./vcenter-auth-error.js";
 import { VcenterHttpError } from "./vcenter-http-error.js";
 import { describeRequest, type VcenterRequest, type VcenterResponse, type VcenterSend } from "./vcenter-http.js";
@@ -34,18 +34,26 @@ export type ClusterSummary = z.infer<typeof clusterSchema>;
 export type HostSummary = z.infer<typeof hostSchema>;
 export type VmSummary = z.infer<typeof vmSchema>;
 
+export interface VcenterCredentials {
+  readonly username: string;
+  readonly password: string;
+}
+
 export interface AutomationClientOptions {
   readonly send: VcenterSend;
   readonly username: string;
   readonly password: string;
+  /** Read at each login instead of username/password (credential files may change). */
+  readonly credentials?: () => VcenterCredentials;
   readonly onRelogin?: () => void;
+  readonly loginGate?: LoginGate;
 }
 
 export class AutomationClient {
   private readonly session: SessionKeeper;
 
   constructor(private readonly options: AutomationClientOptions) {
-    this.session = new SessionKeeper("automation", () => this.login(), options.onRelogin);
+    this.session = new SessionKeeper("automation", () => this.login(), options.onRelogin, options.loginGate);
   }
 
   /** `GET /api/vcenter/cluster` (at most 1000 items). */
@@ -76,16 +84,17 @@ export class AutomationClient {
     }
   }
 
-  /** `DELETE /api/session`, best effort. */
-  async logout(): Promise<void> {
+  /** `DELETE /api/session`, best effort; true when vCenter confirmed it (204). */
+  async logout(): Promise<boolean> {
     const token = this.session.peek();
-    if (token === undefined) return;
+    if (token === undefined) return false;
     this.session.forget();
-    await this.options.send("automation", {
+    const res = await this.options.send("automation", {
       method: "DELETE",
       path: "/api/session",
       headers: { [SESSION_HEADER]: token },
     });
+    return isSuccess(res);
   }
 
   private get<S extends z.ZodTypeAny>(request: VcenterRequest, schema: S): Promise<z.infer<S>> {
@@ -104,7 +113,8 @@ export class AutomationClient {
   /** `POST /api/session` with Basic auth; 201 and the token as a JSON string. */
   private async login(): Promise<string> {
     const request: VcenterRequest = { method: "POST", path: "/api/session" };
-    const basic = Buffer.from(`${this.options.username}:${this.options.password}`, "utf8").toString("base64");
+    const { username, password } = this.options.credentials?.() ?? this.options;
+    const basic = Buffer.from(`${username}:${password}`, "utf8").toString("base64");
     const res = await this.options.send("automation", { ...request, headers: { Authorization: `Basic ${basic}` } });
     if (!isSuccess(res)) {
       const errorType = automationErrorType(res);

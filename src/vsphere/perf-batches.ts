@@ -34,8 +34,9 @@ export function buildPerfBatches(targets: readonly PerfTarget[], maxMetrics: num
       const take = rest.slice(0, maxMetrics - used);
       rest = rest.slice(take.length);
       current.push({
+        _typeName: "PerfQuerySpec",
         entity: { _typeName: "ManagedObjectReference", type: target.type, value: target.id },
-        metricId: take.map((counterId) => ({ counterId, instance: "" })),
+        metricId: take.map((counterId) => ({ _typeName: "PerfMetricId", counterId, instance: "" })),
         intervalId: REALTIME_INTERVAL_ID,
         maxSample: 1,
       });

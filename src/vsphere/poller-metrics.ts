@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import type { VcenterApi } from "./vcenter-api.js";
+import { HOST_FAILURE_REASONS } from "./poll-cycle.js";
 import type { RequestOutcome } from "./vcenter-http.js";
 
 /** Prometheus metrics of the vCenter poller. Labels are fixed vocabularies: never ids, URLs or secrets. */
@@ -9,6 +10,9 @@ export interface PollerMetrics {
   setInventorySize(hosts: number, vms: number): void;
   countRequest(api: VcenterApi, outcome: RequestOutcome): void;
   countRelogin(api: VcenterApi): void;
+  countHostFailure(reason: string): void;
+  countAuthFailure(api: VcenterApi): void;
+  setClockOffset(seconds: number): void;
 }
 
 /** Registers `hvx_vcenter_*` metrics on `registry`; `dataAgeSeconds` is read at scrape time. */
@@ -46,6 +50,24 @@ export function createPollerMetrics(registry: Registry, dataAgeSeconds: () => nu
     labelNames: ["api"],
     registers,
   });
+  const hostFailures = new Counter({
+    name: "hvx_vcenter_host_failures_total",
+    help: "Hosts a poll cycle could not read (each keeps its previous entry), by reason: summary, vm_list, vm_info, perf.",
+    labelNames: ["reason"],
+    registers,
+  });
+  for (const reason of HOST_FAILURE_REASONS) hostFailures.inc({ reason }, 0);
+  const authFailures = new Counter({
+    name: "hvx_vcenter_auth_failures_total",
+    help: "Logins vCenter refused (wrong credentials); hvx then waits vcenter.authRetrySeconds before trying again.",
+    labelNames: ["api"],
+    registers,
+  });
+  const clockOffset = new Gauge({
+    name: "hvx_vcenter_clock_offset_seconds",
+    help: "vCenter's clock minus the local clock, as last measured (sample times are converted with it).",
+    registers,
+  });
   new Gauge({
     name: "hvx_vcenter_data_age_seconds",
     help: "Seconds since the last successful poll cycle (absent before the first).",
@@ -68,5 +90,8 @@ export function createPollerMetrics(registry: Registry, dataAgeSeconds: () => nu
     },
     countRequest: (api, outcome) => requests.inc({ api, outcome }),
     countRelogin: (api) => relogins.inc({ api }),
+    countHostFailure: (reason) => hostFailures.inc({ reason }),
+    countAuthFailure: (api) => authFailures.inc({ api }),
+    setClockOffset: (seconds) => clockOffset.set(seconds),
   };
 }

@@ -6,9 +6,19 @@ export const SESSION_REJECTED: unique symbol = Symbol("session rejected");
 export type SessionAttempt<T> = (token: string) => Promise<T | typeof SESSION_REJECTED>;
 
 /**
+ * Decides whether a login may be attempted now (the account-lockout guard). `check` throws
+ * (a VcenterAuthError) to refuse the attempt; `refused` hears of every login vCenter refused.
+ */
+export interface LoginGate {
+  check(api: VcenterApi): void;
+  refused(api: VcenterApi, err: VcenterAuthError): void;
+}
+
+/**
  * Holds one API's session token. Logs in lazily; when a call is rejected as
  * unauthenticated it logs in again once (concurrent rejections share that one login)
- * and retries the call once. A second rejection is a VcenterAuthError.
+ * and retries the call once. A second rejection is a VcenterAuthError. Every login first
+ * asks the gate, and a refused login is reported to it.
  */
 export class SessionKeeper {
   private token: string | undefined;
@@ -18,6 +28,7 @@ export class SessionKeeper {
     private readonly api: VcenterApi,
     private readonly login: () => Promise<string>,
     private readonly onRelogin: () => void = () => {},
+    private readonly gate?: LoginGate,
   ) {}
 
   async call<T>(attempt: SessionAttempt<T>): Promise<T> {
@@ -47,7 +58,16 @@ export class SessionKeeper {
   private currentToken(): Promise<string> {
     if (this.token !== undefined) return Promise.resolve(this.token);
     if (!this.loggingIn) {
-      this.loggingIn = this.login()
+      const attempt = async (): Promise<string> => {
+        this.gate?.check(this.api);
+        try {
+          return await this.login();
+        } catch (err) {
+          if (err instanceof VcenterAuthError) this.gate?.refused(this.api, err);
+          throw err;
+        }
+      };
+      this.loggingIn = attempt()
         .then((token) => {
           this.token = token;
           return token;

@@ -79,7 +79,9 @@ export function createVcenterHttp(options: VcenterHttpOptions): { send: VcenterS
           method: request.method,
           headers: {
             Accept: "application/json",
-            ...(request.body !== undefined ? { "Content-Type": "application/json" } : {}),
+            // A body is JSON and says so (vCenter refuses it otherwise); without a body, no
+            // Content-Type at all (axios would default a POST to form-urlencoded).
+            "Content-Type": request.body !== undefined ? "application/json" : false,
             ...request.headers,
           },
           data: request.body !== undefined ? JSON.stringify(request.body) : undefined,

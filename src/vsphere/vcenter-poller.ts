@@ -3,15 +3,20 @@ import NodeCache from "node-cache";
 import type { Registry } from "prom-client";
 import type { Config } from "../config/schema.js";
 import { EMPTY_INVENTORY, type InventoryView } from "../model/inventory.js";
-import type { MetricsSource, SourceStatus } from "../model/metrics-source.js";
+import type { AuthSuspension, HostErrorStatus, MetricsSource, SourceStatus } from "../model/metrics-source.js";
 import type { Logger } from "../observability/logger.js";
-import { AutomationClient } from "./automation-client.js";
+import { AutomationClient, type VcenterCredentials } from "./automation-client.js";
 import { backoffDelayMs } from "./backoff-delay.js";
 import { errorKind } from "./error-kind.js";
-import { runPollCycle } from "./poll-cycle.js";
+import { MAX_QUERY_METRICS } from "./perf-batches.js";
+import { runPollCycle, type HostFailure, type PerfLimit } from "./poll-cycle.js";
 import { createPollerMetrics, type PollerMetrics } from "./poller-metrics.js";
+import type { LoginGate } from "./session-keeper.js";
+import type { VcenterApi } from "./vcenter-api.js";
+import { VcenterAuthError } from "./vcenter-auth-error.js";
 import { VcenterConfigError } from "./vcenter-config-error.js";
 import { createVcenterHttp } from "./vcenter-http.js";
+import { VcenterHttpError } from "./vcenter-http-error.js";
 import { VijsonClient } from "./vijson-client.js";
 
 export interface VcenterPollerOptions {
@@ -23,18 +28,37 @@ export interface VcenterPollerOptions {
   readonly clock?: () => number;
   /** [0, 1); jitter source, injectable for tests. */
   readonly random?: () => number;
+  /**
+   * Files the credentials came from (`HVX_VCENTER_USERNAME_FILE` / `_PASSWORD_FILE`): re-read
+   * before each cycle; a change is used at the next login and lifts a login suspension.
+   */
+  readonly credentialFiles?: { readonly username?: string; readonly password?: string };
 }
 
-/** Snapshots older than this many maxMetricAge are dropped from memory altogether. */
+/** Snapshots older than this many maxMetricAge are dropped. */
 const DROP_AFTER_MAX_AGES = 10;
 const MAX_BACKOFF_MS = 5 * 60_000;
 const COUNTER_TTL_SECONDS = 3600;
+/** A clock offset above this is logged (once) as a misconfigured clock. */
+const CLOCK_OFFSET_WARN_MS = 30_000;
+/** Logging out on shutdown waits at most this long. */
+const LOGOUT_TIMEOUT_MS = 2_000;
+export const MAX_QUERY_METRICS_OPTION = "config.vpxd.stats.maxQueryMetrics";
+
+interface HostErrorState extends HostErrorStatus {
+  readonly atMs: number;
+}
 
 /**
  * Polls vCenter on a timer and keeps the last good InventoryView. One cycle in flight at
  * most (a second `pollOnce` joins the running one); while vCenter fails, the next attempt
  * waits an exponential, jittered delay; the last good snapshot is served until it is
  * DROP_AFTER_MAX_AGES x maxMetricAge old (consumers judge freshness from `sampledAtMs`).
+ *
+ * A host that one cycle cannot read keeps its previous entry (see runPollCycle) for up to
+ * maxMetricAge after its last good read, then leaves the view until it answers again. After
+ * vCenter refuses a login, no login is tried for `vcenter.authRetrySeconds` unless the
+ * credential files change, so that hvx never locks the (often shared) account.
  */
 export class VcenterPoller implements MetricsSource {
   private readonly clock: () => number;
@@ -44,6 +68,10 @@ export class VcenterPoller implements MetricsSource {
   private readonly automation: AutomationClient;
   private readonly vijson: VijsonClient;
   private readonly cache = new NodeCache({ useClones: false, checkperiod: 0 });
+  private readonly perfLimit: PerfLimit = { maxMetrics: MAX_QUERY_METRICS };
+  private perfLimitRead = false;
+  private credentials: VcenterCredentials;
+  private credentialText: { username?: string; password?: string } = {};
   private snapshot: InventoryView | undefined;
   private inFlight: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -52,6 +80,11 @@ export class VcenterPoller implements MetricsSource {
   private lastAttemptMs: number | undefined;
   private lastError: string | undefined;
   private failures = 0;
+  private authSuspended: (AuthSuspension & { readonly api: VcenterApi }) | undefined;
+  private clockOffsetMs: number | undefined;
+  private clockWarned = false;
+  private readonly hostErrors = new Map<string, HostErrorState>();
+  private readonly hostLastReadMs = new Map<string, number>();
 
   constructor(private readonly options: VcenterPollerOptions) {
     const vc = options.vcenter;
@@ -65,6 +98,8 @@ export class VcenterPoller implements MetricsSource {
     }
     this.clock = options.clock ?? Date.now;
     this.random = options.random ?? Math.random;
+    this.credentials = { username: vc.username, password: vc.password };
+    this.credentialText = this.readCredentialFiles();
     this.metrics = createPollerMetrics(options.registry, () =>
       this.lastSuccessMs === undefined ? undefined : (this.clock() - this.lastSuccessMs) / 1000,
     );
@@ -76,9 +111,10 @@ export class VcenterPoller implements MetricsSource {
       maxConcurrency: vc.maxConcurrency,
       onRequest: (api, outcome) => this.metrics.countRequest(api, outcome),
     });
-    const credentials = { send: this.http.send, username: vc.username, password: vc.password };
-    this.automation = new AutomationClient({ ...credentials, onRelogin: () => this.relogin("automation") });
-    this.vijson = new VijsonClient({ ...credentials, release: vc.viJsonRelease, onRelogin: () => this.relogin("vijson") });
+    const loginGate: LoginGate = { check: (api) => this.checkLogin(api), refused: (api, err) => this.loginRefused(api, err) };
+    const shared = { send: this.http.send, ...this.credentials, credentials: () => this.credentials, loginGate };
+    this.automation = new AutomationClient({ ...shared, onRelogin: () => this.relogin("automation") });
+    this.vijson = new VijsonClient({ ...shared, release: vc.viJsonRelease, onRelogin: () => this.relogin("vijson") });
     if (vc.insecureSkipTLSVerify) options.log.warn("vcenter.insecureSkipTLSVerify is true: the vCenter certificate is not verified");
   }
 
@@ -89,18 +125,25 @@ export class VcenterPoller implements MetricsSource {
     this.schedule(0);
   }
 
-  stop(): void {
+  /** Stops polling and logs out of both APIs (best effort, bounded); resolves when done. */
+  stop(): Promise<void> {
     this.running = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    const closing = this.inFlight ?? Promise.resolve();
-    void closing
-      .then(() => this.automation.logout())
-      .catch(() => undefined)
-      .finally(() => {
-        this.http.close();
-        this.cache.close();
-      });
+    const closing = (this.inFlight ?? Promise.resolve()).catch(() => undefined);
+    const logouts = closing.then(() =>
+      Promise.allSettled([this.automation.logout(), this.vijson.logout()]).then((results) => {
+        const done = results.map((r) => (r.status === "fulfilled" ? r.value : false));
+        this.options.log.debug({ automation: done[0], vijson: done[1] }, "vCenter sessions logged out");
+      }),
+    );
+    let timeout: NodeJS.Timeout | undefined;
+    const bounded = Promise.race([logouts, new Promise<void>((resolve) => (timeout = setTimeout(resolve, LOGOUT_TIMEOUT_MS)))]);
+    return bounded.finally(() => {
+      clearTimeout(timeout);
+      this.http.close();
+      this.cache.close();
+    });
   }
 
   /** Runs one cycle (or joins the running one). Rejects when the cycle failed; the failure is also recorded. */
@@ -117,7 +160,7 @@ export class VcenterPoller implements MetricsSource {
     const snap = this.snapshot;
     if (!snap) return EMPTY_INVENTORY;
     const ageMs = this.clock() - (snap.polledAtMs ?? 0);
-    if (ageMs > DROP_AFTER_MAX_AGES * this.options.maxMetricAgeSeconds * 1000) {
+    if (ageMs > this.dropAfterMs()) {
       this.snapshot = undefined;
       this.options.log.warn({ ageS: Math.round(ageMs / 1000) }, "dropping vCenter data: too old to be of use");
       return EMPTY_INVENTORY;
@@ -126,17 +169,26 @@ export class VcenterPoller implements MetricsSource {
   }
 
   status(): SourceStatus {
+    const hostErrors = Object.fromEntries(
+      [...this.hostErrors].map(([id, e]) => [id, { reason: e.reason, error: e.error, sinceMs: e.sinceMs, consecutiveFailures: e.consecutiveFailures }]),
+    );
     return {
       consecutiveFailures: this.failures,
       ...(this.lastSuccessMs !== undefined ? { lastSuccessMs: this.lastSuccessMs } : {}),
       ...(this.lastAttemptMs !== undefined ? { lastAttemptMs: this.lastAttemptMs } : {}),
       ...(this.lastError !== undefined ? { lastError: this.lastError } : {}),
+      ...(this.hostErrors.size > 0 ? { hostErrors } : {}),
+      ...(this.authSuspended ? { authSuspended: this.authSuspended } : {}),
+      ...(this.clockOffsetMs !== undefined ? { clockOffsetSeconds: Math.round(this.clockOffsetMs / 100) / 10 } : {}),
+      maxQueryMetrics: this.perfLimit.maxMetrics,
     };
   }
 
   /** Delay before the next scheduled cycle, ms: the poll interval, or the backoff while failing. */
   nextDelayMs(): number {
     const intervalMs = this.options.vcenter.pollIntervalSeconds * 1000;
+    // While logins are suspended a cycle only re-reads the credential files: keep the interval.
+    if (this.authSuspended) return intervalMs;
     return backoffDelayMs(this.failures, intervalMs, Math.max(intervalMs, MAX_BACKOFF_MS), this.random);
   }
 
@@ -144,7 +196,11 @@ export class VcenterPoller implements MetricsSource {
     const startedMs = this.clock();
     this.lastAttemptMs = startedMs;
     try {
-      const view = await runPollCycle({
+      this.refreshCredentials();
+      const suspended = this.authSuspended;
+      if (suspended && startedMs < suspended.retryAfterMs) throw this.suspendedError(suspended.api);
+      await this.readPerfLimit();
+      const result = await runPollCycle({
         automation: this.automation,
         vijson: this.vijson,
         clusterNames: this.options.vcenter.clusters,
@@ -152,15 +208,25 @@ export class VcenterPoller implements MetricsSource {
         counterTtlSeconds: COUNTER_TTL_SECONDS,
         log: this.options.log,
         clock: this.clock,
+        ...(this.snapshot ? { previous: this.snapshot } : {}),
+        // A failing host keeps its entry while its last good read is within maxMetricAge: its
+        // metric rules go stale meanwhile; after that hvx has no opinion on it at all (state
+        // rules included), as for the whole snapshot when vCenter is gone.
+        keepFailedHost: (id) => this.clock() - (this.hostLastReadMs.get(id) ?? Number.NEGATIVE_INFINITY) <= this.options.maxMetricAgeSeconds * 1000,
+        perfLimit: this.perfLimit,
+        ...(this.clockOffsetMs !== undefined ? { lastClockOffsetMs: this.clockOffsetMs } : {}),
       });
+      const view = result.view;
       this.snapshot = view;
       this.failures = 0;
       this.lastError = undefined;
       this.lastSuccessMs = view.polledAtMs ?? this.clock();
+      this.recordHosts(view, result.hostFailures);
+      if (result.clockMeasured && result.clockOffsetMs !== undefined) this.recordClockOffset(result.clockOffsetMs);
       this.metrics.observePoll((this.clock() - startedMs) / 1000, "success", "");
       this.metrics.setLastSuccess(this.lastSuccessMs);
       this.metrics.setInventorySize(view.hosts.size, view.vms.size);
-      this.options.log.debug({ hosts: view.hosts.size, vms: view.vms.size }, "vCenter poll cycle done");
+      this.options.log.debug({ hosts: view.hosts.size, vms: view.vms.size, failedHosts: result.hostFailures.size }, "vCenter poll cycle done");
     } catch (err) {
       this.failures += 1;
       const kind = errorKind(err);
@@ -174,7 +240,148 @@ export class VcenterPoller implements MetricsSource {
     }
   }
 
-  private relogin(api: "automation" | "vijson"): void {
+  /** Per-host bookkeeping after a successful cycle: errors, last read, metrics, one summary log line. */
+  private recordHosts(view: InventoryView, failed: ReadonlyMap<string, HostFailure>): void {
+    const now = this.clock();
+    for (const id of view.hosts.keys()) {
+      if (failed.has(id)) continue;
+      this.hostLastReadMs.set(id, now);
+      this.hostErrors.delete(id);
+    }
+    for (const [id, f] of failed) {
+      const before = this.hostErrors.get(id);
+      const error = f.error instanceof Error ? f.error.message : String(f.error);
+      this.hostErrors.set(id, { reason: f.reason, error, sinceMs: before?.sinceMs ?? now, consecutiveFailures: (before?.consecutiveFailures ?? 0) + 1, atMs: now });
+      this.metrics.countHostFailure(f.reason);
+    }
+    for (const id of [...this.hostErrors.keys(), ...this.hostLastReadMs.keys()]) {
+      if (!view.hosts.has(id) && !failed.has(id)) {
+        this.hostErrors.delete(id);
+        this.hostLastReadMs.delete(id);
+      }
+    }
+    if (failed.size > 0) {
+      const reasons: Record<string, number> = {};
+      for (const f of failed.values()) reasons[f.reason] = (reasons[f.reason] ?? 0) + 1;
+      this.options.log.warn(
+        { failedHosts: failed.size, reasons, hosts: [...failed.keys()].slice(0, 10), firstError: this.hostErrors.get([...failed.keys()][0]!)?.error },
+        "vCenter poll cycle could not read some hosts; they keep their previous data and the others are published",
+      );
+    }
+  }
+
+  private recordClockOffset(offsetMs: number): void {
+    this.clockOffsetMs = offsetMs;
+    this.metrics.setClockOffset(offsetMs / 1000);
+    if (Math.abs(offsetMs) > CLOCK_OFFSET_WARN_MS) {
+      if (!this.clockWarned) {
+        this.clockWarned = true;
+        this.options.log.warn(
+          { offsetSeconds: Math.round(offsetMs / 1000) },
+          "vCenter's clock differs from the local clock by more than 30 s; sample times are converted to the local clock (check NTP on both)",
+        );
+      }
+    } else if (this.clockWarned) {
+      this.clockWarned = false;
+      this.options.log.info({ offsetSeconds: Math.round(offsetMs / 1000) }, "vCenter's clock agrees with the local clock again");
+    }
+  }
+
+  /**
+   * `config.vpxd.stats.maxQueryMetrics`, read once through the OptionManager: a positive
+   * value below 256 lowers the QueryPerf size; a missing setting (InvalidName) or another
+   * fault keeps 256. Not read again once vCenter answered; a refused login fails the cycle;
+   * no answer or a transient error is retried next cycle (the cycle goes on meanwhile).
+   */
+  private async readPerfLimit(): Promise<void> {
+    if (this.perfLimitRead) return;
+    let limit: number | undefined;
+    try {
+      const options = await this.vijson.queryOptions(MAX_QUERY_METRICS_OPTION);
+      limit = optionInteger(options.find((o) => o.key === MAX_QUERY_METRICS_OPTION)?.value);
+    } catch (err) {
+      if (err instanceof VcenterAuthError) throw err;
+      // Only vCenter's own answer to QueryOptions settles it (InvalidName: not set; NoPermission; ...).
+      // No answer, a transient SystemError or a failed login before it: ask again next cycle.
+      const settled = err instanceof VcenterHttpError && err.request.endsWith("/QueryOptions") && err.errorType !== undefined && err.errorType !== "SystemError";
+      if (!settled) return;
+      this.options.log.debug({ fault: err.errorType }, `${MAX_QUERY_METRICS_OPTION} not readable; QueryPerf keeps ${MAX_QUERY_METRICS} metrics`);
+    }
+    this.perfLimitRead = true;
+    if (limit !== undefined && limit > 0 && limit < this.perfLimit.maxMetrics) {
+      this.perfLimit.maxMetrics = limit;
+      this.options.log.info({ maxQueryMetrics: limit }, `vCenter's ${MAX_QUERY_METRICS_OPTION} is lower than ${MAX_QUERY_METRICS}; QueryPerf is split to fit`);
+    }
+  }
+
+  private checkLogin(api: VcenterApi): void {
+    const s = this.authSuspended;
+    if (s && this.clock() < s.retryAfterMs) throw this.suspendedError(api);
+  }
+
+  private loginRefused(api: VcenterApi, err: VcenterAuthError): void {
+    const now = this.clock();
+    const retryAfterMs = now + this.options.vcenter.authRetrySeconds * 1000;
+    this.authSuspended = { api, error: err.message, failedAtMs: now, retryAfterMs };
+    this.metrics.countAuthFailure(api);
+    this.options.log.error(
+      { api, retryAfter: new Date(retryAfterMs).toISOString() },
+      "vCenter refused the credentials; no login before vcenter.authRetrySeconds have passed (or the credential files change), so the account is not locked",
+    );
+  }
+
+  private suspendedError(api: VcenterApi): VcenterAuthError {
+    const s = this.authSuspended!;
+    return new VcenterAuthError(
+      api,
+      `logins suspended until ${new Date(s.retryAfterMs).toISOString()} after vCenter refused the credentials (vcenter.authRetrySeconds); change the credential files to retry sooner`,
+    );
+  }
+
+  /** Re-reads the credential files; a change is used at the next login and lifts a suspension. */
+  private refreshCredentials(): void {
+    const files = this.options.credentialFiles;
+    if (!files || (files.username === undefined && files.password === undefined)) return;
+    const text = this.readCredentialFiles();
+    const changed =
+      (text.username !== undefined && text.username !== this.credentialText.username) ||
+      (text.password !== undefined && text.password !== this.credentialText.password);
+    if (!changed) return;
+    this.credentialText = { ...this.credentialText, ...text };
+    this.credentials = {
+      username: text.username ?? this.credentials.username,
+      password: text.password ?? this.credentials.password,
+    };
+    if (this.authSuspended) {
+      this.authSuspended = undefined;
+      this.options.log.info("vCenter credential files changed; logging in again");
+    } else {
+      this.options.log.info("vCenter credential files changed; the next login uses them");
+    }
+  }
+
+  /** Contents of the credential files, trailing newline removed; an unreadable file is left out. */
+  private readCredentialFiles(): { username?: string; password?: string } {
+    const files = this.options.credentialFiles ?? {};
+    const out: { username?: string; password?: string } = {};
+    for (const key of ["username", "password"] as const) {
+      const path = files[key];
+      if (path === undefined) continue;
+      try {
+        const value = readFileSync(path, "utf8").replace(/\r?\n$/, "");
+        if (value !== "") out[key] = value;
+      } catch {
+        // Mid-rotation (a Secret volume swaps a symlink): keep the credentials in use.
+      }
+    }
+    return out;
+  }
+
+  private dropAfterMs(): number {
+    return DROP_AFTER_MAX_AGES * this.options.maxMetricAgeSeconds * 1000;
+  }
+
+  private relogin(api: VcenterApi): void {
     this.metrics.countRelogin(api);
     this.options.log.info({ api }, "vCenter session expired; logging in again");
   }
@@ -189,6 +396,13 @@ export class VcenterPoller implements MetricsSource {
     }, delayMs);
     this.timer.unref();
   }
+}
+
+/** An OptionValue's `anyType` value as an integer: `{"_typeName":"int","_value":64}`, a long, or a numeric string. */
+export function optionInteger(value: unknown): number | undefined {
+  const raw = value !== null && typeof value === "object" && "_value" in value ? (value as { _value: unknown })._value : value;
+  const n = typeof raw === "number" ? raw : typeof raw === "string" && /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;
+  return Number.isSafeInteger(n) ? n : undefined;
 }
 
 function readCaFile(path: string): string {

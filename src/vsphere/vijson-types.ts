@@ -5,7 +5,7 @@ export const moRefSchema = z.object({ type: z.string(), value: z.string() }).pas
 export type MoRef = z.infer<typeof moRefSchema>;
 
 export const serviceContentSchema = z
-  .object({ sessionManager: moRefSchema.optional(), perfManager: moRefSchema.optional() })
+  .object({ sessionManager: moRefSchema.optional(), perfManager: moRefSchema.optional(), setting: moRefSchema.optional() })
   .passthrough();
 
 const elementDescriptionSchema = z.object({ key: z.string(), summary: z.string().optional() }).passthrough();
@@ -57,10 +57,33 @@ export const hostSummarySchema = z
   .passthrough();
 export type HostSummaryInfo = z.infer<typeof hostSummarySchema>;
 
-/** One PerfQuerySpec: real-time (intervalId 20), latest sample only. */
+/** One PerfMetricId: a counter key and its instance ("" = the aggregate). */
+export interface PerfMetricId {
+  readonly _typeName: "PerfMetricId";
+  readonly counterId: number;
+  readonly instance: string;
+}
+
+/**
+ * One PerfQuerySpec: real-time (intervalId 20), latest sample only. `_typeName` is set on
+ * every data object, as VMware's VI/JSON guide recommends for request bodies.
+ */
 export interface PerfQuerySpec {
+  readonly _typeName: "PerfQuerySpec";
   readonly entity: { readonly _typeName: "ManagedObjectReference"; readonly type: string; readonly value: string };
-  readonly metricId: ReadonlyArray<{ readonly counterId: number; readonly instance: string }>;
+  readonly metricId: readonly PerfMetricId[];
   readonly intervalId: number;
   readonly maxSample: number;
 }
+
+/**
+ * `OptionValue` as `OptionManager.QueryOptions` returns it. `value` is an `anyType`, so a
+ * primitive comes wrapped: `{"_typeName":"int","_value":64}` (or `long`, `string`, ...).
+ */
+export const optionValueSchema = z
+  .object({
+    key: z.string(),
+    value: z.object({ _typeName: z.string().optional(), _value: z.unknown() }).passthrough().nullable().optional(),
+  })
+  .passthrough();
+export type OptionValue = z.infer<typeof optionValueSchema>;

@@ -4,7 +4,9 @@ import { ConfigError, parseConfig, redactConfig } from "../../src/config/index.j
 describe("parseConfig", () => {
   it("given no file, returns every documented default", () => {
     const c = parseConfig(undefined);
-    expect(c.server).to.deep.equal({ port: 8888, bodyLimitMB: 100 });
+    expect(c.server).to.deep.equal({ port: 8888, bodyLimitMB: 16, adminPort: 9090, shutdownDrainSeconds: 5, readinessGraceSeconds: 30 });
+    expect(c.admission).to.include({ bodyLimitMB: 8, minCpu: "10m", minMemory: "16Mi" });
+    expect(c.burstGuard).to.include({ defaultCpu: "100m", defaultMemory: "128Mi" });
     expect(c.vcenter).to.include({ viJsonRelease: "8.0.1.0", pollIntervalSeconds: 20, requestTimeoutSeconds: 10, maxConcurrency: 8, insecureSkipTLSVerify: false });
     expect(c.thresholds).to.deep.equal({ cpuReadyPercent: 10, cpuReadyWarnPercent: 5, hostCpuUsagePercent: 90, hostMemoryUsagePercent: 95, balloonPercent: 1, swapInKBps: 1, maxMetricAgeSeconds: 120 });
     expect(c.nodeMapping).to.deep.equal(["providerID", "systemUUID", "name"]);
@@ -29,12 +31,62 @@ describe("parseConfig", () => {
     { name: "warn above reject", yaml: "thresholds:\n  cpuReadyPercent: 5\n  cpuReadyWarnPercent: 8\n", message: /cpuReadyWarnPercent/ },
     { name: "broken YAML", yaml: "server: [\n", message: /not valid YAML/ },
     { name: "a list at the top", yaml: "- a\n- b\n", message: /mapping/ },
+    { name: "the admin port on the extender port", yaml: "server:\n  port: 9000\n  adminPort: 9000\n", message: /server\.adminPort: must differ from server\.port/ },
+    { name: "server.tls without keyFile", yaml: "server:\n  tls:\n    certFile: /a\n    clientCAFile: /c\n", message: /server\.tls\.keyFile: Required/ },
+    { name: "a negative drain", yaml: "server:\n  shutdownDrainSeconds: -1\n", message: /server\.shutdownDrainSeconds: .* \(got -1\)/ },
   ];
   for (const c of invalid) {
     it(`given ${c.name}, throws ConfigError naming the key`, () => {
       expect(() => parseConfig(c.yaml)).to.throw(ConfigError, c.message);
     });
   }
+
+  /** Issue 8 section 1: each quantity is parsed at load; the message names the key and the bad value. */
+  const badQuantities: Array<{ key: string; yaml: string; message: RegExp }> = [
+    { key: "admission.minCpu", yaml: 'admission:\n  minCpu: "10 m"\n', message: /^invalid configuration:\n {2}- admission\.minCpu: "10 m" is not a cpu quantity: quantity "10 m" has an unknown suffix " m"$/ },
+    { key: "admission.minMemory", yaml: "admission:\n  minMemory: 16MB\n", message: /admission\.minMemory: "16MB" is not a memory quantity/ },
+    { key: "burstGuard.defaultCpu", yaml: "burstGuard:\n  defaultCpu: one\n", message: /burstGuard\.defaultCpu: "one" is not a cpu quantity: .*does not start with a number/ },
+    { key: "burstGuard.defaultMemory", yaml: 'burstGuard:\n  defaultMemory: ""\n', message: /burstGuard\.defaultMemory: "" is not a memory quantity: quantity is empty/ },
+    { key: "admission.minCpu (negative)", yaml: "admission:\n  minCpu: -10m\n", message: /admission\.minCpu: "-10m" is negative/ },
+    { key: "burstGuard.defaultMemory (out of range)", yaml: "burstGuard:\n  defaultMemory: 100Ei\n", message: /burstGuard\.defaultMemory: "100Ei" is not a memory quantity: .*out of range/ },
+  ];
+  for (const c of badQuantities) {
+    it(`given an invalid ${c.key}, stops with a message naming the key and the value`, () => {
+      expect(() => parseConfig(c.yaml)).to.throw(ConfigError, c.message);
+    });
+  }
+
+  it("given every quantity in another valid form (a YAML number included), loads it as text", () => {
+    const c = parseConfig("admission:\n  minCpu: 0.01\n  minMemory: 16777216\nburstGuard:\n  defaultCpu: 1\n  defaultMemory: 1e8\n");
+    expect([c.admission.minCpu, c.admission.minMemory, c.burstGuard.defaultCpu, c.burstGuard.defaultMemory]).to.deep.equal(["0.01", "16777216", "1", "100000000"]);
+  });
+
+  /** Durations feed timers: `.inf` or a month would overflow setTimeout into a 1 ms loop. */
+  const badDurations: Array<{ yaml: string; message: RegExp }> = [
+    { yaml: "vcenter:\n  pollIntervalSeconds: .inf\n", message: /vcenter\.pollIntervalSeconds: .* \(got Infinity\)/ },
+    { yaml: "vcenter:\n  pollIntervalSeconds: 3000000\n", message: /vcenter\.pollIntervalSeconds: must be at most 2147483 seconds .* \(got 3000000\)/ },
+    { yaml: "thresholds:\n  maxMetricAgeSeconds: .nan\n", message: /thresholds\.maxMetricAgeSeconds/ },
+    { yaml: "burstGuard:\n  settleSeconds: 0\n", message: /burstGuard\.settleSeconds: .* \(got 0\)/ },
+    { yaml: "nodeLabels:\n  intervalSeconds: -5\n", message: /nodeLabels\.intervalSeconds/ },
+    { yaml: "server:\n  readinessGraceSeconds: 9e9\n", message: /server\.readinessGraceSeconds/ },
+    { yaml: "kubernetes:\n  resyncSeconds: ten\n", message: /kubernetes\.resyncSeconds: Expected number, received string \(got "ten"\)/ },
+  ];
+  for (const c of badDurations) {
+    it(`given ${c.yaml.trim().replace(/\n\s*/g, " ")}, stops naming the key`, () => {
+      expect(() => parseConfig(c.yaml)).to.throw(ConfigError, c.message);
+    });
+  }
+
+  it("never echoes a bad vcenter.password in the message", () => {
+    let message = "";
+    try {
+      parseConfig("vcenter:\n  password: 123456789\n");
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).to.match(/vcenter\.password: Expected string/);
+    expect(message).not.to.include("123456789");
+  });
 
   it("given HVX_VCENTER_PASSWORD_FILE, reads the password from the file and the env wins over the file", () => {
     const c = parseConfig("vcenter:\n  username: from-file\n  password: old\n", { HVX_VCENTER_USERNAME: "svc-hvx", HVX_VCENTER_PASSWORD_FILE: "/secret/pw" }, (p) => (p === "/secret/pw" ? "s3cret\n" : ""));

@@ -57,7 +57,7 @@ for (const source of ["vcenter", "telegraf", "vmware_exporter"] as const) descri
     writeFileSync(join(dir, "kubeconfig"), kube.kubeconfigYaml());
     const config = parseConfig(
       [
-        `server: { port: ${await freePort()} }`,
+        `server: { port: ${await freePort()}, adminPort: ${await freePort()} }`,
         `vcenter: { url: "${vcenter.url}", username: "${scenario.credentials.username}", password: "${scenario.credentials.password}", pollIntervalSeconds: 1 }`,
         `kubernetes: { enabled: true, kubeconfig: "${join(dir, "kubeconfig")}" }`,
         "nodeLabels: { enabled: true, leaseDurationSeconds: 2, intervalSeconds: 0.3 }",
@@ -110,12 +110,12 @@ for (const source of ["vcenter", "telegraf", "vmware_exporter"] as const) descri
     const r = await filter(["k8s-worker-01", "k8s-worker-03", "k8s-worker-09"]);
     expect(r.NodeNames).to.include("k8s-worker-09");
     expect(Object.keys(r.FailedAndUnresolvableNodes)).to.include("k8s-worker-03");
-    const debug = (await (await fetch(`http://127.0.0.1:${hvx.extenderPort}/debug/cluster`)).json()) as { status: { lastEventAgeMs: number }; nodes: number };
+    const debug = (await (await fetch(`http://127.0.0.1:${hvx.adminPort}/debug/cluster`)).json()) as { status: { lastEventAgeMs: number }; nodes: number };
     expect(debug.nodes).to.equal(12);
     expect(debug.status.lastEventAgeMs).to.be.at.least(1000);
-    const metrics = await (await fetch(`http://127.0.0.1:${hvx.extenderPort}/metrics`)).text();
+    const metrics = await (await fetch(`http://127.0.0.1:${hvx.adminPort}/metrics`)).text();
     expect(metrics).to.match(/hvx_cluster_cache_age_seconds \d/);
-    const hosts = (await (await fetch(`http://127.0.0.1:${hvx.extenderPort}/debug/hosts`)).json()) as { source: { source?: string } };
+    const hosts = (await (await fetch(`http://127.0.0.1:${hvx.adminPort}/debug/hosts`)).json()) as { source: { source?: string } };
     expect(hosts.source.source, "/debug/hosts names the metrics source").to.equal(source === "vcenter" ? undefined : `prometheus/${source}`);
   });
 });

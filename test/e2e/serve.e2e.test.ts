@@ -19,6 +19,7 @@ describe("hvx serve as a separate process (end to end)", function () {
   let child: ChildProcess;
   let output = "";
   let base: string;
+  let admin: string;
   const scenario = loadScenario(demoScenarioPath());
 
   let dir = "";
@@ -26,9 +27,10 @@ describe("hvx serve as a separate process (end to end)", function () {
   before(async () => {
     mock = await startMockVcenter({ scenario: { ...scenario, credentials: { username: "svc-hvx@vsphere.local", password: PASSWORD } } as typeof scenario });
     const port = await freePort();
+    const adminPort = await freePort();
     dir = mkdtempSync(join(tmpdir(), "hvx-e2e-"));
     const configPath = join(dir, "config.yaml");
-    writeFileSync(configPath, `server:\n  port: ${port}\nvcenter:\n  url: ${mock.url}\n  pollIntervalSeconds: 2\nadmission:\n  enabled: false\nkubernetes:\n  enabled: false\nlog:\n  level: debug\n`);
+    writeFileSync(configPath, `server:\n  port: ${port}\n  adminPort: ${adminPort}\nvcenter:\n  url: ${mock.url}\n  pollIntervalSeconds: 2\nadmission:\n  enabled: false\nkubernetes:\n  enabled: false\nlog:\n  level: debug\n`);
     writeFileSync(join(dir, "password"), `${PASSWORD}\n`);
     child = spawn(process.execPath, [CLI, "serve", "--config", configPath], {
       env: { ...process.env, HVX_VCENTER_USERNAME: "svc-hvx@vsphere.local", HVX_VCENTER_PASSWORD_FILE: join(dir, "password"), KUBECONFIG: "" },
@@ -37,6 +39,7 @@ describe("hvx serve as a separate process (end to end)", function () {
     child.stdout!.on("data", (d) => (output += d));
     child.stderr!.on("data", (d) => (output += d));
     base = `http://127.0.0.1:${port}`;
+    admin = `http://127.0.0.1:${adminPort}`;
     await until(async () => ((await fetch(`${base}/healthz`)).ok ? true : undefined), 15_000, "hvx to answer /healthz");
   });
 
@@ -78,8 +81,10 @@ describe("hvx serve as a separate process (end to end)", function () {
     const body = (await res.json()) as { FailedAndUnresolvableNodes: Record<string, string> };
     expect(Object.keys(body.FailedAndUnresolvableNodes)).to.include("k8s-worker-01");
     expect((await fetch(`${base}/readyz`)).status).to.equal(200);
-    const metrics = await (await fetch(`${base}/metrics`)).text();
+    expect((await fetch(`${admin}/readyz`)).status).to.equal(200);
+    const metrics = await (await fetch(`${admin}/metrics`)).text();
     expect(metrics).to.match(/hvx_vcenter_poll/);
+    expect((await fetch(`${base}/metrics`)).status, "/metrics is on the admin port only").to.equal(404);
   });
 
   it("never writes the vCenter password or a session token to its output", async () => {

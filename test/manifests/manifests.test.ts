@@ -78,7 +78,7 @@ describe("manifests/deployment.yaml", () => {
     expect(sc.capabilities.add ?? []).to.deep.equal([]);
   });
 
-  it("probes liveness on /healthz and readiness on /readyz, both on port 8888", () => {
+  it("probes liveness on /healthz and readiness on /readyz, both on the admin port 9090 (plain HTTP even under mutual TLS)", () => {
     const cases = [
       { probe: "livenessProbe", path: "/healthz" },
       { probe: "readinessProbe", path: "/readyz" },
@@ -86,7 +86,7 @@ describe("manifests/deployment.yaml", () => {
     for (const c of cases) {
       const get: Obj = container[c.probe].httpGet;
       expect(get.path, c.probe).to.equal(c.path);
-      expect(containerPort(get.port), c.probe).to.equal(8888);
+      expect(containerPort(get.port), c.probe).to.equal(9090);
       expect(get.scheme ?? "HTTP", c.probe).to.equal("HTTP");
     }
   });
@@ -107,9 +107,11 @@ describe("manifests/deployment.yaml", () => {
     expect(podSpec.priorityClassName).to.equal("system-cluster-critical");
   });
 
-  it("exposes 8888 (extender) and 8443 (webhook) and passes credentials and namespace by file and downward API", () => {
+  it("exposes 8888 (extender), 8443 (webhook) and 9090 (admin) and passes credentials and namespace by file and downward API", () => {
     expect(containerPort("extender")).to.equal(8888);
     expect(containerPort("webhook")).to.equal(8443);
+    expect(containerPort("admin")).to.equal(9090);
+    expect(deployment.spec.template.metadata.annotations["prometheus.io/port"]).to.equal("9090");
     const env = new Map((container.env as Obj[]).map((e) => [e.name, e]));
     expect(env.get("POD_NAMESPACE")?.valueFrom?.fieldRef?.fieldPath).to.equal("metadata.namespace");
     const secret = findOne(docs, "Secret", "hvx-vcenter-credentials").obj;
@@ -123,6 +125,11 @@ describe("manifests/deployment.yaml", () => {
     expect(volumeFor("/etc/hvx/tls/tls.crt")?.secret?.secretName).to.equal("hvx-webhook-tls");
   });
 
+  it("gives the shutdown drain (server.shutdownDrainSeconds + 10 s for in-flight requests) room inside terminationGracePeriodSeconds", () => {
+    const config = parseConfig(findOne(docs, "ConfigMap", "hvx-config").obj.data["config.yaml"], {});
+    expect(podSpec.terminationGracePeriodSeconds).to.be.above(config.server.shutdownDrainSeconds + 10);
+  });
+
   it("has a PodDisruptionBudget of its own that keeps one replica", () => {
     const pdb = findOne(docs, "PodDisruptionBudget", "hvx");
     expect(pdb.file).to.equal("poddisruptionbudget.yaml");
@@ -133,14 +140,50 @@ describe("manifests/deployment.yaml", () => {
 });
 
 describe("manifests/service.yaml", () => {
-  it("routes extender 8888 -> 8888 and webhook 443 -> 8443 to the hvx pods", () => {
+  it("routes extender 8888 -> 8888, webhook 443 -> 8443 and admin 9090 -> 9090 to the hvx pods", () => {
     const svc = findOne(docs, "Service", "hvx").obj;
     expect(selects(svc.spec.selector, podLabels)).to.equal(true);
     const ports = (svc.spec.ports as Obj[]).map((p) => ({ name: p.name, port: p.port, target: containerPort(p.targetPort) }));
     expect(ports).to.have.deep.members([
       { name: "extender", port: 8888, target: 8888 },
       { name: "webhook", port: 443, target: 8443 },
+      { name: "admin", port: 9090, target: 9090 },
     ]);
+  });
+});
+
+describe("manifests/networkpolicy.yaml", () => {
+  const policy = findOne(docs, "NetworkPolicy", "hvx");
+  const rules = policy.obj.spec.ingress as Obj[];
+  const ruleFor = (port: string) => {
+    const found = rules.filter((r) => (r.ports as Obj[]).some((p) => p.port === port));
+    expect(found, port).to.have.length(1);
+    expect(containerPort(port), `${port} names a container port`).to.be.a("number");
+    return found[0]!;
+  };
+
+  it("selects the hvx pods and restricts ingress only", () => {
+    expect(policy.file).to.equal("networkpolicy.yaml");
+    expect(policy.obj.apiVersion).to.equal("networking.k8s.io/v1");
+    expect(selects(policy.obj.spec.podSelector.matchLabels, podLabels)).to.equal(true);
+    expect(policy.obj.spec.policyTypes).to.deep.equal(["Ingress"]);
+    expect(rules.flatMap((r) => (r.ports as Obj[]).map((p) => p.port)).sort()).to.deep.equal(["admin", "extender", "webhook"]);
+  });
+
+  it("opens the webhook port to the control-plane addresses (the API server) only", () => {
+    const from = ruleFor("webhook").from as Obj[];
+    expect(from).to.have.length(1);
+    expect(from[0]!.ipBlock.cidr).to.match(/^\d+\.\d+\.\d+\.\d+\/\d+$/);
+    expect(readFileSync(join(MANIFESTS_DIR, "networkpolicy.yaml"), "utf8")).to.match(/REPLACE: the control-plane nodes' CIDR/);
+  });
+
+  it("opens the admin port to the monitoring namespace only", () => {
+    expect(ruleFor("admin").from).to.deep.equal([{ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "monitoring" } } }]);
+  });
+
+  it("leaves the extender port open and says that mutual TLS guards it", () => {
+    expect(ruleFor("extender").from).to.equal(undefined);
+    expect(readFileSync(join(MANIFESTS_DIR, "networkpolicy.yaml"), "utf8")).to.match(/hostNetwork[\s\S]*mutual\s+TLS/);
   });
 });
 
@@ -192,6 +235,9 @@ const EXTENDER_FIELDS = [
   "tlsConfig", "httpTimeout", "nodeCacheCapable", "managedResources", "ignorable",
 ];
 
+/** Extender TLS fields (kube-scheduler/config/v1/types.go, ExtenderTLSConfig). */
+const EXTENDER_TLS_FIELDS = ["insecure", "serverName", "certFile", "keyFile", "caFile", "certData", "keyData", "caData"];
+
 describe("manifests/kube-scheduler-config.yaml", () => {
   const found = docs.filter((d) => d.obj.kind === "KubeSchedulerConfiguration");
 
@@ -214,6 +260,29 @@ describe("manifests/kube-scheduler-config.yaml", () => {
     expect(ext.weight).to.be.a("number").and.satisfy((w: number) => Number.isInteger(w) && w > 0);
     expect(ext.weight).to.equal(5);
     expect(ext.bindVerb ?? "", "hvx never binds").to.equal("");
+  });
+
+  it("shows a mutual TLS variant whose fields are kube-scheduler's (extender tlsConfig) and that points at the same port", () => {
+    const text = readFileSync(join(MANIFESTS_DIR, "kube-scheduler-config.yaml"), "utf8");
+    const lines = text.split("\n");
+    const start = lines.findIndex((l) => /replace the urlPrefix above with:/.test(l));
+    expect(start, "the mutual TLS example").to.be.above(0);
+    const example: string[] = [];
+    for (const line of lines.slice(start + 1)) {
+      const m = /^\s*#( {3}(.*))?$/.exec(line);
+      if (!m) break;
+      if (m[2] !== undefined) example.push(m[2]);
+    }
+    const ext = parseYaml(example.join("\n")) as Obj;
+    expect(Object.keys(ext).filter((k) => !EXTENDER_FIELDS.includes(k)), "unknown extender fields").to.deep.equal([]);
+    expect(Object.keys(ext.tlsConfig).filter((k) => !EXTENDER_TLS_FIELDS.includes(k)), "unknown tlsConfig fields").to.deep.equal([]);
+    expect(ext.enableHTTPS).to.equal(true);
+    expect(ext.tlsConfig).to.have.keys("serverName", "caFile", "certFile", "keyFile");
+    const url = new URL(ext.urlPrefix);
+    expect(url.protocol).to.equal("https:");
+    const svc = findOne(docs, "Service", "hvx").obj;
+    expect(Number(url.port)).to.equal((svc.spec.ports as Obj[]).find((p) => p.name === "extender")?.port);
+    expect(ext.tlsConfig.serverName).to.equal(url.hostname);
   });
 
   it("points at the Service's extender port over plain HTTP", () => {
@@ -244,6 +313,7 @@ describe("manifests/configmap.yaml", () => {
     expect(config.vcenter.password, "credentials come from the Secret, not the ConfigMap").to.equal(undefined);
     expect(config.server.port).to.equal(containerPort("extender"));
     expect(config.admission.port).to.equal(containerPort("webhook"));
+    expect(config.server.adminPort).to.equal(containerPort("admin"));
   });
 
   it("spells out every key of the schema, each at its default unless it is a production choice", () => {

@@ -67,7 +67,7 @@ describe("POST /preempt over HTTP", () => {
   before(async () => {
     const built = handlersWith();
     registry = built.registry;
-    const app = buildExtenderApp({ handlers: built.handlers, registry, bodyLimitMB: 1, debugHosts: () => ({}) });
+    const app = buildExtenderApp({ handlers: built.handlers, bodyLimitMB: 1 });
     server = await new Promise<Server>((resolve) => {
       const s = app.listen(0, "127.0.0.1", () => resolve(s));
     });

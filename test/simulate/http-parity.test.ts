@@ -93,7 +93,7 @@ describe("simulator parity: direct placement code vs mock vCenter + poller + ext
       clock: () => handlerNowMs,
       enrich: (ctx) => (cluster ? { ...ctx, cluster } : ctx),
     });
-    const app = buildExtenderApp({ handlers, registry, bodyLimitMB: 10, debugHosts: () => ({}) });
+    const app = buildExtenderApp({ handlers, bodyLimitMB: 10 });
     server = await new Promise<Server>((resolve) => {
       const s = app.listen(0, "127.0.0.1", () => resolve(s));
     });

@@ -25,12 +25,13 @@ describe("buildPerfBatches", () => {
     });
   }
 
-  it("given a target, writes a real-time latest-sample PerfQuerySpec", () => {
+  it("given a target, writes a real-time latest-sample PerfQuerySpec with _typeName on every data object", () => {
     const [batch] = buildPerfBatches([{ type: "HostSystem", id: "host-16", counterIds: [12] }]);
     expect(batch).to.deep.equal([
       {
+        _typeName: "PerfQuerySpec",
         entity: { _typeName: "ManagedObjectReference", type: "HostSystem", value: "host-16" },
-        metricId: [{ counterId: 12, instance: "" }],
+        metricId: [{ _typeName: "PerfMetricId", counterId: 12, instance: "" }],
         intervalId: 20,
         maxSample: 1,
       },

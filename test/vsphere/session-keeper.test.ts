@@ -67,4 +67,33 @@ describe("SessionKeeper", () => {
     expect(await k.call(async (t) => t).catch((e: Error) => e.message)).to.equal("down");
     expect(await k.call(async (t) => t)).to.equal("t");
   });
+
+  it("given a gate that refuses, makes no login attempt; a refused login is reported to the gate once", async () => {
+    let attempts = 0;
+    const refused: string[] = [];
+    let open = true;
+    const gate = {
+      check: (api: string) => {
+        if (!open) throw new VcenterAuthError("vijson", `suspended (${api})`);
+      },
+      refused: (api: string) => refused.push(api),
+    };
+    const k = new SessionKeeper(
+      "vijson",
+      async () => {
+        attempts += 1;
+        throw new VcenterAuthError("vijson", "login refused (500 InvalidLogin)");
+      },
+      () => {},
+      gate,
+    );
+    await Promise.all([1, 2].map(() => k.call(async (t) => t).catch(() => undefined)));
+    expect(attempts).to.equal(1);
+    expect(refused).to.deep.equal(["vijson"]);
+    open = false;
+    const err = await k.call(async (t) => t).then(() => undefined, (e: unknown) => e);
+    expect((err as Error).message).to.match(/suspended/);
+    expect(attempts).to.equal(1);
+    expect(refused).to.deep.equal(["vijson"]);
+  });
 });

@@ -53,6 +53,24 @@ describe("createVcenterHttp", () => {
     expect(res.bodyText).to.equal('{"error_type":"ERROR"}');
   });
 
+  it("given a body, sends it as JSON with Content-Type: application/json; without one, sends no Content-Type", async () => {
+    const seen: Array<{ method?: string; type?: string; body: string }> = [];
+    const url = await serve((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString("utf8")));
+      req.on("end", () => {
+        seen.push({ method: req.method, type: req.headers["content-type"], body });
+        res.writeHead(200, { "content-type": "application/json" }).end("[]");
+      });
+    });
+    const { send, close: shut } = createVcenterHttp({ ...base, baseUrl: url });
+    await send("vijson", { method: "POST", path: "/sdk/vim25/8.0.1.0/PerformanceManager/PerfMgr/QueryPerf", body: { querySpec: [] } });
+    await send("vijson", { method: "POST", path: "/sdk/vim25/8.0.1.0/ServiceInstance/ServiceInstance/CurrentTime" });
+    shut();
+    expect(seen[0]).to.deep.equal({ method: "POST", type: "application/json", body: '{"querySpec":[]}' });
+    expect(seen[1]).to.deep.equal({ method: "POST", type: undefined, body: "" });
+  });
+
   it("given a server that never answers, times out with an error holding no header or body", async () => {
     const url = await serve(() => undefined);
     const { send, close: shut } = createVcenterHttp({ ...base, timeoutMs: 150, baseUrl: url });

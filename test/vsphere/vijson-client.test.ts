@@ -3,7 +3,7 @@ import { VcenterAuthError } from "../../src/vsphere/vcenter-auth-error.js";
 import { VcenterHttpError } from "../../src/vsphere/vcenter-http-error.js";
 import type { VcenterRequest, VcenterResponse, VcenterSend } from "../../src/vsphere/vcenter-http.js";
 import { VcenterResponseError } from "../../src/vsphere/vcenter-response-error.js";
-import { faultType, VijsonClient } from "../../src/vsphere/vijson-client.js";
+import { faultDetail, faultType, VijsonClient } from "../../src/vsphere/vijson-client.js";
 
 const BASE = "/sdk/vim25/8.0.1.0";
 const CONTENT = {
@@ -67,7 +67,13 @@ describe("VijsonClient", () => {
 
   it("given QueryPerf, posts querySpec and accepts an empty body as no data", async () => {
     const f = fake(() => ({ status: 200 }));
-    const spec = { entity: { _typeName: "ManagedObjectReference" as const, type: "VirtualMachine", value: "vm-1" }, metricId: [{ counterId: 7013, instance: "" }], intervalId: 20, maxSample: 1 };
+    const spec = {
+      _typeName: "PerfQuerySpec" as const,
+      entity: { _typeName: "ManagedObjectReference" as const, type: "VirtualMachine", value: "vm-1" },
+      metricId: [{ _typeName: "PerfMetricId" as const, counterId: 7013, instance: "" }],
+      intervalId: 20,
+      maxSample: 1,
+    };
     expect(await f.client.queryPerf([spec])).to.deep.equal([]);
     const q = f.calls.find((c) => c.path === `${BASE}/PerformanceManager/PerfMgr/QueryPerf`);
     expect(q?.method).to.equal("POST");
@@ -85,6 +91,50 @@ describe("VijsonClient", () => {
     const f = fake(() => ({ status: 200 }), () => ({ status: 200, body: { _typeName: "UserSession" } }));
     expect(await f.client.perfCounters().then(() => undefined, (e: unknown) => e)).to.be.instanceOf(VcenterResponseError);
   });
+
+  it("given QueryOptions, posts the name to the ServiceContent's setting manager and returns the OptionValues", async () => {
+    const option = { _typeName: "OptionValue", key: "config.vpxd.stats.maxQueryMetrics", value: { _typeName: "int", _value: 64 } };
+    const f = fake(() => ({ status: 200, body: [option] }));
+    expect(await f.client.queryOptions("config.vpxd.stats.maxQueryMetrics")).to.deep.equal([option]);
+    const q = f.calls.find((c) => c.path.endsWith("/QueryOptions"));
+    // CONTENT names no setting manager: the vCenter default VpxSettings is used
+    expect(q?.path).to.equal(`${BASE}/OptionManager/VpxSettings/QueryOptions`);
+    expect(q?.body).to.deep.equal({ name: "config.vpxd.stats.maxQueryMetrics" });
+  });
+
+  it("given RestrictedByAdministrator, the error carries its details (the setting name)", async () => {
+    const f = fake(() => ({ status: 500, body: { ...fault("RestrictedByAdministrator"), details: "vpxd.stats.maxQueryMetrics" } }));
+    const err = (await f.client.queryPerf([]).then(() => undefined, (e: unknown) => e)) as VcenterHttpError;
+    expect(err.errorType).to.equal("RestrictedByAdministrator");
+    expect(err.faultDetail).to.equal("vpxd.stats.maxQueryMetrics");
+    expect(err.message).to.match(/RestrictedByAdministrator: vpxd\.stats\.maxQueryMetrics/);
+  });
+
+  it("given CurrentTime, posts without a body and parses the dateTime", async () => {
+    const f = fake(() => ({ status: 200, body: "2026-11-29T10:10:05.250Z" }));
+    expect(await f.client.currentTimeMs()).to.equal(Date.UTC(2026, 10, 29, 10, 10, 5, 250));
+    const q = f.calls.find((c) => c.path.endsWith("/CurrentTime"));
+    expect(q?.path).to.equal(`${BASE}/ServiceInstance/ServiceInstance/CurrentTime`);
+    expect(q?.body).to.equal(undefined);
+  });
+
+  it("given a session, Logout posts to SessionManager with the token and forgets it", async () => {
+    const f = fake(() => ({ status: 204 }));
+    expect(await f.client.logout()).to.equal(false); // no session yet: nothing to do
+    await f.client.hostSummary("host-1").catch(() => undefined);
+    expect(await f.client.logout()).to.equal(true);
+    const out = f.calls.find((c) => c.path.endsWith("/Logout"));
+    expect(out?.headers?.["vmware-api-session-id"]).to.equal("s1");
+    expect(await f.client.logout()).to.equal(false);
+  });
+
+  const details: Array<{ body: string; want: string | undefined }> = [
+    { body: '{"_typeName":"RestrictedByAdministrator","details":"vpxd.stats.maxQueryMetrics"}', want: "vpxd.stats.maxQueryMetrics" },
+    { body: '{"_typeName":"InvalidArgument","invalidProperty":"querySpec.size"}', want: "querySpec.size" },
+    { body: '{"_typeName":"RestrictedByAdministrator","details":"free text, with spaces"}', want: undefined },
+    { body: "not json", want: undefined },
+  ];
+  for (const c of details) it(`faultDetail(${c.body}) is ${c.want}`, () => expect(faultDetail(c.body)).to.equal(c.want));
 
   const faults: Array<{ body: string; want: string | undefined }> = [
     { body: '{"_typeName":"NotAuthenticated"}', want: "NotAuthenticated" },

@@ -1,18 +1,18 @@
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { createServer as createHttpsServer } from "node:https";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import type { Registry } from "prom-client";
 import type { Config } from "../../config/schema.js";
 import type { FleetView } from "../../oversell/fleet-view.js";
 import { createAdmissionMetrics } from "../../observability/admission-metrics.js";
 import type { Logger } from "../../observability/logger.js";
-import { CertificateReloader, readKeyPair } from "./certificate-reloader.js";
+import type { Refusal, RefusalCounter } from "../../observability/refusal-metrics.js";
+import { BodyBudget, MIB, readBody, refuseEncodedBody, sendJsonError } from "../request-body.js";
+import { startListener } from "../start-listener.js";
 import { type AdmissionContext, handleAdmissionReview } from "./handle-admission-review.js";
 
 export const MUTATE_PATH = "/mutate";
-/** Reviews carry the object (and on UPDATE the old one); etcd objects are at most ~1.5 MiB. */
-export const DEFAULT_BODY_LIMIT_BYTES = 6 * 1024 * 1024;
+/** Reviews carry the object (and on UPDATE the old one); etcd objects are at most ~1.5 MiB. Default of `admission.bodyLimitMB`. */
+export const DEFAULT_BODY_LIMIT_BYTES = 8 * MIB;
 
 export interface AdmissionServerDeps {
   readonly config: Config["admission"];
@@ -20,6 +20,8 @@ export interface AdmissionServerDeps {
   /** The fleet for the stacked cap and the hot-host brake (see `LastKnownFleet`); undefined: no host data yet. */
   readonly fleet: () => FleetView | undefined;
   readonly namespaceLabels?: (namespace: string) => Readonly<Record<string, string>> | undefined;
+  /** Whether the informer cache knows a namespace (undefined: no synced cache); bounds the metrics' namespace label. */
+  readonly knownNamespace?: (namespace: string) => boolean | undefined;
   readonly log: Logger;
   readonly registry: Registry;
   /** Milliseconds; only for the handling-time metric. Default `performance.now`. */
@@ -30,14 +32,20 @@ export interface AdmissionServerDeps {
   readonly host?: string;
   /** How often the certificate files are checked for changes. Default 10 s. */
   readonly certReloadIntervalMs?: number;
+  /** Overrides `config.bodyLimitMB`. */
   readonly bodyLimitBytes?: number;
+  /** Counts requests refused before handling (413, 415, 503). */
+  readonly countRefusal?: RefusalCounter;
 }
 
 export interface RunningAdmissionServer {
   readonly port: number;
   /** Checks the certificate files now (normally done on a timer); true when a new pair was applied. */
   reloadCertificate(): Promise<boolean>;
-  close(): Promise<void>;
+  /** From now on every response closes its connection (shutdown). */
+  drain(): void;
+  /** Stops accepting; in-flight reviews get `graceMs` (default 10 s) to finish. */
+  close(graceMs?: number): Promise<void>;
 }
 
 /**
@@ -52,87 +60,51 @@ export async function startAdmissionServer(deps: AdmissionServerDeps): Promise<R
     fleet: deps.fleet,
     namespaceLabels: deps.namespaceLabels,
     log: deps.log,
-    metrics: createAdmissionMetrics(deps.registry),
+    metrics: createAdmissionMetrics(deps.registry, deps.knownNamespace ? { knownNamespace: deps.knownNamespace } : {}),
     clock: deps.clock ?? (() => performance.now()),
   };
-  const limit = deps.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
-  const listener = (req: IncomingMessage, res: ServerResponse): void => route(req, res, ctx, limit);
+  const limitBytes = deps.bodyLimitBytes ?? deps.config.bodyLimitMB * MIB;
+  const budget = new BodyBudget(4 * limitBytes);
   const tls = deps.config.tls;
-  let server: Server;
-  let reloader: CertificateReloader | undefined;
-  if (tls) {
-    const pair = await readKeyPair(tls);
-    const httpsServer = createHttpsServer({ cert: pair.cert, key: pair.key, minVersion: "TLSv1.2" }, listener);
-    reloader = new CertificateReloader(tls, (p) => httpsServer.setSecureContext({ cert: p.cert, key: p.key, minVersion: "TLSv1.2" }), deps.log, deps.certReloadIntervalMs ?? 10_000);
-    await reloader.start();
-    server = httpsServer;
-  } else {
-    deps.log.warn("admission: no admission.tls configured, serving plain HTTP (development mode; the API server requires HTTPS)");
-    server = createHttpServer(listener);
-  }
-  server.requestTimeout = 10_000;
-  server.headersTimeout = 10_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(deps.port ?? deps.config.port, deps.host, () => {
-      server.off("error", reject);
-      resolve();
-    });
+  if (!tls) deps.log.warn("admission: no admission.tls configured, serving plain HTTP (development mode; the API server requires HTTPS)");
+  const listener = await startListener({
+    name: "admission",
+    portKey: "admission.port",
+    port: deps.port ?? deps.config.port,
+    ...(deps.host !== undefined ? { host: deps.host } : {}),
+    handler: (req, res) => route(req, res, ctx, limitBytes, budget, deps.countRefusal ? (reason) => deps.countRefusal!("admission", reason) : undefined),
+    ...(tls ? { tls, tlsKey: "admission.tls" } : {}),
+    log: deps.log,
+    ...(deps.certReloadIntervalMs !== undefined ? { certReloadIntervalMs: deps.certReloadIntervalMs } : {}),
+    requestTimeoutMs: 10_000,
   });
-  const port = (server.address() as AddressInfo).port;
-  deps.log.info({ port, tls: tls !== undefined, path: MUTATE_PATH }, "admission: webhook listening");
+  deps.log.info({ port: listener.port, tls: tls !== undefined, path: MUTATE_PATH }, "admission: webhook listening");
   return {
-    port,
-    reloadCertificate: async () => (reloader ? reloader.check() : false),
-    close: async () => {
-      reloader?.stop();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-    },
+    port: listener.port,
+    reloadCertificate: () => listener.reloadCertificate(),
+    drain: () => listener.drain(),
+    close: (graceMs) => listener.close(graceMs),
   };
 }
 
-function route(req: IncomingMessage, res: ServerResponse, ctx: AdmissionContext, limit: number): void {
+function route(req: IncomingMessage, res: ServerResponse, ctx: AdmissionContext, limitBytes: number, budget: BodyBudget, onRefuse: ((reason: Refusal) => void) | undefined): void {
+  if (refuseEncodedBody(req, res, onRefuse)) return;
   const path = (req.url ?? "").split("?")[0];
   if (path !== MUTATE_PATH) return reply(res, 404, `no route ${path ?? ""}; the webhook path is ${MUTATE_PATH}\n`);
   if (req.method !== "POST") {
     res.setHeader("Allow", "POST");
     return reply(res, 405, `${MUTATE_PATH} accepts POST only\n`);
   }
-  const declared = Number(req.headers["content-length"] ?? 0);
-  if (declared > limit) return tooLarge(req, res, limit);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let done = false;
-  req.on("data", (chunk: Buffer) => {
-    if (done) return;
-    size += chunk.length;
-    if (size > limit) {
-      done = true;
-      tooLarge(req, res, limit);
-      return;
-    }
-    chunks.push(chunk);
-  });
-  req.on("end", () => {
-    if (done) return;
-    done = true;
-    const out = handleAdmissionReview(Buffer.concat(chunks).toString("utf8"), ctx);
+  void readBody(req, res, { limitBytes, limitKey: "admission.bodyLimitMB", budget, ...(onRefuse ? { onRefuse } : {}) }).then((text) => {
+    if (text === undefined) return;
+    const out = handleAdmissionReview(text, ctx);
     res.writeHead(out.status, { "Content-Type": out.contentType });
     res.end(out.body);
+  }).catch((err: unknown) => {
+    ctx.log.error({ err: err instanceof Error ? err.message : String(err) }, "admission: request failed");
+    if (!res.headersSent) sendJsonError(res, 500, "internal error");
+    else res.destroy();
   });
-  req.on("error", () => {
-    done = true;
-  });
-}
-
-/** 413 and close the connection; the rest of the body is drained, not buffered. */
-function tooLarge(req: IncomingMessage, res: ServerResponse, limit: number): void {
-  req.resume();
-  res.setHeader("Connection", "close");
-  reply(res, 413, `request body larger than ${limit} bytes\n`);
 }
 
 function reply(res: ServerResponse, status: number, text: string): void {

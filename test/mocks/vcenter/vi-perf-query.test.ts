@@ -105,8 +105,9 @@ describe("mock vCenter: QueryPerf and QueryPerfComposite", () => {
 
   const faults: Array<{ name: string; querySpec: unknown; type: string; prop?: string }> = [
     { name: "an unknown VM", querySpec: [spec("VirtualMachine", "vm-404", ["cpu.ready.summation"])], type: "ManagedObjectNotFound" },
-    { name: "intervalId 300", querySpec: [spec("VirtualMachine", "vm-1", ["cpu.ready.summation"], { intervalId: 300 })], type: "InvalidArgument", prop: "interval" },
-    { name: "maxSample 0", querySpec: [spec("VirtualMachine", "vm-1", ["cpu.ready.summation"], { maxSample: 0 })], type: "InvalidArgument", prop: "maxSample" },
+    { name: "intervalId 60 (no such interval)", querySpec: [spec("VirtualMachine", "vm-1", ["cpu.ready.summation"], { intervalId: 60 })], type: "InvalidArgument", prop: "querySpec.interval" },
+    { name: "maxSample 0", querySpec: [spec("VirtualMachine", "vm-1", ["cpu.ready.summation"], { maxSample: 0 })], type: "InvalidArgument", prop: "querySpec.maxSample" },
+    { name: "format csv", querySpec: [spec("VirtualMachine", "vm-1", ["cpu.ready.summation"], { format: "csv" })], type: "InvalidArgument", prop: "querySpec.format" },
     { name: "no querySpec array", querySpec: { entity: ref("VirtualMachine", "vm-1") }, type: "InvalidArgument", prop: "querySpec" },
   ];
   for (const c of faults) {
@@ -121,7 +122,7 @@ describe("mock vCenter: QueryPerf and QueryPerfComposite", () => {
   const limits = [
     // 128 entities x 2 metricIds = 256: allowed
     { name: "exactly 256 metrics", entities: 128, status: 200 },
-    // 129 x 2 = 258 > 256: vpxd.stats.maxQueryMetrics -> InvalidArgument querySpec.size
+    // 129 x 2 = 258 > 256: vpxd.stats.maxQueryMetrics -> RestrictedByAdministrator
     { name: "258 metrics", entities: 129, status: 500 },
   ];
   for (const c of limits) {
@@ -129,7 +130,7 @@ describe("mock vCenter: QueryPerf and QueryPerfComposite", () => {
       const specs = Array.from({ length: c.entities }, () => spec("VirtualMachine", "vm-1", ["cpu.ready.summation", "mem.vmmemctl.average"]));
       const r = await queryPerf(specs);
       expect(r.status).to.equal(c.status);
-      if (c.status === 500) expect(r.json).to.include({ _typeName: "InvalidArgument", invalidProperty: "querySpec.size" });
+      if (c.status === 500) expect(r.json).to.include({ _typeName: "RestrictedByAdministrator", details: "vpxd.stats.maxQueryMetrics" });
       expect(vc.controls.stats().maxMetricsInOneQuery).to.equal(c.entities * 2);
       expect(vc.controls.stats().queryPerfCalls).to.equal(1);
     });

@@ -26,18 +26,29 @@ describe("mock vCenter: VI/JSON session", () => {
     expect(r.json.perfManager).to.deep.equal({ _typeName: "ManagedObjectReference", type: "PerformanceManager", value: "PerfMgr" });
   });
 
-  for (const release of ["8.0.1.0", "8.0.3.0", "9.0"]) {
-    it(`given release ${release}, Login returns the token in the vmware-api-session-id header and a UserSession`, async () => {
-      const r = await login(vc.url, { userName: USER, password: PASSWORD }, release);
-      expect(r.status).to.equal(200);
-      expect(r.headers.get("vmware-api-session-id")).to.match(/^[0-9a-f]{32}$/);
-      expect(r.json._typeName).to.equal("UserSession");
-      expect(r.json.userName).to.equal("VSPHERE.LOCAL\\Administrator");
+  it("given a served release, Login returns the token in the vmware-api-session-id header and a UserSession", async () => {
+    const r = await login(vc.url, { userName: USER, password: PASSWORD }, "8.0.1.0");
+    expect(r.status).to.equal(200);
+    expect(r.headers.get("vmware-api-session-id")).to.match(/^[0-9a-f]{32}$/);
+    expect(r.json._typeName).to.equal("UserSession");
+    expect(r.json.userName).to.equal("VSPHERE.LOCAL\\Administrator");
+  });
+
+  // A vCenter 8.0.1 serves the VI/JSON release 8.0.1.0 only; newer releases, older ones
+  // (VI/JSON started with 8.0.1) and words are all 404.
+  for (const release of ["8.0.3.0", "8.0.0.0", "9.0", "latest"]) {
+    it(`given release ${release}, which this vCenter does not serve, answers 404 on every VI/JSON path`, async () => {
+      expect((await call(`${vc.url}/sdk/vim25/${release}/ServiceInstance/ServiceInstance/content`)).status).to.equal(404);
+      expect((await login(vc.url, { userName: USER, password: PASSWORD }, release)).status).to.equal(404);
+      expect(vc.controls.stats().logins.viJson).to.equal(0);
     });
   }
 
-  it("given a release that is not a version, answers 404", async () => {
-    expect((await call(`${vc.url}/sdk/vim25/latest/ServiceInstance/ServiceInstance/content`)).status).to.equal(404);
+  it("given viJsonReleases in the scenario, serves each of them", async () => {
+    await vc.close();
+    vc = await startSmall({ clock: clock.now, scenario: smallScenario({ viJsonReleases: ["8.0.2.0", "8.0.3.0"] }) });
+    expect((await login(vc.url, { userName: USER, password: PASSWORD }, "8.0.3.0")).status).to.equal(200);
+    expect((await login(vc.url, { userName: USER, password: PASSWORD }, "8.0.1.0")).status).to.equal(404);
   });
 
   const badLogins = [

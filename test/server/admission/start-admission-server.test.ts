@@ -11,7 +11,9 @@ import { Registry } from "prom-client";
 import { configSchema } from "../../../src/config/schema.js";
 import { silentLogger } from "../../../src/observability/logger.js";
 import { type RunningAdmissionServer, startAdmissionServer } from "../../../src/server/admission/start-admission-server.js";
+import { gzipSync } from "node:zlib";
 import { host } from "../../oversell/fixtures.js";
+import { rawRequest } from "../../fixtures/raw-http.js";
 
 const EXAMPLES = new URL("../../../../test/oversell/examples/", import.meta.url);
 const requestText = readFileSync(new URL("admissionreview-request-pod-create.json", EXAMPLES), "utf8");
@@ -116,6 +118,14 @@ describe("startAdmissionServer", () => {
     expect((await post(running.port, { tls: { ca: first.cert }, body: requestText })).peerCn).to.equal("first");
   });
 
+  it("takes its body limit from admission.bodyLimitMB (default 8)", async () => {
+    expect(admission().bodyLimitMB).to.equal(8);
+    server = await startAdmissionServer(deps(admission({ bodyLimitMB: 0.5 })));
+    const port = server.port;
+    expect((await post(port, { body: Buffer.alloc(600 * 1024, 0x20) })).status).to.equal(413);
+    expect((await post(port, { body: Buffer.alloc(400 * 1024, 0x20) })).status).to.equal(400);
+  });
+
   it("refuses to start when the TLS files are missing", async () => {
     const err = await startAdmissionServer(deps(admission({ tls: { certFile: join(dir, "no.crt"), keyFile: join(dir, "no.key") } }))).then(() => undefined, (e: Error) => e);
     expect(err?.message).to.equal(`admission.tls.certFile: cannot read ${join(dir, "no.crt")} (ENOENT)`);
@@ -137,10 +147,23 @@ describe("startAdmissionServer", () => {
       expect(a.status).to.equal(400);
       expect(a.body).to.match(/malformed AdmissionReview: apiVersion must be/);
     });
-    it("given a body over the limit, answers 413", async () => {
+    it("given a body over the limit, answers 413 with a JSON Error naming admission.bodyLimitMB", async () => {
       const a = await post(port(), { body: Buffer.alloc(100 * 1024, 0x20) });
       expect(a.status).to.equal(413);
+      expect(JSON.parse(a.body).Error).to.match(/^hvx: request body larger than .* MB \(admission\.bodyLimitMB\)$/);
     });
+    it("given a chunked body that grows past the limit, answers 413 while it is still streaming", async () => {
+      const a = await rawRequest({ port: port(), path: "/mutate", stream: { chunk: Buffer.alloc(16 * 1024, 0x20), totalBytes: 100 * 1024 * 1024 } });
+      expect(a.status).to.equal(413);
+      expect(a.sentBytes).to.be.below(20 * 1024 * 1024);
+    });
+    for (const path of ["/mutate", "/other"]) {
+      it(`given Content-Encoding: gzip on ${path}, answers 415 with a JSON Error and never inflates`, async () => {
+        const a = await rawRequest({ port: port(), path, headers: { "Content-Type": "application/json", "Content-Encoding": "gzip" }, body: gzipSync(requestText) });
+        expect(a.status).to.equal(415);
+        expect(JSON.parse(a.body).Error).to.match(/^hvx: Content-Encoding "gzip" is not accepted/);
+      });
+    }
     it("given another path, answers 404 naming the webhook path", async () => {
       const a = await post(port(), { path: "/mutate/pods", body: requestText });
       expect([a.status, a.body]).to.deep.equal([404, "no route /mutate/pods; the webhook path is /mutate\n"]);

@@ -1,0 +1,97 @@
+import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import type { AddressInfo } from "node:net";
+import type { Logger } from "../observability/logger.js";
+import { CertificateReloader, type KeyPairFiles, readKeyPair, secureContextOptions } from "./certificate-reloader.js";
+
+/** How long in-flight requests may take to finish once a listener closes. */
+export const IN_FLIGHT_GRACE_MS = 10_000;
+
+export interface ListenerOptions {
+  /** For logs: `extender`, `admin`, `admission`. */
+  readonly name: string;
+  /** Config key of the port, named when it cannot be bound (`server.port`). */
+  readonly portKey: string;
+  readonly port: number;
+  /** Listen address; default all interfaces. Tests use 127.0.0.1. */
+  readonly host?: string;
+  readonly handler: RequestListener;
+  /** HTTPS with these files (reloaded when they change); `clientCAFile` requires a client certificate signed by it. */
+  readonly tls?: KeyPairFiles;
+  /** Config key of the TLS files, named in errors (`server.tls`). */
+  readonly tlsKey?: string;
+  readonly log: Logger;
+  /** How often the certificate files are checked for changes. Default 10 s. */
+  readonly certReloadIntervalMs?: number;
+  /** Whole request (headers and body) must arrive within this. Default 30 s. */
+  readonly requestTimeoutMs?: number;
+}
+
+export interface RunningListener {
+  readonly port: number;
+  readonly tls: boolean;
+  /** Checks the certificate files now (normally done on a timer); true when a new pair was applied. */
+  reloadCertificate(): Promise<boolean>;
+  /** From now on every response closes its connection, so that clients reconnect elsewhere. */
+  drain(): void;
+  /** Stops accepting connections; in-flight requests get `graceMs` to finish, then every connection is closed. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Starts one HTTP or HTTPS listener. Rejects with a message naming the config key when the
+ * port cannot be bound or the TLS files cannot be used.
+ */
+export async function startListener(o: ListenerOptions): Promise<RunningListener> {
+  let draining = false;
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    if (draining) res.setHeader("Connection", "close");
+    o.handler(req, res);
+  };
+  let server: Server;
+  let reloader: CertificateReloader | undefined;
+  if (o.tls) {
+    const tlsKey = o.tlsKey ?? `${o.name}.tls`;
+    const pair = await readKeyPair(o.tls, tlsKey);
+    const mutual = o.tls.clientCAFile !== undefined;
+    const httpsServer = createHttpsServer({ ...secureContextOptions(pair), requestCert: mutual, rejectUnauthorized: mutual }, handler);
+    reloader = new CertificateReloader(o.tls, (p) => httpsServer.setSecureContext(secureContextOptions(p)), o.log, o.certReloadIntervalMs ?? 10_000, tlsKey);
+    await reloader.start();
+    server = httpsServer;
+  } else {
+    server = createHttpServer(handler);
+  }
+  server.requestTimeout = o.requestTimeoutMs ?? 30_000;
+  server.headersTimeout = Math.min(server.requestTimeout, 10_000);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", (err: NodeJS.ErrnoException) => reject(new Error(`cannot listen on port ${o.port} (${o.portKey}): ${err.code ?? err.message}`)));
+      server.listen(o.port, o.host, () => resolve());
+    });
+  } catch (err) {
+    reloader?.stop();
+    throw err;
+  }
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    tls: o.tls !== undefined,
+    reloadCertificate: async () => (reloader ? reloader.check() : false),
+    drain: () => {
+      draining = true;
+    },
+    close: (graceMs = IN_FLIGHT_GRACE_MS) => {
+      reloader?.stop();
+      draining = true;
+      return new Promise<void>((resolve) => {
+        const force = setTimeout(() => server.closeAllConnections(), graceMs);
+        force.unref();
+        server.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        server.closeIdleConnections();
+      });
+    },
+  };
+}
