@@ -1,4 +1,4 @@
-import type { Scenario, UsageSpec } from "./scenario.js";
+import { cpuSharesOf, type Scenario, type UsageSpec } from "./scenario.js";
 
 /**
  * The static part of a simulation: hosts, VMs, nodes and pods as flat typed arrays,
@@ -41,6 +41,10 @@ export interface VmArrays {
   readonly reservationMiB: Float64Array;
   /** Noisy VMs: touched memory as a share of configured memory. */
   readonly memoryShare: Float64Array;
+  /** ESXi CPU shares, reservation (MHz) and limit (MHz, Infinity for none). */
+  readonly cpuShares: Float64Array;
+  readonly cpuReservationMhz: Float64Array;
+  readonly cpuLimitMhz: Float64Array;
 }
 
 export interface NodeArrays {
@@ -56,6 +60,12 @@ export interface PodArrays {
   /** Replica group (`ReplicaSet/default/<workload>`, or `Job/default/<workload>-b<batch>` for batches). */
   readonly owners: readonly string[];
   readonly workload: Int32Array;
+  /**
+   * The ReplicaSet a pod belongs to (its workload index), or -1 for a Job's pod. The system
+   * default PodTopologySpread constraints apply to ReplicaSet pods only (a Job is not one of
+   * the controllers kube-scheduler's DefaultSelector looks at).
+   */
+  readonly replicaSet: Int32Array;
   readonly arriveStep: Int32Array;
   /** Steps a pod runs before it finishes; 0 = until the end. */
   readonly lifetimeSteps: Int32Array;
@@ -91,6 +101,9 @@ export function buildWorld(s: Scenario): World {
   const memMiB: number[] = [];
   const resMiB: number[] = [];
   const share: number[] = [];
+  const shares: number[] = [];
+  const cpuRes: number[] = [];
+  const cpuLim: number[] = [];
   const names: string[] = [];
   const noisyCpu: UsageSpec[] = [];
   const nv = s.nodeVms;
@@ -100,6 +113,9 @@ export function buildWorld(s: Scenario): World {
     memMiB.push(nv.memoryGiB * MIB_PER_GIB);
     resMiB.push(nv.reservationGiB * MIB_PER_GIB);
     share.push(0);
+    shares.push(cpuSharesOf(nv.cpuAllocation, nv.vcpus));
+    cpuRes.push(nv.cpuAllocation.reservationMhz);
+    cpuLim.push(nv.cpuAllocation.limitMhz ?? Infinity);
     names.push(`k8s-node-${pad(i + 1)}`);
   }
   const nodeCount = names.length;
@@ -111,6 +127,9 @@ export function buildWorld(s: Scenario): World {
         memMiB.push(group.memoryGiB * MIB_PER_GIB);
         resMiB.push(0);
         share.push(group.memoryPercent / 100);
+        shares.push(cpuSharesOf(group.cpuAllocation, group.vcpus));
+        cpuRes.push(group.cpuAllocation.reservationMhz);
+        cpuLim.push(group.cpuAllocation.limitMhz ?? Infinity);
         names.push(`app-vm-${pad(names.length - nodeCount + 1)}`);
         noisyCpu.push(group.cpu);
       }
@@ -127,6 +146,9 @@ export function buildWorld(s: Scenario): World {
     memoryMiB: Float64Array.from(memMiB),
     reservationMiB: Float64Array.from(resMiB),
     memoryShare: Float64Array.from(share),
+    cpuShares: Float64Array.from(shares),
+    cpuReservationMhz: Float64Array.from(cpuRes),
+    cpuLimitMhz: Float64Array.from(cpuLim),
   };
   const nodes: NodeArrays = {
     count: nodeCount,
@@ -140,7 +162,7 @@ export function buildWorld(s: Scenario): World {
 
 function buildPods(s: Scenario, steps: number): PodArrays {
   const stepMin = s.stepSeconds / 60;
-  const rows: Array<{ name: string; owner: string; w: number; arrive: number; life: number }> = [];
+  const rows: Array<{ name: string; owner: string; w: number; rs: number; arrive: number; life: number }> = [];
   s.workloads.forEach((w, wi) => {
     const every = w.repeatEveryMinutes;
     const batches = every === undefined ? 1 : Math.max(1, Math.floor((s.durationHours * 60 - w.arrival.startMinute) / every));
@@ -153,7 +175,7 @@ function buildPods(s: Scenario, steps: number): PodArrays {
         if (arrive >= steps) continue;
         const name = batches > 1 ? `${w.name}-b${b}-${r}` : `${w.name}-${r}`;
         const owner = batches > 1 ? `Job/default/${w.name}-b${b}` : `ReplicaSet/default/${w.name}`;
-        rows.push({ name, owner, w: wi, arrive, life: w.lifetimeMinutes === undefined ? 0 : Math.max(1, Math.round(w.lifetimeMinutes / stepMin)) });
+        rows.push({ name, owner, w: wi, rs: batches > 1 ? -1 : wi, arrive, life: w.lifetimeMinutes === undefined ? 0 : Math.max(1, Math.round(w.lifetimeMinutes / stepMin)) });
       }
     }
   });
@@ -166,6 +188,7 @@ function buildPods(s: Scenario, steps: number): PodArrays {
     names: rows.map((r) => r.name),
     owners: rows.map((r) => r.owner),
     workload: Int32Array.from(rows, (r) => r.w),
+    replicaSet: Int32Array.from(rows, (r) => r.rs),
     arriveStep: Int32Array.from(rows, (r) => r.arrive),
     lifetimeSteps: Int32Array.from(rows, (r) => r.life),
     priority: Int32Array.from(range(P), (p) => wl(p).priority),

@@ -6,7 +6,8 @@
  *                                  0 when capacity is 0 or requested > capacity)
  *   NodeResourcesFit score:        sum(score_r x weight_r) / sum(weight_r)   (cpu 1, memory 1)
  *                                  on "non-zero" requests (a pod without a request counts
- *                                  100m CPU and 200 MB memory)
+ *                                  100m CPU and 200 MiB memory: schedutil's DefaultMemoryRequest
+ *                                  is 200 x 1024 x 1024 bytes)
  *   BalancedAllocation:            fraction_r = min(1, requested_r / allocatable_r);
  *                                  with two resources std = |f_cpu - f_mem| / 2;
  *                                  score = int64((1 - std) x 100)            (actual requests)
@@ -15,6 +16,7 @@
 export const MAX_NODE_SCORE = 100;
 export const DEFAULT_MILLI_CPU_REQUEST = 100;
 export const DEFAULT_MEMORY_REQUEST_BYTES = 200 * 1024 * 1024;
+export const DEFAULT_MEMORY_REQUEST_MIB = DEFAULT_MEMORY_REQUEST_BYTES / (1024 * 1024);
 
 export function leastRequestedScore(requested: number, capacity: number): number {
   if (capacity <= 0 || requested > capacity) return 0;

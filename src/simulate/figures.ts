@@ -1,7 +1,11 @@
 /** What one strategy run produced, per the figures (summary.json keys first). */
 export interface StrategyFigures {
-  /** Pod-seconds spent on a node whose host or VM had CPU ready >= 5 % in that step. */
+  /** Pod-seconds on a node VM whose own CPU ready per vCPU was >= 5 % in that step. */
   readonly contendedPodSeconds: number;
+  /** The same at >= 10 % (VMware's usual rule of thumb for a problem). */
+  readonly severeContendedPodSeconds: number;
+  /** The earlier definition, for continuity: the node VM's or its host's ready % >= 5. */
+  readonly hostContendedPodSeconds: number;
   /** p99 over all (node VM, step) samples of CPU ready % per vCPU. */
   readonly p99VmReadyPercent: number;
   /** Sum over steps of ballooned GiB on all VMs x 20 s. */
@@ -30,6 +34,7 @@ export interface RunSeries {
   readonly maxHostReadyPercent: Float32Array;
   readonly meanHostReadyPercent: Float32Array;
   readonly cumulativeContendedPodSeconds: Float64Array;
+  readonly cumulativeSevereContendedPodSeconds: Float64Array;
 }
 
 export interface RunResult {

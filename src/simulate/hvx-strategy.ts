@@ -1,6 +1,6 @@
 import type { InventoryView } from "../model/inventory.js";
 import { filterNodes, prioritizeNodes, type ClusterContext, type PlacementContext, type PlacementPolicy, type PodMeta } from "../placement/index.js";
-import { defaultNodeScore } from "./default-strategy.js";
+import { DefaultProfile } from "./default-strategy.js";
 import { copyObservation, type Observation } from "./observation-ring.js";
 import { nodeIdentities, observedInventory } from "./observed-inventory.js";
 import { SimClusterView } from "./sim-cluster-view.js";
@@ -16,7 +16,7 @@ export interface HvxDecision {
   readonly cluster: ClusterContext | undefined;
   readonly feasible: readonly string[];
   readonly passed: readonly string[];
-  /** hvx's prioritize scores (0..10) and the default profile's scores, per passed node. */
+  /** hvx's prioritize scores (0..10) and the default profile's scores (Fit + BalancedAllocation + 2 x PodTopologySpread), per passed node. */
   readonly extenderScores: readonly number[];
   readonly defaultScores: readonly number[];
   /** Node name, or undefined when the pod stays pending. */
@@ -37,8 +37,9 @@ const EXTENDER_SCALE = 10;
 /**
  * kube-scheduler's default profile with the hvx extender: the nodes that pass
  * feasibility go through hvx's real `filterNodes` (production thresholds); the
- * survivors get the default resource scores plus hvx's `prioritizeNodes` score x weight
- * x 10, exactly as kube-scheduler combines an extender's priorities. With `cluster`
+ * survivors get the default profile's scores (scored over the survivors, as kube-scheduler
+ * scores only the nodes its extenders let through) plus hvx's `prioritizeNodes` score x
+ * weight x 10, exactly as kube-scheduler combines an extender's priorities. With `cluster`
  * (the default) the placement context carries the Kubernetes view too, so the burst
  * guard, the limit caps and the host spread run as they do with the informers on.
  */
@@ -51,6 +52,7 @@ export function hvxStrategy(deps: StrategyDeps, policy: PlacementPolicy, opts: H
   let inventory: InventoryView | undefined;
   let recordedObs: Observation | undefined;
   const cluster = opts.cluster === false ? undefined : new SimClusterView(world, world.startMs);
+  const profile = new DefaultProfile(deps);
   const contextAt = (step: number): PlacementContext => {
     if (cachedStep !== step || inventory === undefined) {
       const obs = ring.visibleAt(step);
@@ -69,7 +71,7 @@ export function hvxStrategy(deps: StrategyDeps, policy: PlacementPolicy, opts: H
       const outcome = filterNodes(meta, feasible.map((n) => identities[n]!), ctx);
       const passed = outcome.passed.map((name) => indexByName.get(name)!);
       const ext = passed.length > 0 ? prioritizeNodes(meta, passed.map((n) => identities[n]!), ctx) : [];
-      const defaults = passed.map((n) => defaultNodeScore(deps, pod, n));
+      const defaults = profile.scores(pod, passed);
       const scores = passed.map((_, i) => defaults[i]! + ext[i]!.score * HVX_EXTENDER_WEIGHT * EXTENDER_SCALE);
       const chosen = passed.length > 0 ? selectHost(passed, scores, deps.rng) : -1;
       if (opts.record) {

@@ -24,15 +24,23 @@ export function rankForEviction(candidates: readonly EvictionCandidate[]): Evict
 }
 
 /**
- * Pods to evict so that memory.available gets back to the hard threshold:
- * available = capacity - used; evict in rank order until available >= thresholdMiB.
+ * kubelet's evictionMonitoringPeriod (pkg/kubelet/kubelet.go): the eviction manager
+ * synchronises every 10 s and kills at most one pod per synchronisation, then waits for it
+ * to be cleaned up before the next one.
  */
-export function choosePodsToEvict(candidates: readonly EvictionCandidate[], availableMiB: number, thresholdMiB: number): number[] {
+export const EVICTION_MONITORING_SECONDS = 10;
+
+/**
+ * Pods kubelet evicts over `rounds` eviction-manager synchronisations: in each, if
+ * memory.available is below the hard threshold, the first pod in rank order goes and its
+ * memory becomes available for the next round.
+ */
+export function choosePodsToEvict(candidates: readonly EvictionCandidate[], availableMiB: number, thresholdMiB: number, rounds = Infinity): number[] {
   if (availableMiB >= thresholdMiB) return [];
   const out: number[] = [];
   let available = availableMiB;
   for (const c of rankForEviction(candidates)) {
-    if (available >= thresholdMiB) break;
+    if (available >= thresholdMiB || out.length >= rounds) break;
     out.push(c.pod);
     available += c.usageMiB;
   }

@@ -5,14 +5,16 @@
  *
  *   minFree  = 899 MiB x min(1, M / 28 GiB) + 1 % x max(0, M - 28 GiB)   (ESXi's minFree)
  *   free     = M - sum(d_v - b_v - s_v)
- *   state    = high (free >= 4 minFree) | clear (>= minFree) | soft (>= 0.64 minFree)
- *              | hard (>= 0.16 minFree) | low
- *   reclaim  = minFree - free when positive:
- *     1. balloon first: each VM inflates by at most `balloonRateMiB` per step, up to
- *        65 % of cfg_v - res_v and never into reserved or untouched memory; the amount is
- *        split in proportion to each VM's room;
- *     2. whatever the balloon could not take this step and that leaves free below the
- *        hard level (0.64 x minFree) is swapped out by the host, in proportion to room.
+ *   state    = high (free >= 400 % minFree) | clear (>= 100 %) | soft (>= 64 %)
+ *              | hard (>= 32 %) | low (>= 16 %, and anything below)     (each state's threshold
+ *              is its lower edge; low also blocks allocations, which the model does not do)
+ *   reclaim, by the state before reclamation:
+ *     soft:       the balloon inflates: each VM by at most `balloonRateMiB` per step, up to
+ *                 65 % of cfg_v (Mem.CtlMaxPercent) and never into reserved or untouched
+ *                 memory, split in proportion to each VM's room, toward free = minFree;
+ *     hard, low:  ballooning stops; the host swaps (compression is not modelled and counts
+ *                 as swap) enough to get back to soft (free = 64 % minFree), in proportion
+ *                 to room.
  *   release  = free - minFree when positive: swap-in first, then deflate the balloon.
  *   swap-in  = (MiB swapped back in) + touch x sum(s_v)   per step   (a guest keeps
  *              touching a share of its swapped pages, which come back in)
@@ -23,6 +25,7 @@ export interface ReclaimParams {
   readonly swapTouchShare: number;
 }
 
+/** Mem.CtlMaxPercent = 65 (share of configured memory the balloon may take). */
 export const DEFAULT_RECLAIM: ReclaimParams = { balloonMaxShare: 0.65, balloonRateMiB: 1024, swapTouchShare: 0.02 };
 
 /** vSphere 6+ host memory states, in order of growing pressure. */
@@ -43,12 +46,14 @@ export function minFreeMiB(memMiB: number): number {
   return 899 * Math.min(1, memMiB / base) + 0.01 * Math.max(0, memMiB - base);
 }
 
+/** Lower edge of each state as a share of minFree (high, clear, soft, hard); below the last: low. */
+export const MEM_STATE_FLOORS = [4, 1, 0.64, 0.32] as const;
+export const MEM_STATE_SOFT = 2;
+export const MEM_STATE_HARD = 3;
+
 export function memStateIndex(freeMiB: number, minFree: number): number {
-  if (freeMiB >= 4 * minFree) return 0;
-  if (freeMiB >= minFree) return 1;
-  if (freeMiB >= 0.64 * minFree) return 2;
-  if (freeMiB >= 0.16 * minFree) return 3;
-  return 4;
+  for (let i = 0; i < MEM_STATE_FLOORS.length; i++) if (freeMiB >= MEM_STATE_FLOORS[i]! * minFree) return i;
+  return MEM_STATE_FLOORS.length;
 }
 
 /**
@@ -81,17 +86,16 @@ export function reclaimHostMemory(
     swappedTotal += swapped[v]!;
   }
   const minFree = minFreeMiB(hostMemMiB);
+  const softFloor = MEM_STATE_FLOORS[MEM_STATE_SOFT] * minFree;
   let free = hostMemMiB - held;
-  if (free < minFree) {
-    let need = minFree - free;
-    const balloonTaken = spread(vms, need, (v) => Math.min(p.balloonRateMiB, ballonRoom(v, demand, cfg, res, balloon, swapped, p)), balloon);
-    free += balloonTaken;
-    need = 0.64 * minFree - free;
-    if (need > 0) {
-      const swappedOut = spread(vms, need, (v) => Math.max(0, demand[v]! - res[v]! - balloon[v]! - swapped[v]!), swapped);
-      free += swappedOut;
-      swappedTotal += swappedOut;
-    }
+  if (free < minFree && free >= softFloor) {
+    // soft: balloon toward minFree
+    free += spread(vms, minFree - free, (v) => Math.min(p.balloonRateMiB, balloonRoom(v, demand, cfg, res, balloon, swapped, p)), balloon);
+  } else if (free < softFloor) {
+    // hard or low: the balloon driver stops, the host swaps back to soft
+    const swappedOut = spread(vms, softFloor - free, (v) => Math.max(0, demand[v]! - res[v]! - balloon[v]! - swapped[v]!), swapped);
+    free += swappedOut;
+    swappedTotal += swappedOut;
   } else if (free > minFree) {
     let release = free - minFree;
     const swapBack = Math.min(release, swappedTotal);
@@ -108,8 +112,9 @@ export function reclaimHostMemory(
   return { swapInMiB, state: memStateIndex(free, minFree), consumedMiB: hostMemMiB - free };
 }
 
-function ballonRoom(v: number, demand: Float64Array, cfg: Float64Array, res: Float64Array, balloon: Float64Array, swapped: Float64Array, p: ReclaimParams): number {
-  const cap = Math.min(p.balloonMaxShare * (cfg[v]! - res[v]!), demand[v]! - res[v]! - swapped[v]!);
+/** Room for the balloon in VM v: up to balloonMaxShare x configured, never into reserved or untouched memory. */
+function balloonRoom(v: number, demand: Float64Array, cfg: Float64Array, res: Float64Array, balloon: Float64Array, swapped: Float64Array, p: ReclaimParams): number {
+  const cap = Math.min(p.balloonMaxShare * cfg[v]!, cfg[v]! - res[v]!, demand[v]! - res[v]! - swapped[v]!);
   return Math.max(0, cap - balloon[v]!);
 }
 

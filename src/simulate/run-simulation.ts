@@ -61,7 +61,7 @@ export function renderFiles(world: World, seed: number, results: readonly RunRes
       threshold: { value: 5, label: "contended (5 %)" },
     }),
     "cumulative-contention.svg": renderLineChart({
-      title: "Cumulative pod-hours on contended hosts",
+      title: "Cumulative pod-hours on contended node VMs (own CPU ready >= 5 %)",
       xLabel: "hours",
       yLabel: "pod-hours",
       series: results.map((r) => ({ name: r.strategy, values: r.series.cumulativeContendedPodSeconds, scale: 1 / 3600 })),
@@ -71,6 +71,7 @@ export function renderFiles(world: World, seed: number, results: readonly RunRes
       title: "Per strategy",
       groups: [
         { label: "contended pod-hours", values: results.map((r) => r.figures.contendedPodSeconds / 3600) },
+        { label: "severe pod-hours", values: results.map((r) => r.figures.severeContendedPodSeconds / 3600) },
         { label: "p99 VM ready %", values: results.map((r) => r.figures.p99VmReadyPercent) },
         { label: "evictions", values: results.map((r) => r.figures.evictions) },
         { label: "pods placed", values: results.map((r) => r.figures.placedPods) },

@@ -1,4 +1,5 @@
 import type { World } from "./build-world.js";
+import { DEFAULT_MEMORY_REQUEST_MIB } from "./default-scores.js";
 
 export const PHASE_FUTURE = 0;
 export const PHASE_PENDING = 1;
@@ -33,6 +34,8 @@ export class RunState {
   readonly nodeLimMemMiB: Float64Array;
   /** node.kubernetes.io/memory-pressure:NoSchedule is set until this step. */
   readonly nodePressureUntil: Int32Array;
+  /** Pods of ReplicaSet r on node n at [r x nodes + n] (PodTopologySpread's matching pods). */
+  readonly nodeReplicaSetPods: Int32Array;
   readonly nodePods: number[][];
   readonly balloonMiB: Float64Array;
   readonly swappedMiB: Float64Array;
@@ -64,6 +67,7 @@ export class RunState {
     this.nodeLimCpuMilli = new Float64Array(nodes.count);
     this.nodeLimMemMiB = new Float64Array(nodes.count);
     this.nodePressureUntil = new Int32Array(nodes.count).fill(-1);
+    this.nodeReplicaSetPods = new Int32Array(nodes.count * world.scenario.workloads.length);
     this.nodePods = Array.from({ length: nodes.count }, () => []);
     this.balloonMiB = new Float64Array(vms.count);
     this.swappedMiB = new Float64Array(vms.count);
@@ -132,8 +136,13 @@ export class RunState {
     this.nodeReqCpuMilli[node] = this.nodeReqCpuMilli[node]! + sign * pods.reqCpuMilli[pod]!;
     this.nodeReqMemMiB[node] = this.nodeReqMemMiB[node]! + sign * pods.reqMemMiB[pod]!;
     this.nodeNzCpuMilli[node] = this.nodeNzCpuMilli[node]! + sign * (pods.reqCpuMilli[pod]! > 0 ? pods.reqCpuMilli[pod]! : 100);
-    this.nodeNzMemMiB[node] = this.nodeNzMemMiB[node]! + sign * (pods.reqMemMiB[pod]! > 0 ? pods.reqMemMiB[pod]! : 200 / 1.048576);
+    this.nodeNzMemMiB[node] = this.nodeNzMemMiB[node]! + sign * (pods.reqMemMiB[pod]! > 0 ? pods.reqMemMiB[pod]! : DEFAULT_MEMORY_REQUEST_MIB);
     this.nodeLimCpuMilli[node] = this.nodeLimCpuMilli[node]! + sign * pods.limCpuMilli[pod]!;
     this.nodeLimMemMiB[node] = this.nodeLimMemMiB[node]! + sign * pods.limMemMiB[pod]!;
+    const rs = pods.replicaSet[pod]!;
+    if (rs >= 0) {
+      const k = rs * this.world.nodes.count + node;
+      this.nodeReplicaSetPods[k] = this.nodeReplicaSetPods[k]! + sign;
+    }
   }
 }

@@ -68,6 +68,20 @@ const workloadSchema = z
     message: "requests must not exceed limits",
   });
 
+/**
+ * ESXi CPU allocation of a VM: shares (a level, or a custom number for the whole VM),
+ * reservation and limit in MHz. vSphere's defaults: Normal shares (1000 per vCPU), no
+ * reservation, no limit (SharesInfo.Level in the vSphere API).
+ */
+const cpuAllocationSchema = z
+  .object({
+    shares: z.union([z.enum(["low", "normal", "high"]), positive]).default("normal"),
+    reservationMhz: nonNegative.default(0),
+    limitMhz: positive.optional(),
+  })
+  .strict()
+  .default({});
+
 const noisyVmSchema = z
   .object({
     /** Host indices (0-based); absent: every host. */
@@ -79,6 +93,7 @@ const noisyVmSchema = z
     cpu: usageSchema,
     /** Memory the guest touches, percent of its configured memory. */
     memoryPercent: z.number().min(0).max(100).default(80),
+    cpuAllocation: cpuAllocationSchema,
   })
   .strict();
 
@@ -106,6 +121,7 @@ export const scenarioSchema = z
         kubeReservedCpuMilli: nonNegative.default(100),
         kubeReservedMemoryMiB: nonNegative.default(1024),
         evictionHardMiB: nonNegative.default(100),
+        cpuAllocation: cpuAllocationSchema,
       })
       .strict(),
     noisyVms: z.array(noisyVmSchema).default([]),
@@ -114,9 +130,42 @@ export const scenarioSchema = z
     maintenance: z
       .array(z.object({ host: count, startMinute: nonNegative, durationMinutes: positive }).strict())
       .default([]),
+    /**
+     * What the `vm-load-aware` (Trimaran) strategy is fed. Defaults: load-watcher on
+     * metrics-server (docs/simulation.md section 7): usage over one 20 s sample, 60 s old.
+     */
+    vmLoadAware: z
+      .object({
+        /** Age of the end of the usage window when the plugin reads it, s (rounded up to whole steps). */
+        metricsAgeSeconds: z.number().int().min(0).max(3600).default(60),
+        /** The usage is the mean over this window, s (rounded up to whole steps; Prometheus provider: 900). */
+        metricsWindowSeconds: z.number().int().min(1).max(3600).default(20),
+        /** NodeResourcesBalancedAllocation in the profile (Trimaran's sample configuration disables it). */
+        balancedAllocation: z.boolean().default(false),
+      })
+      .strict()
+      .default({}),
+    /**
+     * vSphere DRS load balancing, for the placement-v2 issue: the defaults are recorded here
+     * (docs/simulation.md section 11) and the key is validated, but DRS is not modelled yet:
+     * `enabled: true` is refused.
+     */
+    drs: z
+      .object({
+        enabled: z.boolean().default(false),
+        /** `vm-score`: vSphere 7+ (VM DRS score, every minute); `load-stddev`: vSphere 6.x and earlier (every 5 minutes). */
+        model: z.enum(["vm-score", "load-stddev"]).default("vm-score"),
+        /** Default: 1 for `vm-score`, 5 for `load-stddev`. */
+        intervalMinutes: z.number().int().min(1).max(60).optional(),
+        migrationThreshold: z.number().int().min(1).max(5).default(3),
+        maxMovesPerPass: z.number().int().min(1).default(8),
+      })
+      .strict()
+      .default({}),
   })
   .strict()
   .superRefine((s, ctx) => {
+    if (s.drs.enabled) ctx.addIssue({ code: "custom", path: ["drs", "enabled"], message: "DRS load balancing is not modelled yet (placement-v2 issue); only its defaults are recorded" });
     s.maintenance.forEach((m, i) => {
       if (m.host >= s.hosts.count) ctx.addIssue({ code: "custom", path: ["maintenance", i, "host"], message: `no host ${m.host}` });
     });
@@ -130,3 +179,12 @@ export const scenarioSchema = z
 export type Scenario = z.infer<typeof scenarioSchema>;
 export type Workload = Scenario["workloads"][number];
 export type UsageSpec = z.infer<typeof usageSchema>;
+export type CpuAllocation = z.infer<typeof cpuAllocationSchema>;
+
+/** CPU shares per vCPU of each level (vSphere API SharesInfo.Level). */
+export const CPU_SHARES_PER_VCPU = { low: 500, normal: 1000, high: 2000 } as const;
+
+/** A VM's CPU shares: level x vCPUs, or the custom number as given. */
+export function cpuSharesOf(allocation: CpuAllocation, vcpus: number): number {
+  return typeof allocation.shares === "number" ? allocation.shares : CPU_SHARES_PER_VCPU[allocation.shares] * vcpus;
+}

@@ -17,8 +17,10 @@ import { applyMaintenance } from "./maintenance.js";
 export const RETRY_STEPS = 3;
 /** kubelet's evictionPressureTransitionPeriod: the memory-pressure taint stays 5 min. */
 export const PRESSURE_TAINT_STEPS = 15;
-/** Contended: host or VM CPU ready % per vCPU at or above this (issue 5). */
+/** Contended: the pod's own node VM has CPU ready per vCPU at or above this ("worth watching"). */
 export const CONTENDED_READY_PERCENT = 5;
+/** Severely contended: at or above this (VMware's usual rule of thumb for a problem). */
+export const SEVERE_READY_PERCENT = 10;
 
 export interface SimulateStrategyOptions {
   readonly world: World;
@@ -45,8 +47,15 @@ export function simulateStrategy(opts: SimulateStrategyOptions): RunResult {
   const vmHist = new PercentHistogram();
   const hostHist = new PercentHistogram();
   const cascade = new CascadeTracker(PRESSURE_TAINT_STEPS);
-  const series = { maxHostReadyPercent: new Float32Array(world.steps), meanHostReadyPercent: new Float32Array(world.steps), cumulativeContendedPodSeconds: new Float64Array(world.steps) };
+  const series = {
+    maxHostReadyPercent: new Float32Array(world.steps),
+    meanHostReadyPercent: new Float32Array(world.steps),
+    cumulativeContendedPodSeconds: new Float64Array(world.steps),
+    cumulativeSevereContendedPodSeconds: new Float64Array(world.steps),
+  };
   let contended = 0;
+  let severe = 0;
+  let hostContended = 0;
   let balloonGiBs = 0;
   let swapGiBs = 0;
   let evictions = 0;
@@ -102,6 +111,7 @@ export function simulateStrategy(opts: SimulateStrategyOptions): RunResult {
     usage.advance(s);
     const obs = ring.writable(s, world.startMs + (s + 1) * stepS * 1000);
     physics.run(state, usage, obs);
+    strategy.observed?.(obs);
 
     let maxReady = 0;
     let sumReady = 0;
@@ -121,10 +131,13 @@ export function simulateStrategy(opts: SimulateStrategyOptions): RunResult {
     for (let n = 0; n < nodes.count; n++) {
       const r = physics.vmReadyPercent[n]!;
       vmHist.add(r);
-      const h = state.vmHost[n]!;
-      if (r >= CONTENDED_READY_PERCENT || physics.hostReadyPercent[h]! >= CONTENDED_READY_PERCENT) contended += state.nodePods[n]!.length * stepS;
+      const podSeconds = state.nodePods[n]!.length * stepS;
+      if (r >= CONTENDED_READY_PERCENT) contended += podSeconds;
+      if (r >= SEVERE_READY_PERCENT) severe += podSeconds;
+      if (r >= CONTENDED_READY_PERCENT || physics.hostReadyPercent[state.vmHost[n]!]! >= CONTENDED_READY_PERCENT) hostContended += podSeconds;
     }
     series.cumulativeContendedPodSeconds[s] = contended;
+    series.cumulativeSevereContendedPodSeconds[s] = severe;
     let balloon = 0;
     let swapped = 0;
     for (let v = 0; v < vms.count; v++) {
@@ -153,6 +166,8 @@ export function simulateStrategy(opts: SimulateStrategyOptions): RunResult {
     strategy: opts.strategy,
     figures: {
       contendedPodSeconds: contended,
+      severeContendedPodSeconds: severe,
+      hostContendedPodSeconds: hostContended,
       p99VmReadyPercent: vmHist.percentile(99),
       balloonGiBSeconds: balloonGiBs,
       swapGiBSeconds: swapGiBs,

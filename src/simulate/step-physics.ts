@@ -1,6 +1,6 @@
 import type { World } from "./build-world.js";
 import { readyPercentPerVcpu } from "../vsphere/derive-metrics.js";
-import { cpuShare, readyMsPerSample } from "./host-sharing.js";
+import { CpuShareScratch, shareHostCpu, type HostCpuInputs } from "./host-sharing.js";
 import { DEFAULT_RECLAIM, reclaimHostMemory } from "./memory-reclaim.js";
 import type { Observation } from "./observation-ring.js";
 import type { RunState } from "./run-state.js";
@@ -8,7 +8,8 @@ import type { UsageSeries } from "./usage-series.js";
 
 /**
  * One step of the infrastructure below Kubernetes: pod usage -> node VM demand ->
- * host CPU sharing and memory reclamation -> the sample vCenter would record.
+ * host CPU sharing (entitlement, run-queue waits) and memory reclamation -> the sample
+ * vCenter would record.
  * Scratch arrays are allocated once; `run` allocates nothing per step.
  *
  *   node VM CPU demand (MHz) = min(vCPUs x MHz/core, (sum_pods min(usage, limit) + guest overhead) / 1000 x MHz/core)
@@ -21,15 +22,17 @@ export class StepPhysics {
   readonly vmMemDemandMiB: Float64Array;
   readonly vmReadyPercent: Float64Array;
   readonly vmReadyMs: Float64Array;
+  /** CPU the VM received this step, MHz. */
+  readonly vmDeliveredMhz: Float64Array;
   readonly vmPodMemMiB: Float64Array;
   readonly hostReadyPercent: Float64Array;
   readonly hostCpuUtilPercent: Float64Array;
   private readonly vmPodCpuMilli: Float64Array;
-  private readonly hostDemandMhz: Float64Array;
   private readonly hostReadyMs: Float64Array;
   private readonly hostVcpus: Float64Array;
-  private readonly hostShare: Float64Array;
+  private readonly cpuScratch = new CpuShareScratch();
   private hostVms: number[][] = [];
+  private hostCpuInputs: HostCpuInputs[] = [];
   private placementVersion = -1;
 
   constructor(private readonly world: World) {
@@ -40,14 +43,13 @@ export class StepPhysics {
     this.vmMemDemandMiB = new Float64Array(V);
     this.vmReadyPercent = new Float64Array(V);
     this.vmReadyMs = new Float64Array(V);
+    this.vmDeliveredMhz = new Float64Array(V);
     this.vmPodMemMiB = new Float64Array(V);
     this.vmPodCpuMilli = new Float64Array(V);
     this.hostReadyPercent = new Float64Array(H);
     this.hostCpuUtilPercent = new Float64Array(H);
-    this.hostDemandMhz = new Float64Array(H);
     this.hostReadyMs = new Float64Array(H);
     this.hostVcpus = new Float64Array(H);
-    this.hostShare = new Float64Array(H);
   }
 
   /** Computes the step and writes its sample into `obs`. */
@@ -79,19 +81,16 @@ export class StepPhysics {
       this.vmMemDemandMiB[v] = vms.memoryShare[v]! * vms.memoryMiB[v]!;
     }
 
-    this.hostDemandMhz.fill(0);
     this.hostReadyMs.fill(0);
     this.hostVcpus.fill(0);
-    for (let v = 0; v < vms.count; v++) this.hostDemandMhz[state.vmHost[v]!] = this.hostDemandMhz[state.vmHost[v]!]! + this.vmDemandMhz[v]!;
     for (let h = 0; h < hosts.count; h++) {
-      const capacity = hosts.cores[h]! * hosts.mhzPerCore[h]!;
-      this.hostShare[h] = cpuShare(capacity, this.hostDemandMhz[h]!);
-      this.hostCpuUtilPercent[h] = capacity > 0 ? (Math.min(capacity, this.hostDemandMhz[h]!) / capacity) * 100 : 0;
+      const inputs = this.hostCpuInputs[h]!;
+      const delivered = shareHostCpu(inputs, intervalMs, this.cpuScratch, this.vmDeliveredMhz, this.vmReadyMs);
+      this.hostCpuUtilPercent[h] = inputs.capacityMhz > 0 ? (delivered / inputs.capacityMhz) * 100 : 0;
     }
     for (let v = 0; v < vms.count; v++) {
       const h = state.vmHost[v]!;
-      const ready = readyMsPerSample(this.vmDemandMhz[v]!, this.hostShare[h]!, hosts.mhzPerCore[h]!, intervalMs);
-      this.vmReadyMs[v] = ready;
+      const ready = this.vmReadyMs[v]!;
       this.vmReadyPercent[v] = readyPercentPerVcpu(ready, intervalMs / 1000, vms.vcpus[v]!);
       this.hostReadyMs[h] = this.hostReadyMs[h]! + ready;
       this.hostVcpus[h] = this.hostVcpus[h]! + vms.vcpus[v]!;
@@ -99,7 +98,7 @@ export class StepPhysics {
       // vCenter's aggregate instance is the sum of whole-ms per-vCPU instances
       obs.vmReadyMs[v] = Math.round(ready / vms.vcpus[v]!) * vms.vcpus[v]!;
       const capacityMhz = vms.vcpus[v]! * hosts.mhzPerCore[h]!;
-      obs.vmUtilPercent[v] = capacityMhz > 0 ? ((this.vmDemandMhz[v]! * this.hostShare[h]!) / capacityMhz) * 100 : 0;
+      obs.vmUtilPercent[v] = capacityMhz > 0 ? (this.vmDeliveredMhz[v]! / capacityMhz) * 100 : 0;
     }
     for (let h = 0; h < hosts.count; h++) {
       this.hostReadyPercent[h] = readyPercentPerVcpu(this.hostReadyMs[h]!, intervalMs / 1000, this.hostVcpus[h]!);
@@ -119,11 +118,23 @@ export class StepPhysics {
     }
   }
 
-  /** VMs per host; rebuilt only when a VM moved. */
+  /** VMs per host and their CPU-sharing inputs; rebuilt only when a VM moved. */
   private refreshHostVms(state: RunState): void {
     if (state.placementVersion === this.placementVersion) return;
     this.placementVersion = state.placementVersion;
     this.hostVms = Array.from({ length: this.world.hosts.count }, () => []);
     for (let v = 0; v < this.world.vms.count; v++) this.hostVms[state.vmHost[v]!]!.push(v);
+    const { hosts, vms } = this.world;
+    this.hostCpuInputs = this.hostVms.map((onHost, h) => ({
+      capacityMhz: hosts.cores[h]! * hosts.mhzPerCore[h]!,
+      mhzPerCore: hosts.mhzPerCore[h]!,
+      cores: hosts.cores[h]!,
+      vms: onHost,
+      vcpus: vms.vcpus,
+      demandMhz: this.vmDemandMhz,
+      shares: vms.cpuShares,
+      reservationMhz: vms.cpuReservationMhz,
+      limitMhz: vms.cpuLimitMhz,
+    }));
   }
 }

@@ -1,5 +1,5 @@
 import type { World } from "./build-world.js";
-import type { ObservationRing } from "./observation-ring.js";
+import type { Observation, ObservationRing } from "./observation-ring.js";
 import type { Rng } from "./prng.js";
 import type { RunState } from "./run-state.js";
 
@@ -27,6 +27,8 @@ export interface Strategy {
   bound?(pod: number, node: number, step: number): void;
   /** Told when a running pod leaves its node (finished or evicted). */
   unbound?(pod: number, node: number): void;
+  /** Told every step the sample just recorded (strategies that keep their own metrics history). */
+  observed?(obs: Observation): void;
 }
 
 /**

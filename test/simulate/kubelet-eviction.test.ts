@@ -21,4 +21,10 @@ describe("choosePodsToEvict", () => {
     // available 0; evict pod 2 (over request) -> 300; still < 400, evict pod 1 -> 400
     expect(choosePodsToEvict([pod(1, 100, 200), pod(2, 300, 200), pod(3, 50, 100, 5)], 0, 400)).to.deep.equal([2, 1]);
   });
+  it("given two eviction-manager rounds (one 20 s step at 10 s each), evicts at most two pods however short memory is", () => {
+    expect(choosePodsToEvict([pod(1, 100, 200), pod(2, 300, 200), pod(3, 50, 100, 5)], -5000, 100, 2)).to.deep.equal([2, 1]);
+  });
+  it("given one round, evicts the first-ranked pod only", () => {
+    expect(choosePodsToEvict([pod(1, 100, 200), pod(2, 300, 200)], 0, 400, 1)).to.deep.equal([2]);
+  });
 });

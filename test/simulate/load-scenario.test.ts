@@ -20,12 +20,21 @@ describe("parseScenario / loadScenario", () => {
     { name: "unknown key (typo)", text: "name: x\ndurationHours: 1\nhost: {}\n", want: /Unrecognized key/ },
     { name: "maintenance of a host that does not exist", text: minimal("maintenance: [{host: 9, startMinute: 0, durationMinutes: 5}]"), want: /maintenance.0.host: no host 9/ },
     { name: "request above limit", text: minimal("", "cpuRequestMilli: 3000"), want: /requests must not exceed limits/ },
+    { name: "DRS enabled (not modelled yet)", text: minimal("drs: {enabled: true}"), want: /drs.enabled: DRS load balancing is not modelled yet/ },
+    { name: "a DRS migration threshold outside 1..5", text: minimal("drs: {migrationThreshold: 6}"), want: /drs.migrationThreshold/ },
+    { name: "unknown CPU shares level", text: minimal("noisyVms: [{vcpus: 2, memoryGiB: 2, cpu: {mean: 1}, cpuAllocation: {shares: huge}}]"), want: /noisyVms.0.cpuAllocation.shares/ },
   ];
   for (const c of bad) {
     it(`given ${c.name}, throws a ScenarioError naming the problem`, () => {
       expect(() => parseScenario(c.text)).to.throw(ScenarioError, c.want);
     });
   }
+  it("defaults: Normal CPU shares, no reservation or limit, Trimaran fed by metrics-server, DRS recorded but off", () => {
+    const s = parseScenario(minimal(""));
+    expect(s.nodeVms.cpuAllocation).to.deep.equal({ shares: "normal", reservationMhz: 0 });
+    expect(s.vmLoadAware).to.deep.equal({ metricsAgeSeconds: 60, metricsWindowSeconds: 20, balancedAllocation: false });
+    expect(s.drs).to.deep.equal({ enabled: false, model: "vm-score", migrationThreshold: 3, maxMovesPerPass: 8 });
+  });
   it("given a missing file, says so without a stack of YAML errors", () => {
     expect(() => loadScenario("/nonexistent/x.yaml")).to.throw(ScenarioError, /cannot read scenario file .*ENOENT/);
   });

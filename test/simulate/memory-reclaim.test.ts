@@ -28,8 +28,11 @@ describe("memStateIndex", () => {
   const cases = [
     { free: 5000, minFree: 1000, want: "high" },
     { free: 1000, minFree: 1000, want: "clear" },
-    { free: 700, minFree: 1000, want: "soft" },
-    { free: 200, minFree: 1000, want: "hard" },
+    { free: 999, minFree: 1000, want: "soft" },
+    { free: 640, minFree: 1000, want: "soft" },
+    { free: 639, minFree: 1000, want: "hard" },
+    { free: 320, minFree: 1000, want: "hard" },
+    { free: 319, minFree: 1000, want: "low" },
     { free: 100, minFree: 1000, want: "low" },
   ];
   for (const c of cases) it(`free ${c.free} of minFree ${c.minFree} is ${c.want}`, () => expect(MEM_STATES[memStateIndex(c.free, c.minFree)]).to.equal(c.want));
@@ -51,27 +54,48 @@ describe("reclaimHostMemory", () => {
     expect(h.balloon[1]).to.be.closeTo(113.5, 1e-9);
     expect([...h.swapped]).to.deep.equal([0, 0]);
   });
-  it("given a shortfall larger than the balloon can take in one step, swaps the rest down to the hard level", () => {
-    // held 32000, free -3328; balloon takes 2 x 1024 -> free -1280; swap to 0.64 x 899 = 575.36 -> 1855.36 swapped
+  it("given free memory in the hard band, the balloon stops and the host swaps back up to soft", () => {
+    // held 32000, free -3328 (hard/low): no balloon; swap to 0.64 x 899 = 575.36 -> 3903.36 swapped
     const h = host([16_000, 16_000], [16_384, 16_384]);
     const r = reclaimHostMemory(M, h.vms, h.demand, h.cfg, h.res, h.balloon, h.swapped, params);
-    expect(h.balloon[0]! + h.balloon[1]!).to.be.closeTo(2048, 1e-9);
-    expect(h.swapped[0]! + h.swapped[1]!).to.be.closeTo(575.36 + 1280, 1e-6);
+    expect([...h.balloon]).to.deep.equal([0, 0]);
+    expect(h.swapped[0]! + h.swapped[1]!).to.be.closeTo(575.36 + 3328, 1e-6);
     expect(MEM_STATES[r.state]).to.equal("soft");
+  });
+  it("given the host back in soft after swapping, the balloon takes over on the next step", () => {
+    const h = host([16_000, 16_000], [16_384, 16_384]);
+    reclaimHostMemory(M, h.vms, h.demand, h.cfg, h.res, h.balloon, h.swapped, params);
+    reclaimHostMemory(M, h.vms, h.demand, h.cfg, h.res, h.balloon, h.swapped, params);
+    // free 575.36 < 899: balloon 323.64 toward minFree
+    expect(h.balloon[0]! + h.balloon[1]!).to.be.closeTo(899 - 575.36, 1e-6);
+  });
+  it("caps the balloon at 65 % of configured memory (Mem.CtlMaxPercent), never into reserved memory", () => {
+    // VM 0: 200 MiB configured, 100 reserved, touching all; VM 1 fully reserved. held 28000, free 672 (soft):
+    // need 227; VM 0's room = min(65 % x 200 = 130, 200 - 100 reserved) = 100 (not 65 % of 200 - 100 = 65)
+    const h = host([200, 27_800], [200, 27_800], [100, 27_800]);
+    reclaimHostMemory(M, h.vms, h.demand, h.cfg, h.res, h.balloon, h.swapped, params);
+    expect(h.balloon[0]).to.be.closeTo(100, 1e-9);
+    expect(h.balloon[1]).to.equal(0);
+  });
+  it("given a VM that touches little, the 65 % cap applies to configured memory", () => {
+    // VM 0: 1000 configured, all touched, none reserved: room 650 of the 227 needed -> takes 227; VM 1 reserved
+    const h = host([1000, 27_000], [1000, 27_000], [0, 27_000]);
+    reclaimHostMemory(M, h.vms, h.demand, h.cfg, h.res, h.balloon, h.swapped, params);
+    expect(h.balloon[0]).to.be.closeTo(227, 1e-9);
   });
   it("never balloons or swaps reserved memory", () => {
     const h = host([16_000, 16_000], [16_384, 16_384], [16_000, 0]);
     reclaimHostMemory(M, h.vms, h.demand, h.cfg, h.res, h.balloon, h.swapped, params);
     expect(h.balloon[0]).to.equal(0);
     expect(h.swapped[0]).to.equal(0);
-    expect(h.balloon[1]).to.be.greaterThan(0);
+    expect(h.swapped[1]).to.be.greaterThan(0);
   });
   it("given pressure gone, swaps in first (counted as swap-in) and then deflates", () => {
     const h = host([16_000, 16_000], [16_384, 16_384]);
     reclaimHostMemory(M, h.vms, h.demand, h.cfg, h.res, h.balloon, h.swapped, params);
     h.demand.set([8_000, 8_000]);
     const r = reclaimHostMemory(M, h.vms, h.demand, h.cfg, h.res, h.balloon, h.swapped, params);
-    expect(r.swapInMiB).to.be.closeTo(1855.36, 1e-6);
+    expect(r.swapInMiB).to.be.closeTo(3903.36, 1e-6);
     expect([...h.swapped]).to.deep.equal([0, 0]);
     expect(h.balloon[0]! + h.balloon[1]!).to.be.closeTo(0, 1e-9);
   });

@@ -8,7 +8,7 @@ import { ConfigError } from "../../src/config/index.js";
 import { renderFiles, runSimulation, simulateAll, summaryOf } from "../../src/simulate/run-simulation.js";
 import { smallScenario } from "./fixtures.js";
 
-const SUMMARY_KEYS = ["contendedPodSeconds", "p99VmReadyPercent", "balloonGiBSeconds", "swapGiBSeconds", "evictions", "pendingPods", "placedPods", "meanHostCpuUtilPercent"];
+const SUMMARY_KEYS = ["contendedPodSeconds", "severeContendedPodSeconds", "hostContendedPodSeconds", "p99VmReadyPercent", "balloonGiBSeconds", "swapGiBSeconds", "evictions", "pendingPods", "placedPods", "meanHostCpuUtilPercent"];
 
 function render(seed: number): Record<string, string> {
   const world = buildWorld(smallScenario());
