@@ -19,9 +19,11 @@ import { LastKnownFleet, startAdmissionServer } from "./server/admission/index.j
 import { buildDebugHosts } from "./server/debug-view.js";
 import { buildExtenderApp } from "./server/extender-app.js";
 import { createExtenderHandlers } from "./server/extender-handlers.js";
+import type { MetricsSource, SourceStatus } from "./model/metrics-source.js";
+import { PrometheusPoller } from "./prometheus/index.js";
 import { pollCycleEnded, ReadinessGate } from "./server/readiness.js";
 import { IN_FLIGHT_GRACE_MS, startListener } from "./server/start-listener.js";
-import { VcenterPoller } from "./vsphere/index.js";
+import { VcenterPoller, type VcenterPollerOptions } from "./vsphere/index.js";
 
 export interface RunningHvx {
   readonly extenderPort: number;
@@ -69,8 +71,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
 
     // The demo's credentials come from its scenario, not from the files.
     const credentialFiles = demo ? {} : readVcenterCredentialFiles();
-    const poller = new VcenterPoller({ vcenter, maxMetricAgeSeconds: config.thresholds.maxMetricAgeSeconds, log, registry, credentialFiles });
-    poller.start();
+    const poller = startMetricsSource(config, vcenter, log, registry, credentialFiles);
     stops.push(() => poller.stop());
 
     const access = demo?.kubeConfig ? { enabled: true as const, kubeConfig: demo.kubeConfig } : kubeConfigFromConfig(config.kubernetes, kubeEnv);
@@ -183,7 +184,24 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
   }
 }
 
-function startNodeLabeller(config: Readonly<Config>, kc: KubeConfig, namespace: string, informer: ClusterInformer, poller: VcenterPoller, log: Logger, stops: Stop[], podName: string | undefined): void {
+/** `metrics.source`: the vCenter poller (QueryPerf) or the Prometheus source (issue 11). */
+function startMetricsSource(config: Readonly<Config>, vcenter: Config["vcenter"], log: Logger, registry: Registry, credentialFiles: VcenterPollerOptions["credentialFiles"]): MetricsSource & { status(): SourceStatus; stop(): void } {
+  const maxMetricAgeSeconds = config.thresholds.maxMetricAgeSeconds;
+  if (config.metrics.source === "vcenter") {
+    const poller = new VcenterPoller({ vcenter, maxMetricAgeSeconds, log, registry, ...(credentialFiles ? { credentialFiles } : {}) });
+    poller.start();
+    return poller;
+  }
+  if (config.prometheus.flavour === "vmware_exporter" && config.nodeMapping.some((r) => r !== "name")) {
+    log.warn({ nodeMapping: config.nodeMapping }, "prometheus.flavour vmware_exporter has no VM UUIDs: nodes map by name only (providerID and systemUUID rules never match)");
+  }
+  const poller = new PrometheusPoller({ prometheus: config.prometheus, vcenter, maxMetricAgeSeconds, log, registry });
+  poller.start();
+  log.info({ flavour: config.prometheus.flavour }, "metrics source: Prometheus");
+  return poller;
+}
+
+function startNodeLabeller(config: Readonly<Config>, kc: KubeConfig, namespace: string, informer: ClusterInformer, poller: MetricsSource, log: Logger, stops: Stop[], podName: string | undefined): void {
   const identity = `${podName ?? hostname()}-${process.pid}`;
   const { leaseDurationSeconds, intervalSeconds, hysteresisPercent, minHeatChangeSeconds } = config.nodeLabels;
   const timeoutMs = config.kubernetes.requestTimeoutSeconds * 1000;

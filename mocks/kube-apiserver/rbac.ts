@@ -44,9 +44,9 @@ export function serviceAccountUser(namespace: string, name: string): UserInfo {
 
 export const ADMIN_USER: UserInfo = { name: "kubernetes-admin", groups: ["system:masters", "system:authenticated"] };
 
-/** manifests/rbac.yaml, the RBAC hvx ships (read from the source tree: the mocks are not in the production image). */
+/** manifests/base/rbac.yaml, the RBAC hvx ships (read from the source tree: the mocks are not in the production image). */
 export function shippedRbacYaml(): string {
-  const path = fileURLToPath(new URL("../../../manifests/rbac.yaml", import.meta.url));
+  const path = fileURLToPath(new URL("../../../manifests/base/rbac.yaml", import.meta.url));
   return readFileSync(path, "utf8");
 }
 

@@ -43,11 +43,12 @@ export const LEASES: ResourceType = {
 };
 
 /** Secrets and webhook configurations: what manifests/admission/gen-certs.sh writes (test/manifests). */
-export const SECRETS: ResourceType = { resource: "secrets", kind: "Secret", apiVersion: "v1", namespaced: true, extraFields: () => ({}) };
+export const SECRETS: ResourceType = { resource: "secrets", kind: "Secret", apiVersion: "v1", namespaced: true, allowUnconditionalUpdate: true, extraFields: () => ({}) };
 
 export const MUTATING_WEBHOOK_CONFIGURATIONS: ResourceType = {
   resource: "mutatingwebhookconfigurations",
   kind: "MutatingWebhookConfiguration",
+  allowUnconditionalUpdate: true,
   apiVersion: "admissionregistration.k8s.io/v1",
   namespaced: false,
   extraFields: () => ({}),

@@ -18,7 +18,7 @@ export interface FakeKubeApiserverOptions {
   maxLogEvents?: number;
   /**
    * RBAC the fake enforces, as multi-document YAML (Roles, ClusterRoles and their bindings).
-   * Default: `manifests/rbac.yaml`, what hvx ships, so an API call the manifests do not allow
+   * Default: `manifests/base/rbac.yaml`, what hvx ships, so an API call the manifests do not allow
    * fails in tests with a 403 as it would in a cluster. `false`: no authorisation.
    */
   rbac?: string | false;

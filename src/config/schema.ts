@@ -80,6 +80,30 @@ const vcenterSchema = z
   .strict()
   .default({});
 
+/** Issue 11: where host and VM contention metrics come from (README "Sources"). */
+const metricsSchema = z
+  .object({ source: z.enum(["vcenter", "prometheus"]).default("vcenter") })
+  .strict()
+  .default({});
+
+const prometheusSchema = z
+  .object({
+    /** Prometheus-compatible HTTP API (Prometheus, Thanos Query, Mimir, VictoriaMetrics), e.g. http://prometheus:9090. */
+    url: z.string().url().regex(/^https?:\/\//, "must start with http:// or https://").optional(),
+    bearerTokenFile: z.string().optional(),
+    username: z.string().optional(),
+    password: z.string().optional(),
+    caFile: z.string().optional(),
+    insecureSkipTLSVerify: z.boolean().default(false),
+    flavour: z.enum(["telegraf", "vmware_exporter"]).default("telegraf"),
+    /** Extra label matchers added to every query, e.g. `vcenter="vc01.example.com:443"`. */
+    selector: z.string().default(""),
+    queryIntervalSeconds: positive.default(20),
+    requestTimeoutSeconds: positive.default(10),
+  })
+  .strict()
+  .default({});
+
 export const MAPPING_RULES = ["providerID", "systemUUID", "name"] as const;
 export type MappingRule = (typeof MAPPING_RULES)[number];
 
@@ -196,6 +220,8 @@ export const configSchema = z
   .object({
     server: serverSchema,
     vcenter: vcenterSchema,
+    metrics: metricsSchema,
+    prometheus: prometheusSchema,
     nodeMapping: z
       .array(z.enum(MAPPING_RULES))
       .min(1)

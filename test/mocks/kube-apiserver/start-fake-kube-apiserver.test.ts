@@ -180,7 +180,7 @@ describe("fake kube-apiserver wire behaviour", () => {
     expect(fake.controls.stats().unauthorized).to.equal(3);
   });
 
-  it("given hvx's service account, allows exactly what manifests/rbac.yaml grants and answers anything else 403 with a real Status", async () => {
+  it("given hvx's service account, allows exactly what manifests/base/rbac.yaml grants and answers anything else 403 with a real Status", async () => {
     const allowed = [
       await get(`${fake.url}/api/v1/nodes`, HVX),
       await get(`${fake.url}/api/v1/nodes/n1`, HVX),
