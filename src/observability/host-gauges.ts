@@ -41,7 +41,7 @@ export function hostLabels(host: HostView): Record<HostLabels, string> {
 }
 
 /**
- * Registers the per-host gauges (`hvx_host_*`) and `hvx_node_heat{node,heat}`. They are computed
+ * Registers the per-host gauges (`hvx_host_*`, `hvx_host_memory_state{state}`) and `hvx_node_heat{node,heat}`. They are computed
  * at scrape time from the latest snapshots, so a host that left the inventory (or a node that
  * left the cache) has no series any more, and no timer is needed.
  */
@@ -73,6 +73,19 @@ export function registerHostGauges(registry: Registry, deps: HostGaugeDeps): voi
       for (const host of deps.inventory().hosts.values()) {
         const m: HostMetrics | undefined = host.metrics;
         if (m) this.set(hostLabels(host), Math.max(0, (nowMs - m.sampledAtMs) / 1000));
+      }
+    },
+  });
+  new Gauge<HostLabels | "state">({
+    name: "hvx_host_memory_state",
+    help: "1 for the ESXi host's memory state (mem.state: high, clear, soft, hard, low); no series when vCenter did not return it.",
+    labelNames: ["host", "cluster", "state"],
+    registers,
+    collect() {
+      this.reset();
+      for (const host of deps.inventory().hosts.values()) {
+        const state = host.metrics?.memState;
+        if (state !== undefined) this.set({ ...hostLabels(host), state }, 1);
       }
     },
   });

@@ -25,9 +25,9 @@ function setup(inventory: () => InventoryView, cluster?: () => ClusterView | und
 const t = DEFAULT_POLICY.thresholds;
 // Host metrics at the fixture's defaults are cool; the hot one crosses the ready threshold.
 const cool = hostView({ id: "host-1", name: "esx-01", clusterName: "prod", metrics: { cpuReadyPercent: 1.5, cpuUsagePercent: 30, memUsagePercent: 40, balloonPercent: 0.5, swapInKBps: 0.25 } });
-const hot = hostView({ id: "host-2", name: "esx-02", clusterName: "prod", metrics: { cpuReadyPercent: t.cpuReadyPercent + 5 } });
+const hot = hostView({ id: "host-2", name: "esx-02", clusterName: "prod", metrics: { cpuReadyPercent: t.cpuReadyPercent + 5, memState: "soft" } });
 // vCenter returned only the usage counter: the others are unknown.
-const partial = hostView({ id: "host-3", name: "esx-03", metrics: { cpuReadyPercent: undefined, memUsagePercent: undefined, balloonPercent: undefined, swapInKBps: undefined, cpuUsagePercent: 55 } });
+const partial = hostView({ id: "host-3", name: "esx-03", metrics: { memState: undefined, cpuReadyPercent: undefined, memUsagePercent: undefined, balloonPercent: undefined, swapInKBps: undefined, cpuUsagePercent: 55 } });
 const noSample = hostView({ id: "host-4", name: "esx-04", clusterName: "prod", metrics: null });
 
 describe("registerHostGauges", () => {
@@ -81,6 +81,14 @@ describe("registerHostGauges", () => {
         { labels: { host: "esx-01", cluster: "prod" }, value: 14 },
         { labels: { host: "esx-02", cluster: "prod" }, value: 14 },
         { labels: { host: "esx-03", cluster: "" }, value: 14 },
+      ],
+    },
+    {
+      name: "memory state: 1 for the state vCenter reported, no series when it did not",
+      metric: "hvx_host_memory_state",
+      want: [
+        { labels: { host: "esx-01", cluster: "prod", state: "high" }, value: 1 },
+        { labels: { host: "esx-02", cluster: "prod", state: "soft" }, value: 1 },
       ],
     },
     {
