@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse, stringify } from "yaml";
 import { EXTERNAL_METRICS, hvxExportedNames, metricNamesIn } from "./metric-names.js";
-import { findPromtool, PROMTOOL_MISSING, runPromtool } from "./promtool.js";
+import { requirePromtool, runPromtool } from "./promtool.js";
 
 const ROOT = process.cwd();
 const RULE_FILE = join(ROOT, "manifests/overlays/monitoring/prometheusrule.yaml");
@@ -78,16 +78,13 @@ describe("PrometheusRule (manifests/overlays/monitoring/prometheusrule.yaml)", (
   });
 
   describe("with promtool", function () {
-    const promtool = findPromtool();
-    let dir: string;
+    let promtool: string | undefined;
+    let dir: string | undefined;
     before(function () {
-      if (!promtool) {
-        console.log(`      ${PROMTOOL_MISSING}`);
-        this.skip();
-      }
+      promtool = requirePromtool(this);
       dir = mkdtempSync(join(tmpdir(), "hvx-rules-"));
       // A PrometheusRule's spec is a Prometheus rule file.
-      writeFileSync(join(dir, "rules.yaml"), stringify(resource.spec));
+      writeFileSync(join(dir!, "rules.yaml"), stringify(resource.spec));
       copyFileSync(UNIT_TESTS, join(dir, "alerts-test.yaml"));
     });
     after(() => {
@@ -95,13 +92,13 @@ describe("PrometheusRule (manifests/overlays/monitoring/prometheusrule.yaml)", (
     });
 
     it("promtool check rules accepts the rules", () => {
-      const r = runPromtool(promtool!, ["check", "rules", "rules.yaml"], dir);
+      const r = runPromtool(promtool!, ["check", "rules", "rules.yaml"], dir!);
       expect(r.status, r.output).to.equal(0);
       expect(r.output).to.include(`SUCCESS: ${alerts.length} rules found`);
     });
 
     it("promtool test rules passes test/monitoring/alerts-test.yaml", () => {
-      const r = runPromtool(promtool!, ["test", "rules", "alerts-test.yaml"], dir);
+      const r = runPromtool(promtool!, ["test", "rules", "alerts-test.yaml"], dir!);
       expect(r.status, r.output).to.equal(0);
     });
 
@@ -109,13 +106,13 @@ describe("PrometheusRule (manifests/overlays/monitoring/prometheusrule.yaml)", (
       // Exactly a quarter of the hosts hot must not fire; with >= it does.
       const loosened = stringify(resource.spec).replace("> 0.25\n", ">= 0.25\n");
       expect(loosened).to.not.equal(stringify(resource.spec));
-      writeFileSync(join(dir, "rules.yaml"), loosened);
+      writeFileSync(join(dir!, "rules.yaml"), loosened);
       try {
-        const r = runPromtool(promtool!, ["test", "rules", "alerts-test.yaml"], dir);
+        const r = runPromtool(promtool!, ["test", "rules", "alerts-test.yaml"], dir!);
         expect(r.status).to.equal(1);
         expect(r.output).to.include("HvxManyHostsHot");
       } finally {
-        writeFileSync(join(dir, "rules.yaml"), stringify(resource.spec));
+        writeFileSync(join(dir!, "rules.yaml"), stringify(resource.spec));
       }
     });
   });
