@@ -124,6 +124,64 @@ describe("Grafana dashboards (manifests/overlays/monitoring)", () => {
   });
 });
 
+/**
+ * The two-layers panels evaluated by promtool on a small fleet: w1 and w2 on esx-01 (CPU ready
+ * 15 %), w3 on esx-02 (2 %), w4 on esx-03 (balloon 3 %). w1 is throttled 30 %, w2 5 %, w3 50 %;
+ * w4 reports MemoryPressure. Both layers hurt on CPU only on esx-01, on memory only on esx-03.
+ */
+const TWO_LAYER_INPUT = [
+  ...[["w1", "esx-01"], ["w2", "esx-01"], ["w3", "esx-02"], ["w4", "esx-03"]].flatMap(([node, host]) => [
+    // two hvx replicas export the same info
+    { series: `hvx_node_info{pod="hvx-a",node="${node}",vm="${node}",host="${host}",cluster="prod",vcenter="vc"}`, values: "1x20" },
+    { series: `hvx_node_info{pod="hvx-b",node="${node}",vm="${node}",host="${host}",cluster="prod",vcenter="vc"}`, values: "1x20" },
+  ]),
+  ...[["esx-01", 15, 0], ["esx-02", 2, 0], ["esx-03", 1, 3]].flatMap(([host, ready, balloon]) => [
+    { series: `hvx_host_cpu_ready_percent{pod="hvx-a",host="${host}",cluster="prod"}`, values: `${ready}x20` },
+    { series: `hvx_host_balloon_percent{pod="hvx-a",host="${host}",cluster="prod"}`, values: `${balloon}x20` },
+    { series: `hvx_host_swapin_kbps{pod="hvx-a",host="${host}",cluster="prod"}`, values: "0x20" },
+  ]),
+  ...[["w1", 30], ["w2", 5], ["w3", 50]].flatMap(([node, throttled]) => [
+    { series: `container_cpu_cfs_throttled_periods_total{node="${node}",namespace="app",pod="p-${node}",container="app"}`, values: `0+${throttled}x20` },
+    { series: `container_cpu_cfs_periods_total{node="${node}",namespace="app",pod="p-${node}",container="app"}`, values: "0+100x20" },
+  ]),
+  { series: 'kube_node_status_condition{node="w4",condition="MemoryPressure",status="true"}', values: "1x20" },
+  { series: 'kube_node_status_condition{node="w3",condition="MemoryPressure",status="true"}', values: "0x20" },
+];
+
+const TWO_LAYER_EXPECTED: Record<string, Array<{ labels: string; value: number }>> = {
+  "CPU: host CPU ready > 10 % and its nodes throttled > 25 %": [{ labels: '{host="esx-01"}', value: 15 }],
+  "Memory: host reclaiming and its nodes under memory pressure": [{ labels: '{host="esx-03"}', value: 3 }],
+  "Kubernetes: CPU throttling per node, by host": [
+    { labels: '{host="esx-01",node="w1"}', value: 0.3 },
+    { labels: '{host="esx-01",node="w2"}', value: 0.05 },
+    { labels: '{host="esx-02",node="w3"}', value: 0.5 },
+  ],
+  "Kubernetes: nodes under memory pressure, by host": [{ labels: '{host="esx-02"}', value: 0 }, { labels: '{host="esx-03"}', value: 1 }],
+};
+
+describe("dashboard \"hvx: two layers\" evaluated by promtool", () => {
+  it("lists esx-01 (CPU) and esx-03 (memory) as hurting on both layers, and places each node's throttling on its host", function () {
+    const promtool = requirePromtool(this);
+    const panels = allPanels(load("dashboards/hvx-two-layers.json").panels);
+    // All hosts and clusters selected, a 5-minute rate window.
+    const exprOf = (title: string) => panels.find((p) => p.title === title)!.targets![0]!.expr.replace(/\$__rate_interval/g, "5m").replace(/\$\{?(host|cluster)\}?/g, ".*");
+    const tests = Object.entries(TWO_LAYER_EXPECTED).map(([title, samples]) => ({
+      expr: exprOf(title),
+      eval_time: "15m",
+      exp_samples: samples,
+    }));
+    const dir = mkdtempSync(join(tmpdir(), "hvx-dash-eval-"));
+    try {
+      writeFileSync(join(dir, "none.yaml"), stringify({ groups: [] }));
+      writeFileSync(join(dir, "test.yaml"), stringify({ rule_files: ["none.yaml"], evaluation_interval: "1m", tests: [{ interval: "1m", input_series: TWO_LAYER_INPUT, promql_expr_test: tests }] }));
+      const r = runPromtool(promtool, ["test", "rules", "test.yaml"], dir);
+      expect(r.status, r.output).to.equal(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("monitoring overlay (kustomization)", () => {
   const kustomization = parse(readFileSync(join(OVERLAY, "kustomization.yaml"), "utf8")) as {
     resources: string[];
