@@ -1,20 +1,37 @@
 #!/usr/bin/env bash
-# Installs the real Prometheus server from Debian's `prometheus` package for the tests and
-# the benchmark (issue 11). The tests start their own instance on a free loopback port;
-# the package's system service must not run, so it is stopped if the package started it.
+# Installs Debian's `prometheus` package for its promtool (the rule and dashboard tests in
+# test/monitoring) and its server binary, without leaving a Prometheus service running.
+# Idempotent: does nothing when both `promtool` and `prometheus` are already on the PATH.
+# Runs as root (CI); needs network access to the Debian mirror.
 set -euo pipefail
-if command -v prometheus >/dev/null 2>&1; then
+
+if command -v promtool >/dev/null 2>&1 && command -v prometheus >/dev/null 2>&1; then
+  echo "install-prometheus: promtool and prometheus already installed ($(promtool --version 2>&1 | head -n1))"
   exit 0
 fi
+
 export DEBIAN_FRONTEND=noninteractive
-SUDO=""
-if [ "$(id -u)" != "0" ]; then SUDO="sudo"; fi
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends prometheus >/dev/null
-# Without systemd the postinst starts nothing; with it, stop and disable the service.
-if command -v systemctl >/dev/null 2>&1 && systemctl is-active --quiet prometheus 2>/dev/null; then
-  $SUDO systemctl stop prometheus || true
-  $SUDO systemctl disable prometheus || true
+# Forbid service starts during the install (policy-rc.d exit 101: "action forbidden"), so the
+# package's postinst does not start a Prometheus server; restore any previous policy after.
+policy=/usr/sbin/policy-rc.d
+backup=""
+if [ -e "$policy" ]; then
+  backup="$(mktemp)"
+  cp -p "$policy" "$backup"
 fi
-if command -v service >/dev/null 2>&1; then $SUDO service prometheus stop >/dev/null 2>&1 || true; fi
-prometheus --version 2>&1 | head -1
+restore_policy() {
+  if [ -n "$backup" ]; then mv -f "$backup" "$policy"; else rm -f "$policy"; fi
+}
+trap restore_policy EXIT
+printf '#!/bin/sh\nexit 101\n' >"$policy"
+chmod 0755 "$policy"
+
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends prometheus
+
+# Where systemd runs, keep the unit disabled and stopped as well (no-op in containers).
+if command -v systemctl >/dev/null 2>&1 && [ -d /run/systemd/system ]; then
+  systemctl disable --now prometheus >/dev/null 2>&1 || true
+fi
+
+promtool --version 2>&1 | head -n1

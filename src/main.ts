@@ -6,7 +6,10 @@ import type { PodWire } from "./cluster/to-pod-view.js";
 import type { Config } from "./config/index.js";
 import { readKubeEnv, type KubeEnv } from "./config/kube-env.js";
 import { readVcenterCredentialFiles } from "./config/vcenter-credential-files.js";
+import { registerCertificateExpiryGauge } from "./observability/certificate-expiry-gauge.js";
 import { ExtenderMetrics } from "./observability/extender-metrics.js";
+import { registerHostGauges } from "./observability/host-gauges.js";
+import { registerNodeInfoGauge, vcenterLabel } from "./observability/node-info-gauge.js";
 import type { Logger } from "./observability/logger.js";
 import { createRefusalMetrics } from "./observability/refusal-metrics.js";
 import { installUnhandledRejectionHandler } from "./observability/unhandled-rejections.js";
@@ -64,7 +67,8 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
   };
   try {
     const registry = new Registry();
-    collectDefaultMetrics({ register: registry, prefix: "hvx_process_" });
+    // Standard names (process_cpu_seconds_total, nodejs_eventloop_lag_seconds, ...), as dashboards expect them.
+    collectDefaultMetrics({ register: registry });
     stops.push(installUnhandledRejectionHandler(log, registry));
     const demo = config.vcenter.url === undefined ? await startDemo(config, log, stops) : undefined;
     const vcenter = demo ? { ...config.vcenter, ...demo.credentials, url: demo.vcenterUrl } : config.vcenter;
@@ -91,6 +95,10 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
     } else {
       log.info({ why: access.why }, "Kubernetes API not used: extender-only mode (nodes mapped by what kube-scheduler sends)");
     }
+    const clusterView = () => informer?.latest();
+    registerHostGauges(registry, { inventory: () => poller.latest(), cluster: clusterView, policy: config, clock: Date.now });
+    registerNodeInfoGauge(registry, { inventory: () => poller.latest(), cluster: clusterView, nodeMapping: config.nodeMapping, vcenter: vcenterLabel(vcenter.url!) });
+    const watchCertificate = registerCertificateExpiryGauge(registry);
 
     const handlers = createExtenderHandlers({
       source: poller,
@@ -117,6 +125,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
       log,
     });
     listeners.push(extender);
+    watchCertificate({ listener: "extender", notAfterMs: () => extender.certificateNotAfterMs() });
     const extenderPort = extender.port;
     log.info({ port: extenderPort, tls: extender.tls, clientCertificates: config.server.tls?.clientCAFile !== undefined }, `extender listening (${Object.keys(handlers).map((v) => `POST /${v}`).join(", ")}, GET /healthz, /readyz)`);
     if (!config.server.tls) log.info("extender: plain HTTP (no server.tls); anyone who can reach server.port can call the verbs");
@@ -156,6 +165,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
         countRefusal,
       });
       listeners.push(admission);
+      watchCertificate({ listener: "admission", notAfterMs: () => admission.certificateNotAfterMs() });
       admissionPort = admission.port;
       log.info({ port: admissionPort, tls: config.admission.tls !== undefined }, "admission webhook listening (POST /mutate)");
     }

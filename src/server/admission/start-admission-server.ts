@@ -42,6 +42,8 @@ export interface RunningAdmissionServer {
   readonly port: number;
   /** Checks the certificate files now (normally done on a timer); true when a new pair was applied. */
   reloadCertificate(): Promise<boolean>;
+  /** notAfter of the certificate served now, epoch ms; undefined on plain HTTP. */
+  certificateNotAfterMs(): number | undefined;
   /** From now on every response closes its connection (shutdown). */
   drain(): void;
   /** Stops accepting; in-flight reviews get `graceMs` (default 10 s) to finish. */
@@ -82,6 +84,7 @@ export async function startAdmissionServer(deps: AdmissionServerDeps): Promise<R
   return {
     port: listener.port,
     reloadCertificate: () => listener.reloadCertificate(),
+    certificateNotAfterMs: () => listener.certificateNotAfterMs(),
     drain: () => listener.drain(),
     close: (graceMs) => listener.close(graceMs),
   };
