@@ -34,6 +34,8 @@ export interface ExtenderDeps {
   readonly whenAllRejected?: WhenAllRejected;
   /** Counts `hvx_filter_all_rejected_total`. */
   readonly shadowMetrics?: ShadowMetrics;
+  /** Told the nodes of every filter and prioritize request (`/debug/nodes` without a cache). */
+  readonly onNodes?: (nodes: readonly NodeIdentity[]) => void;
 }
 
 /** An unmapped node is logged at most once per node and this window. */
@@ -126,6 +128,7 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
         asIs,
         (req, ctx) => {
           const outcome = applyAllRejectedValve(filterNodes(req.pod, req.nodes, ctx), req.pod, req.nodes, ctx, deps.whenAllRejected ?? "reject");
+          deps.onNodes?.(req.nodes);
           logUnmapped(req.nodes, (i) => outcome.decisions[i]?.reasons);
           const pod = podName(req);
           afterValve(pod, outcome);
@@ -150,6 +153,7 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
         asIs,
         (req, ctx) => {
           const scores = prioritizeNodes(req.pod, req.nodes, ctx);
+          deps.onNodes?.(req.nodes);
           logUnmapped(req.nodes, (i) => scores[i]?.reasons);
           if (!observe) return toPrioritizeWire(scores);
           const neutral = deps.policy.scoring.unknownScore;
