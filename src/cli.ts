@@ -5,12 +5,13 @@ import { ConfigError, loadConfig, redactConfig } from "./config/index.js";
 import { intFlag, parseArgs, UsageError } from "./cli-args.js";
 import { startHvx } from "./main.js";
 import { createLogger } from "./observability/logger.js";
+import { wrongScenarioForSimulate } from "./scenario-kind.js";
 
 const USAGE = `hvx: hypervisor-aware kube-scheduler extender for Kubernetes on VMware ESXi
 
 Usage:
   hvx serve [--config FILE] [--print-config]   run the extender (no vcenter.url: bundled mock vCenter, demo scenario)
-  hvx mock-vcenter [--port N] [--scenario FILE] run the mock vCenter alone (default port 8989, demo scenario)
+  hvx mock-vcenter [--port N] [--scenario FILE] run the mock vCenter alone (default port 8989; FILE: an inventory scenario, mocks/vcenter/scenarios/)
   hvx simulate --scenario FILE --seed N --out DIR [--config FILE]   replay a cluster under each placement strategy
 `;
 
@@ -39,7 +40,10 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     case "simulate": {
       const { runSimulation, parseSimulateArgs } = await import("./simulate/index.js");
-      const summary = await runSimulation(parseSimulateArgs(argv.slice(1)));
+      const options = parseSimulateArgs(argv.slice(1));
+      const wrong = wrongScenarioForSimulate(options.scenarioPath);
+      if (wrong !== undefined) throw new UsageError(wrong);
+      const summary = await runSimulation(options);
       process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
       return 0;
     }

@@ -13,18 +13,23 @@ import { registerNodeInfoGauge, vcenterLabel } from "./observability/node-info-g
 import type { Logger } from "./observability/logger.js";
 import { createRefusalMetrics } from "./observability/refusal-metrics.js";
 import { installUnhandledRejectionHandler } from "./observability/unhandled-rejections.js";
+import { ShadowMetrics } from "./observability/shadow-metrics.js";
 import { assessHostAlone } from "./placement/assess-host.js";
 import { hostsBackingNodes } from "./placement/host-occupancy.js";
 import { desiredNodeMarks } from "./protocol/node-marks.js";
 import { cpuMilli, memoryBytes } from "./quantity/index.js";
 import { buildAdminApp } from "./server/admin-app.js";
 import { LastKnownFleet, startAdmissionServer } from "./server/admission/index.js";
+import { buildDebugNodes } from "./server/debug-nodes.js";
 import { buildDebugHosts } from "./server/debug-view.js";
 import { buildExtenderApp } from "./server/extender-app.js";
 import { createExtenderHandlers } from "./server/extender-handlers.js";
 import type { MetricsSource, SourceStatus } from "./model/metrics-source.js";
 import { PrometheusPoller } from "./prometheus/index.js";
 import { pollCycleEnded, ReadinessGate } from "./server/readiness.js";
+import { RecentNodes } from "./server/recent-nodes.js";
+import { routeList } from "./server/route-list.js";
+import { ShadowRecorder } from "./server/shadow-recorder.js";
 import { IN_FLIGHT_GRACE_MS, startListener } from "./server/start-listener.js";
 import { VcenterPoller, type VcenterPollerOptions } from "./vsphere/index.js";
 
@@ -100,7 +105,16 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
     registerNodeInfoGauge(registry, { inventory: () => poller.latest(), cluster: clusterView, nodeMapping: config.nodeMapping, vcenter: vcenterLabel(vcenter.url!) });
     const watchCertificate = registerCertificateExpiryGauge(registry);
 
+    const shadowMetrics = new ShadowMetrics(registry);
+    const shadow = new ShadowRecorder({ metrics: shadowMetrics, log, clock: Date.now });
+    const recentNodes = new RecentNodes();
+    if (config.mode === "observe") log.warn("mode: observe: the extender passes every node with neutral scores; what hvx would do is logged and shown at GET /debug/shadow");
     const handlers = createExtenderHandlers({
+      mode: config.mode,
+      shadow,
+      shadowMetrics,
+      whenAllRejected: config.filter.whenAllRejected,
+      onNodes: (nodes) => recentNodes.saw(nodes),
       source: poller,
       policy: config,
       metrics: new ExtenderMetrics(registry),
@@ -130,20 +144,19 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
     log.info({ port: extenderPort, tls: extender.tls, clientCertificates: config.server.tls?.clientCAFile !== undefined }, `extender listening (${Object.keys(handlers).map((v) => `POST /${v}`).join(", ")}, GET /healthz, /readyz)`);
     if (!config.server.tls) log.info("extender: plain HTTP (no server.tls); anyone who can reach server.port can call the verbs");
 
-    const admin = await startListener({
-      name: "admin",
-      portKey: "server.adminPort",
-      port: config.server.adminPort,
-      handler: buildAdminApp({
-        registry,
-        debugHosts: () => buildDebugHosts(poller.latest(), config, Date.now(), poller.status()),
-        ...(informer ? { debugViews: { cluster: () => ({ status: informer!.status(), nodes: informer!.latest().nodes.size }) } } : {}),
-        readiness: ready,
-      }),
-      log,
+    const adminApp = buildAdminApp({
+      registry,
+      debugHosts: () => buildDebugHosts(poller.latest(), config, Date.now(), poller.status()),
+      debugViews: {
+        ...(informer ? { cluster: () => ({ status: informer!.status(), nodes: informer!.latest().nodes.size }) } : {}),
+        nodes: () => buildDebugNodes(poller.latest(), config.nodeMapping, informer?.latest(), () => recentNodes.list()),
+        shadow: () => ({ mode: config.mode, admissionMode: config.admission.mode, recent: shadow.recent() }),
+      },
+      readiness: ready,
     });
+    const admin = await startListener({ name: "admin", portKey: "server.adminPort", port: config.server.adminPort, handler: adminApp, log });
     listeners.push(admin);
-    log.info({ port: admin.port }, "admin listening (GET /metrics, /debug/hosts, /healthz, /readyz)");
+    log.info({ port: admin.port }, `admin listening (${routeList(adminApp)})`);
 
     let admissionPort: number | undefined;
     if (config.admission.enabled) {
@@ -163,11 +176,12 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
         log,
         registry,
         countRefusal,
+        shadow: shadowMetrics,
       });
       listeners.push(admission);
       watchCertificate({ listener: "admission", notAfterMs: () => admission.certificateNotAfterMs() });
       admissionPort = admission.port;
-      log.info({ port: admissionPort, tls: config.admission.tls !== undefined }, "admission webhook listening (POST /mutate)");
+      log.info({ port: admissionPort, tls: config.admission.tls !== undefined }, `admission webhook listening (POST /mutate${config.admission.mode === "observe" ? ", admission.mode: observe: nothing patched" : ""})`);
     }
     const shutdown = async () => {
       readiness.beginShutdown();

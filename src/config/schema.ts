@@ -163,6 +163,8 @@ const admissionSchema = z
     maxStackedCpuOvercommit: ratio.default(4.0),
     maxStackedMemoryOvercommit: ratio.default(1.5),
     hotHostBrakePercent: percent.default(25),
+    /** `observe`: no patch; the response carries a warning with the patch it would have applied. */
+    mode: z.enum(["enforce", "observe"]).default("enforce"),
   })
   .strict()
   .default({});
@@ -218,6 +220,8 @@ const nodeLabelsSchema = z
 
 export const configSchema = z
   .object({
+    /** `observe`: the extender answers as if hvx were not there and records what it would have done. */
+    mode: z.enum(["enforce", "observe"]).default("enforce"),
     server: serverSchema,
     vcenter: vcenterSchema,
     metrics: metricsSchema,
@@ -229,6 +233,13 @@ export const configSchema = z
       .refine((rules) => new Set(rules).size === rules.length, { message: "lists a rule twice" }),
     thresholds: thresholdsSchema,
     staleMetrics: z.enum(["pass", "reject"]).default("pass"),
+    filter: z
+      .object({
+        /** When host heat rejects every candidate: pass the coolest tier (safety valve) or reject all. */
+        whenAllRejected: z.enum(["pass-coolest", "reject"]).default("pass-coolest"),
+      })
+      .strict()
+      .default({}),
     exempt: exemptSchema,
     scoring: scoringSchema,
     admission: admissionSchema,

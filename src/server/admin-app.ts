@@ -2,8 +2,10 @@ import express, { type Express } from "express";
 import type { Registry } from "prom-client";
 import { errorHandler, noEncodedBodies } from "./extender-app.js";
 import { mountHealthRoutes } from "./health-routes.js";
+import { prettyJsonWhenAsked } from "./pretty-json.js";
 import type { Readiness } from "./readiness.js";
 import { sendJsonError } from "./request-body.js";
+import { routeList } from "./route-list.js";
 
 export interface AdminAppDeps {
   readonly registry: Registry;
@@ -24,6 +26,7 @@ export function buildAdminApp(deps: AdminAppDeps): Express {
   app.disable("x-powered-by");
   app.set("etag", false);
   app.use(noEncodedBodies());
+  app.use(prettyJsonWhenAsked());
   mountHealthRoutes(app, deps.readiness);
   app.get("/metrics", async (_req, res, next) => {
     try {
@@ -34,8 +37,8 @@ export function buildAdminApp(deps: AdminAppDeps): Express {
   });
   const views: Record<string, () => unknown> = { hosts: deps.debugHosts, ...deps.debugViews };
   for (const [name, view] of Object.entries(views)) app.get(`/debug/${name}`, (_req, res) => res.json(view()));
-  const list = Object.keys(views).map((n) => `/debug/${n}`).join(", ");
-  app.use((_req, res) => sendJsonError(res, 404, `no such endpoint on the admin port (GET /metrics, ${list}, /healthz, /readyz)`));
+  const every = routeList(app);
+  app.use((_req, res) => sendJsonError(res, 404, `no such endpoint on the admin port (${every})`));
   app.use(errorHandler);
   return app;
 }

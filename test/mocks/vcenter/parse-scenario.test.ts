@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { readFileSync } from "node:fs";
 import { ScenarioError, demoScenarioPath, loadScenario, parseScenario } from "../../../mocks/vcenter/index.js";
 
 const HOST = "{ id: host-1, name: esx-1, cpuCores: 8, cpuMhz: 2000, memoryMiB: 1024 }";
@@ -15,6 +16,14 @@ const errorMessage = (text: string): string => {
 };
 
 describe("parseScenario", () => {
+  it("given a simulation scenario (examples/scenarios/), says it expected an inventory scenario and where those are", () => {
+    const text = readFileSync(new URL("../../../../examples/scenarios/steady.yaml", import.meta.url), "utf8");
+    const message = errorMessage(text);
+    expect(message).to.include("invalid mock vCenter inventory scenario");
+    expect(message).to.include("this is a simulation scenario (examples/scenarios/");
+    expect(message).to.include("expects an inventory scenario (mocks/vcenter/scenarios/");
+  });
+
   const bad: Array<{ name: string; text: string; want: string }> = [
     { name: "a missing host field", text: "hosts: [{ id: host-1, name: esx-1, cpuMhz: 2000, memoryMiB: 1024 }]", want: "hosts.0.cpuCores: Required" },
     { name: "a string for a number", text: "hosts: [{ id: host-1, name: esx-1, cpuCores: many, cpuMhz: 2000, memoryMiB: 1024 }]", want: "hosts.0.cpuCores: Expected number, received string" },
