@@ -18,6 +18,9 @@ import { LastKnownFleet, startAdmissionServer } from "./server/admission/index.j
 import { buildDebugHosts } from "./server/debug-view.js";
 import { buildExtenderApp } from "./server/extender-app.js";
 import { createExtenderHandlers } from "./server/extender-handlers.js";
+import { createExplainHandler } from "./server/explain-handler.js";
+import type { PlacementContext } from "./placement/decide-node.js";
+import type { ParsedExtenderArgs } from "./protocol/parse-extender-args.js";
 import { pollCycleEnded, ReadinessGate } from "./server/readiness.js";
 import { IN_FLIGHT_GRACE_MS, startListener } from "./server/start-listener.js";
 import { VcenterPoller } from "./vsphere/index.js";
@@ -88,14 +91,15 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
       log.info({ why: access.why }, "Kubernetes API not used: extender-only mode (nodes mapped by what kube-scheduler sends)");
     }
 
-    const handlers = createExtenderHandlers({
+    const enrich = informer
+      ? { enrich: (ctx: PlacementContext, req: ParsedExtenderArgs) => ({ ...ctx, cluster: { view: informer!.latest(), pod: toPodView(req.args.Pod as PodWire, defaults, ctx.nowMs) } }) }
+      : {};
+    const handlers = createExtenderHandlers({ source: poller, policy: config, metrics: new ExtenderMetrics(registry), log, ...enrich });
+    const explain = createExplainHandler({
       source: poller,
       policy: config,
-      metrics: new ExtenderMetrics(registry),
-      log,
-      ...(informer
-        ? { enrich: (ctx, req) => ({ ...ctx, cluster: { view: informer!.latest(), pod: toPodView(req.args.Pod as PodWire, defaults, ctx.nowMs) } }) }
-        : {}),
+      ...enrich,
+      ...(informer && access.enabled ? { cluster: { readPod: podReader(access.kubeConfig), nodeNames: () => [...informer!.latest().nodes.keys()] } } : {}),
     });
     const countRefusal = createRefusalMetrics(registry);
     const readiness = new ReadinessGate({ startedAtMs, graceSeconds: config.server.readinessGraceSeconds, firstPollEnded: () => pollCycleEnded(poller.status()) });
@@ -126,6 +130,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
         debugHosts: () => buildDebugHosts(poller.latest(), config, Date.now(), poller.status()),
         ...(informer ? { debugViews: { cluster: () => ({ status: informer!.status(), nodes: informer!.latest().nodes.size }) } } : {}),
         readiness: ready,
+        explain: { handler: explain, bodyLimitMB: config.server.bodyLimitMB },
       }),
       log,
     });
@@ -224,6 +229,20 @@ async function startDemo(config: Readonly<Config>, log: Logger, stops: Stop[]): 
   kube.controls.bulkLoad(kubeMock.demoCluster(scenario.vms));
   log.warn({ url: kube.url }, "DEMO MODE: watching a fake Kubernetes API whose nodes are the demo's worker VMs");
   return { vcenterUrl: mock.url, credentials, kubeConfig: kube.kubeConfig() };
+}
+
+/** Reads one pod for `GET /debug/explain?pod=`; undefined when the API server answers 404. */
+function podReader(kc: KubeConfig): (namespace: string, name: string) => Promise<unknown> {
+  const api = kc.makeApiClient(CoreV1Api);
+  return async (namespace, name) => {
+    try {
+      // Plain JSON, as the extender receives pods (the client turns timestamps into Date objects).
+      return JSON.parse(JSON.stringify(await api.readNamespacedPod({ namespace, name }))) as unknown;
+    } catch (err) {
+      if ((err as { code?: unknown }).code === 404) return undefined;
+      throw err;
+    }
+  };
 }
 
 /** Whether the synced informer cache knows a namespace; undefined before the first sync. */
