@@ -19,6 +19,7 @@ import { buildDebugHosts } from "./server/debug-view.js";
 import { buildExtenderApp } from "./server/extender-app.js";
 import { createExtenderHandlers } from "./server/extender-handlers.js";
 import { createExplainHandler } from "./server/explain-handler.js";
+import { DEMO_PENDING_POD_REF } from "./demo-help.js";
 import type { PlacementContext } from "./placement/decide-node.js";
 import type { ParsedExtenderArgs } from "./protocol/parse-extender-args.js";
 import { pollCycleEnded, ReadinessGate } from "./server/readiness.js";
@@ -208,6 +209,18 @@ interface Demo {
   readonly kubeConfig?: KubeConfig;
 }
 
+/** The demo's pending pod (`GET /debug/explain?pod=shop/web-5d8f7c9b6-pending`): one more web replica. */
+const DEMO_PENDING_POD = {
+  namespace: DEMO_PENDING_POD_REF.split("/")[0]!,
+  name: DEMO_PENDING_POD_REF.split("/")[1]!,
+  cpu: "500m",
+  memory: "512Mi",
+  cpuLimit: "2",
+  memoryLimit: "1Gi",
+  owner: { kind: "ReplicaSet", name: "web-5d8f7c9b6" },
+  labels: { "app.kubernetes.io/name": "web" },
+};
+
 /** The mocks ship with the source tree, not with the production image: load them only for the demo. */
 async function startDemo(config: Readonly<Config>, log: Logger, stops: Stop[]): Promise<Demo> {
   let vcenterMock: typeof import("../mocks/vcenter/index.js");
@@ -227,6 +240,10 @@ async function startDemo(config: Readonly<Config>, log: Logger, stops: Stop[]): 
   const kube = await kubeMock.startFakeKubeApiserver();
   stops.push(() => kube.close());
   kube.controls.bulkLoad(kubeMock.demoCluster(scenario.vms));
+  // A pod kube-scheduler has not placed yet, for `hvx explain shop/web-5d8f7c9b6-pending` (a web replica: spread applies).
+  kube.controls.upsertPod(kubeMock.samplePod(DEMO_PENDING_POD));
+  // A web replica already on cool esx-05: the pending replica's spread penalty lowers workers 09-10.
+  kube.controls.upsertPod(kubeMock.samplePod({ ...DEMO_PENDING_POD, name: "web-5d8f7c9b6-3", nodeName: "k8s-worker-09" }));
   log.warn({ url: kube.url }, "DEMO MODE: watching a fake Kubernetes API whose nodes are the demo's worker VMs");
   return { vcenterUrl: mock.url, credentials, kubeConfig: kube.kubeConfig() };
 }

@@ -19,7 +19,7 @@ export interface ExplainNodeWire {
   readonly exemptBy?: string;
   /** The reasons /filter gives (rejections), or why hvx has no opinion. */
   readonly reasons: readonly string[];
-  /** Short form of the first rejection, e.g. `cpu ready 12% >= 10%`; absent when passed. */
+  /** Short form of the rejections, e.g. `cpu ready 12% >= 10%, VM cpu ready 12% >= 10%`; absent when passed. */
   readonly why?: string;
   readonly warnings: readonly string[];
   readonly heat: string;
@@ -60,10 +60,10 @@ function toNodeWire(e: NodeExplanation): ExplainNodeWire {
   };
 }
 
-/** The first rejected rule as `<metric> <value> <op> <threshold>`, else the first reason's text. */
+/** The rejected rules as `<metric> <value> <op> <threshold>`, comma-separated, else the first reason's text. */
 function shortWhy(e: NodeExplanation): string | undefined {
-  const rule = e.rules.find((r) => r.status === "reject");
-  if (rule) return `${rule.scope === "vm" ? "VM " : ""}${rule.metric} ${withUnit(rule.value, rule.unit)} ${rule.op} ${withUnit(rule.threshold, rule.unit)}`;
+  const rules = e.rules.filter((r) => r.status === "reject");
+  if (rules.length > 0) return rules.map((r) => `${r.scope === "vm" ? "VM " : ""}${r.metric} ${withUnit(r.value, r.unit)} ${r.op} ${withUnit(r.threshold, r.unit)}`).join(", ");
   const first = e.reasons[0];
   return first ? formatReason(first) : undefined;
 }

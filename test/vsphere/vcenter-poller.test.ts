@@ -74,7 +74,7 @@ describe("VcenterPoller against the mock vCenter", function () {
     r = await rig({ ...demo, counterKeyOffset: 4321 });
     await r.poller.pollOnce();
     const view = r.poller.latest();
-    expect(view.hosts.size).to.equal(6);
+    expect(view.hosts.size).to.equal(13);
     const hot = view.hosts.get("host-11");
     expect(hot?.name).to.equal("esx-01");
     expect(hot?.clusterName).to.equal("prod-a");
