@@ -33,11 +33,11 @@ export function demoCommands(ports: DemoPorts, examples: string): DemoCommand[] 
       command: `curl -s -X POST ${ports.extender}/filter ${ex("filter-nodenames.json")}`,
     },
     {
-      shows: "prioritize: warm esx-04 (workers 07-08) scores below the cool hosts (workers 09-19)",
+      shows: "prioritize: workers 07-08 on warm esx-04 score below those on cool hosts (09-19)",
       command: `curl -s -X POST ${ports.extender}/prioritize ${ex("filter-nodenames.json")}`,
     },
     {
-      shows: "preempt: candidates on hot hosts are dropped, since evicting pods would not cool the host",
+      shows: "preempt: worker 01 (on hot esx-01) is no candidate, since evicting its pods would not cool the host; 07 and 09 stay",
       command: `curl -s -X POST ${ports.extender}/preempt ${ex("preempt-metavictims.json")}`,
     },
     {
@@ -45,7 +45,7 @@ export function demoCommands(ports: DemoPorts, examples: string): DemoCommand[] 
       command: `npx hvx explain --url ${ports.admin} --pod ${DEMO_PENDING_POD_REF}`,
     },
     {
-      shows: "the same as JSON, for the ExtenderArgs of a file",
+      shows: "explain as JSON for the ExtenderArgs /filter gets: each rule against its threshold, headroom terms, penalties",
       command: `curl -s -X POST ${ports.admin}/debug/explain ${ex("filter-nodenames.json")}`,
     },
     { shows: "every host's metrics, heat and reasons", command: `curl -s ${ports.admin}/debug/hosts` },

@@ -1,6 +1,6 @@
 import type { ExplainNodeWire, ExplainReply } from "./protocol/explain-wire.js";
 
-const HEADER = ["NODE", "HOST", "MAPPED BY", "VERDICT", "HEAT", "HEADROOM", "PENALTIES", "SCORE", "WHY"] as const;
+const HEADER = ["NODE", "HOST", "MAPPED BY", "VERDICT", "HEAT", "SAMPLED", "HEADROOM", "PENALTIES", "SCORE", "WHY"] as const;
 
 /**
  * `hvx explain`'s table: one row per node, worst first (rejected, then by score, lowest
@@ -58,11 +58,18 @@ function row(n: ExplainNodeWire): string[] {
     n.mapping.rule ?? (n.mapping.vm ? "cluster" : "unmapped"),
     n.verdict,
     n.heat,
+    sampled(n),
     n.headroom?.total === undefined ? "-" : n.headroom.total.toFixed(2),
     penalties(n),
     n.baseScore !== undefined && n.baseScore !== n.score ? `${n.score} (${n.baseScore})` : String(n.score),
     why(n),
   ];
+}
+
+/** Age of the host's sample, as the rules were judged on it. */
+function sampled(n: ExplainNodeWire): string {
+  const age = n.rules.find((r) => r.scope === "host")?.ageS;
+  return age === undefined ? "-" : `${age}s ago`;
 }
 
 function penalties(n: ExplainNodeWire): string {

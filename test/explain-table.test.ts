@@ -41,7 +41,7 @@ describe("renderExplainTable", () => {
 
   it("aligns every column: each header starts where its cells start", () => {
     const header = lines[1]!;
-    for (const column of ["HOST", "VERDICT", "SCORE", "WHY"]) {
+    for (const column of ["HOST", "VERDICT", "SAMPLED", "SCORE", "WHY"]) {
       const at = header.indexOf(column);
       // trailing blanks are trimmed: an empty last cell ends the row early
       for (const row of lines.slice(2, 8)) if (row.length > at) expect(row.slice(at - 2, at), `${column} in ${row}`).to.equal("  ");
@@ -52,7 +52,7 @@ describe("renderExplainTable", () => {
   it("shows headroom, penalties, the score before penalties, warnings and the no-opinion reason", () => {
     const cool = lines.find((l) => l.startsWith("w-cool"))!;
     expect(cool).to.match(/0\.76\s+spread -2\s+7 \(9\)/);
-    expect(lines.find((l) => l.startsWith("w-warm"))).to.match(/cpu ready 6% >= 5% \(warn\)$/);
+    expect(lines.find((l) => l.startsWith("w-warm"))).to.match(/warm\s+3s ago .*cpu ready 6% >= 5% \(warn\)$/);
     expect(lines.find((l) => l.startsWith("w-ghost"))).to.match(/unmapped\s+pass\s+unknown .*no opinion: node w-ghost: no vSphere VM/);
   });
 
