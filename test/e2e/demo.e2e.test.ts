@@ -127,6 +127,27 @@ describe("the demo shows every feature (npm start's printed commands, in-process
     expect(commands.map((c) => CHECKS.findIndex((k) => k.matches.test(c.command)))).to.deep.equal(CHECKS.map((_, i) => i));
   });
 
+  for (const example of ["filter-nodenames.json", "filter-nodes.json"]) {
+    it(`given examples/${example}, /debug/explain gives every node /filter's verdict and reasons and /prioritize's score`, async () => {
+      const body = readFileSync(`${EXAMPLES}/${example}`);
+      const post = async (url: string) => (await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body })).json();
+      const extender = `http://127.0.0.1:${hvx.extenderPort}`;
+      const explained = (await post(`http://127.0.0.1:${hvx.adminPort}/debug/explain`)) as { nodes: Array<{ node: string; verdict: string; reasons: string[]; score: number }> };
+      const filter = (await post(`${extender}/filter`)) as { FailedNodes: Record<string, string>; FailedAndUnresolvableNodes: Record<string, string> };
+      const scores = (await post(`${extender}/prioritize`)) as Array<{ Host: string; Score: number }>;
+      expect(explained.nodes.map((n) => n.node)).to.deep.equal(scores.map((s) => s.Host));
+      expect(explained.nodes).to.have.length(19);
+      for (const n of explained.nodes) {
+        const failed = filter.FailedAndUnresolvableNodes[n.node] ?? filter.FailedNodes[n.node];
+        expect(n.verdict, n.node).to.equal(failed === undefined ? "pass" : "reject");
+        // the requests may straddle a second (or a poll): compare the texts without their ages
+        const ageless = (text: string) => text.replace(/\(sampled \d+s ago/g, "(sampled");
+        if (failed !== undefined) expect(ageless(n.reasons.join("; ")), n.node).to.equal(ageless(failed));
+        expect(n.score, n.node).to.equal(scores.find((s) => s.Host === n.node)!.Score);
+      }
+    });
+  }
+
   for (const [i, k] of CHECKS.entries()) {
     it(`command ${i + 1} (${k.matches.source}) shows what its comment claims`, async () => {
       const command = commands.find((c) => k.matches.test(c.command))!;
