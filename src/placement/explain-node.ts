@@ -20,7 +20,7 @@ export interface RuleCheck {
   readonly op: ">=" | ">" | "in";
   readonly threshold: number | string;
   readonly warnAt?: number | string;
-  /** reject / warn: the decision's own rejection or warning for this rule; ok: below both; unknown: no value. */
+  /** reject / warn: the decision's own rejection or warning for this rule; ok: below both; unknown: no value, or data too old to judge. */
   readonly status: "reject" | "warn" | "ok" | "unknown";
   /** Age of the sample in whole seconds. */
   readonly ageS?: number;
@@ -77,7 +77,7 @@ function explainDecision(d: NodeDecision, node: NodeIdentity, ctx: PlacementCont
   const judged = a !== undefined && a.staleness === undefined;
   const heat = judged ? a.heat : "unknown";
   const found = [...(a?.rejections ?? []), ...d.reasons];
-  const rules = projected && a ? ruleChecks(projected, d.vm, found, a.warnings, ctx, a.ageS) : [];
+  const rules = projected && a ? ruleChecks(projected, d.vm, found, a.warnings, ctx, a.ageS, judged) : [];
   const m = projected?.metrics;
   const headroom = m && judged ? { terms: headroomTerms(m, d.vm?.metrics, t), total: hostHeadroom(m, d.vm?.metrics, t) } : undefined;
   const baseScore = m && judged && d.verdict === "pass" && !d.noOpinion ? scoreHost(a, m, d.vm?.metrics, t) : undefined;
@@ -119,6 +119,7 @@ function ruleChecks(
   warnings: readonly Reason[],
   ctx: PlacementContext,
   ageS: number | undefined,
+  judged: boolean,
 ): RuleCheck[] {
   const t = ctx.policy.thresholds;
   const m = host.metrics;
@@ -127,7 +128,8 @@ function ruleChecks(
     const hit = (r: Reason) => r.code === code && r.metric === metric;
     if (rejections.some(hit)) return "reject";
     if (warnings.some(hit)) return "warn";
-    return value === undefined ? "unknown" : "ok";
+    // Stale or missing data: the metric rules were not applied, whatever the old values say.
+    return value === undefined || !judged ? "unknown" : "ok";
   };
   const age = ageS !== undefined ? { ageS } : {};
   const hostRule = (metric: string, value: number | undefined, unit: RuleCheck["unit"], threshold: number, warnAt: number): RuleCheck => ({

@@ -166,6 +166,9 @@ describe("explainNodes", () => {
   it("given unknown or stale data, says unknown heat and keeps the no-opinion reason", () => {
     expect(alone.get("node-stale")).to.deep.include({ heat: "unknown", noOpinion: true, verdict: "pass" });
     expect(alone.get("node-stale")!.reasons[0]!.code).to.equal("metrics_stale");
+    // the old sample's values are shown, but no rule was applied to them
+    expect(alone.get("node-stale")!.rules.map((r) => r.status)).to.satisfy((all: string[]) => all.every((st) => st === "unknown"));
+    expect(alone.get("node-stale")!.rules.find((r) => r.metric === "cpu usage")!.value).to.equal(30);
     expect(alone.get("node-ghost")).to.deep.include({ heat: "unknown", noOpinion: true, rules: [] });
   });
 });
