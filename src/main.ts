@@ -26,6 +26,10 @@ import { buildExtenderApp } from "./server/extender-app.js";
 import { createExtenderHandlers } from "./server/extender-handlers.js";
 import type { MetricsSource, SourceStatus } from "./model/metrics-source.js";
 import { PrometheusPoller } from "./prometheus/index.js";
+import { createExplainHandler } from "./server/explain-handler.js";
+import { DEMO_PENDING_POD_REF } from "./demo-help.js";
+import type { PlacementContext } from "./placement/decide-node.js";
+import type { ParsedExtenderArgs } from "./protocol/parse-extender-args.js";
 import { pollCycleEnded, ReadinessGate } from "./server/readiness.js";
 import { RecentNodes } from "./server/recent-nodes.js";
 import { routeList } from "./server/route-list.js";
@@ -109,6 +113,9 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
     const shadow = new ShadowRecorder({ metrics: shadowMetrics, log, clock: Date.now });
     const recentNodes = new RecentNodes();
     if (config.mode === "observe") log.warn("mode: observe: the extender passes every node with neutral scores; what hvx would do is logged and shown at GET /debug/shadow");
+    const enrich = informer
+      ? { enrich: (ctx: PlacementContext, req: ParsedExtenderArgs) => ({ ...ctx, cluster: { view: informer!.latest(), pod: toPodView(req.args.Pod as PodWire, defaults, ctx.nowMs) } }) }
+      : {};
     const handlers = createExtenderHandlers({
       mode: config.mode,
       shadow,
@@ -119,9 +126,13 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
       policy: config,
       metrics: new ExtenderMetrics(registry),
       log,
-      ...(informer
-        ? { enrich: (ctx, req) => ({ ...ctx, cluster: { view: informer!.latest(), pod: toPodView(req.args.Pod as PodWire, defaults, ctx.nowMs) } }) }
-        : {}),
+      ...enrich,
+    });
+    const explain = createExplainHandler({
+      source: poller,
+      policy: config,
+      ...enrich,
+      ...(informer && access.enabled ? { cluster: { readPod: podReader(access.kubeConfig), nodeNames: () => [...informer!.latest().nodes.keys()] } } : {}),
     });
     const countRefusal = createRefusalMetrics(registry);
     const readiness = new ReadinessGate({ startedAtMs, graceSeconds: config.server.readinessGraceSeconds, firstPollEnded: () => pollCycleEnded(poller.status()) });
@@ -153,6 +164,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
         shadow: () => ({ mode: config.mode, admissionMode: config.admission.mode, recent: shadow.recent() }),
       },
       readiness: ready,
+      explain: { handler: explain, bodyLimitMB: config.server.bodyLimitMB },
     });
     const admin = await startListener({ name: "admin", portKey: "server.adminPort", port: config.server.adminPort, handler: adminApp, log });
     listeners.push(admin);
@@ -253,6 +265,18 @@ interface Demo {
   readonly kubeConfig?: KubeConfig;
 }
 
+/** The demo's pending pod (`GET /debug/explain?pod=shop/web-5d8f7c9b6-pending`): one more web replica. */
+const DEMO_PENDING_POD = {
+  namespace: DEMO_PENDING_POD_REF.split("/")[0]!,
+  name: DEMO_PENDING_POD_REF.split("/")[1]!,
+  cpu: "500m",
+  memory: "512Mi",
+  cpuLimit: "2",
+  memoryLimit: "1Gi",
+  owner: { kind: "ReplicaSet", name: "web-5d8f7c9b6" },
+  labels: { "app.kubernetes.io/name": "web" },
+};
+
 /** The mocks ship with the source tree, not with the production image: load them only for the demo. */
 async function startDemo(config: Readonly<Config>, log: Logger, stops: Stop[]): Promise<Demo> {
   let vcenterMock: typeof import("../mocks/vcenter/index.js");
@@ -272,8 +296,26 @@ async function startDemo(config: Readonly<Config>, log: Logger, stops: Stop[]): 
   const kube = await kubeMock.startFakeKubeApiserver();
   stops.push(() => kube.close());
   kube.controls.bulkLoad(kubeMock.demoCluster(scenario.vms));
+  // A pod kube-scheduler has not placed yet, for `hvx explain shop/web-5d8f7c9b6-pending` (a web replica: spread applies).
+  kube.controls.upsertPod(kubeMock.samplePod(DEMO_PENDING_POD));
+  // A web replica already on cool esx-05: the pending replica's spread penalty lowers workers 09-10.
+  kube.controls.upsertPod(kubeMock.samplePod({ ...DEMO_PENDING_POD, name: "web-5d8f7c9b6-3", nodeName: "k8s-worker-09" }));
   log.warn({ url: kube.url }, "DEMO MODE: watching a fake Kubernetes API whose nodes are the demo's worker VMs");
   return { vcenterUrl: mock.url, credentials, kubeConfig: kube.kubeConfig() };
+}
+
+/** Reads one pod for `GET /debug/explain?pod=`; undefined when the API server answers 404. */
+function podReader(kc: KubeConfig): (namespace: string, name: string) => Promise<unknown> {
+  const api = kc.makeApiClient(CoreV1Api);
+  return async (namespace, name) => {
+    try {
+      // Plain JSON, as the extender receives pods (the client turns timestamps into Date objects).
+      return JSON.parse(JSON.stringify(await api.readNamespacedPod({ namespace, name }))) as unknown;
+    } catch (err) {
+      if ((err as { code?: unknown }).code === 404) return undefined;
+      throw err;
+    }
+  };
 }
 
 /** Whether the synced informer cache knows a namespace; undefined before the first sync. */

@@ -6,6 +6,8 @@ import { prettyJsonWhenAsked } from "./pretty-json.js";
 import type { Readiness } from "./readiness.js";
 import { sendJsonError } from "./request-body.js";
 import { routeList } from "./route-list.js";
+import type { ExplainHandler } from "./explain-handler.js";
+import { BodyBudget, MIB, readBody } from "./request-body.js";
 
 export interface AdminAppDeps {
   readonly registry: Registry;
@@ -14,12 +16,15 @@ export interface AdminAppDeps {
   /** Extra debug views by name, e.g. `cluster` -> `GET /debug/cluster`. */
   readonly debugViews?: Readonly<Record<string, () => unknown>>;
   readonly readiness?: () => Readiness;
+  /** `POST /debug/explain` (ExtenderArgs, read up to `bodyLimitMB`) and `GET /debug/explain?pod=NAMESPACE/NAME`. */
+  readonly explain?: { readonly handler: ExplainHandler; readonly bodyLimitMB: number };
 }
 
 /**
  * The admin port (`server.adminPort`): Prometheus metrics, the debug views and health, for
  * operators and monitoring, so that the extender port can be opened to kube-scheduler alone.
  * GET only; no request body is ever read.
+ * One exception: `POST /debug/explain` reads ExtenderArgs (`server.bodyLimitMB`), like /filter.
  */
 export function buildAdminApp(deps: AdminAppDeps): Express {
   const app = express();
@@ -35,10 +40,26 @@ export function buildAdminApp(deps: AdminAppDeps): Express {
       next(err);
     }
   });
+  if (deps.explain) mountExplain(app, deps.explain);
   const views: Record<string, () => unknown> = { hosts: deps.debugHosts, ...deps.debugViews };
   for (const [name, view] of Object.entries(views)) app.get(`/debug/${name}`, (_req, res) => res.json(view()));
   const every = routeList(app);
   app.use((_req, res) => sendJsonError(res, 404, `no such endpoint on the admin port (${every})`));
   app.use(errorHandler);
   return app;
+}
+
+function mountExplain(app: Express, explain: NonNullable<AdminAppDeps["explain"]>): void {
+  const limitBytes = explain.bodyLimitMB * MIB;
+  const budget = new BodyBudget(2 * limitBytes);
+  app.post("/debug/explain", (req, res, next) => {
+    readBody(req, res, { limitBytes, limitKey: "server.bodyLimitMB", budget }).then((text) => {
+      if (text === undefined) return;
+      const reply = explain.handler.explainArgs(text);
+      res.status(reply.status).type("application/json").send(reply.body);
+    }, next);
+  });
+  app.get("/debug/explain", (req, res, next) => {
+    explain.handler.explainPod(req.query.pod).then((reply) => res.status(reply.status).type("application/json").send(reply.body), next);
+  });
 }

@@ -112,7 +112,7 @@ for (const source of ["vcenter", "telegraf", "vmware_exporter"] as const) descri
     expect(r.NodeNames).to.include("k8s-worker-09");
     expect(Object.keys(r.FailedAndUnresolvableNodes)).to.include("k8s-worker-03");
     const debug = (await (await fetch(`http://127.0.0.1:${hvx.adminPort}/debug/cluster`)).json()) as { status: { lastEventAgeMs: number }; nodes: number };
-    expect(debug.nodes).to.equal(12);
+    expect(debug.nodes).to.equal(19);
     expect(debug.status.lastEventAgeMs).to.be.at.least(1000);
     const metrics = await (await fetch(`http://127.0.0.1:${hvx.adminPort}/metrics`)).text();
     expect(metrics).to.match(/hvx_cluster_cache_age_seconds \d/);
