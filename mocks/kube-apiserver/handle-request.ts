@@ -48,6 +48,8 @@ export interface FakeState {
   readonly stats: FakeStats;
   /** Bearer token -> user. */
   readonly tokens: ReadonlyMap<string, UserInfo>;
+  /** Who a request without a bearer token is; undefined: 401. */
+  readonly anonymous: UserInfo | undefined;
   /** undefined: every authenticated user may do anything. */
   readonly authorizer: RbacAuthorizer | undefined;
 }
@@ -67,7 +69,7 @@ export async function handleRequest(state: FakeState, req: IncomingMessage, res:
     const url = new URL(req.url ?? "/", "http://fake");
     // Authentication, then authorisation, before anything else, like the real server's filter chain.
     const header = req.headers.authorization ?? "";
-    const user = header.startsWith("Bearer ") ? state.tokens.get(header.slice(7).trim()) : undefined;
+    const user = header.startsWith("Bearer ") ? state.tokens.get(header.slice(7).trim()) : state.anonymous;
     if (!user) {
       state.stats.unauthorized++;
       send(res, 401, unauthorized());

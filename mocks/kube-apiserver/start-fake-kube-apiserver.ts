@@ -22,6 +22,12 @@ export interface FakeKubeApiserverOptions {
    * fails in tests with a 403 as it would in a cluster. `false`: no authorisation.
    */
   rbac?: string | false;
+  /**
+   * Who a request without a bearer token is (default: nobody, 401). kubectl does not send a
+   * bearer token to a plain-HTTP server, so a test that drives kubectl against the fake names
+   * the user kubectl stands for here; the authorizer still judges every request.
+   */
+  anonymousUser?: FakeUser;
 }
 
 /** Bearer tokens the fake accepts. `hvx` is the service account the manifests bind; `admin` is in `system:masters`. */
@@ -74,6 +80,10 @@ export async function startFakeKubeApiserver(opts: FakeKubeApiserverOptions = {}
   const maxLog = opts.maxLogEvents ?? 50_000;
   const stores = new Map(RESOURCE_TYPES.map((t) => [t, new ResourceStore(t, clock, maxLog)] as const));
   const store = (t: typeof NODES): ResourceStore => stores.get(t) as ResourceStore;
+  const tokens = new Map<string, UserInfo>([
+    [FAKE_TOKENS.hvx, serviceAccountUser(HVX_SERVICE_ACCOUNT.namespace, HVX_SERVICE_ACCOUNT.name)],
+    [FAKE_TOKENS.admin, ADMIN_USER],
+  ]);
   const state: FakeState = {
     clock,
     stores,
@@ -82,10 +92,8 @@ export async function startFakeKubeApiserver(opts: FakeKubeApiserverOptions = {}
     bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 1000,
     watches: new Set(),
     stats: emptyStats(),
-    tokens: new Map<string, UserInfo>([
-      [FAKE_TOKENS.hvx, serviceAccountUser(HVX_SERVICE_ACCOUNT.namespace, HVX_SERVICE_ACCOUNT.name)],
-      [FAKE_TOKENS.admin, ADMIN_USER],
-    ]),
+    tokens,
+    anonymous: opts.anonymousUser === undefined ? undefined : tokens.get(FAKE_TOKENS[opts.anonymousUser]),
     authorizer: opts.rbac === false ? undefined : new RbacAuthorizer(opts.rbac ?? shippedRbacYaml()),
   };
   const sockets = new Set<Socket>();

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { parse as parseYaml, stringify as toYaml } from "yaml";
-import { startFakeKubeApiserver, type FakeKubeApiserver } from "../../mocks/kube-apiserver/index.js";
+import { FAKE_TOKENS, startFakeKubeApiserver, type FakeKubeApiserver } from "../../mocks/kube-apiserver/index.js";
 import { MANIFESTS_DIR, type Obj } from "./load-manifests.js";
 import { KUBECTL, renderOverlay } from "./render-overlay.js";
 
@@ -27,14 +27,16 @@ describe("manifests/admission/gen-certs.sh against the fake API server", functio
 
   const script = (...args: string[]) => run(SCRIPT, args, { env });
   const getJson = async (path: string): Promise<{ status: number; body: Obj }> => {
-    const res = await fetch(`${server}${path}`);
+    const res = await fetch(`${server}${path}`, { headers: { Authorization: `Bearer ${FAKE_TOKENS.admin}` } });
     return { status: res.status, body: (await res.json()) as Obj };
   };
 
   before(async () => {
-    fake = await startFakeKubeApiserver();
+    // kubectl sends no bearer token over plain HTTP: its requests are the cluster admin's here.
+    fake = await startFakeKubeApiserver({ anonymousUser: "admin" });
     dir = mkdtempSync(join(tmpdir(), "hvx-gen-certs-"));
-    writeFileSync(join(dir, "kubeconfig"), fake.kubeconfigYaml());
+    // gen-certs.sh is run by the cluster admin at install time.
+    writeFileSync(join(dir, "kubeconfig"), fake.kubeconfigYaml("admin"));
     server = fake.url;
     // kubectl from KUBECTL first on the PATH; its discovery cache in the temporary HOME.
     const kubectlDir = KUBECTL.includes("/") ? KUBECTL.slice(0, KUBECTL.lastIndexOf("/")) : "";
