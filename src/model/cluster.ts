@@ -29,6 +29,8 @@ export interface PodView {
   readonly limits: ResourceAmounts;
   /** Demand the burst guard projects: original requests, else requests, else limits, else defaults. */
   readonly expectedDemand: ResourceAmounts;
+  /** Requests before the oversell webhook scaled them (`hvx.io/original-requests`); undefined when not scaled. */
+  readonly originalRequests?: ResourceAmounts;
   /** Binding time: PodScheduled lastTransitionTime, else creationTimestamp, else first seen bound. */
   readonly boundAtMs?: number;
   /** Terminal pods (Succeeded/Failed) hold no resources. */
