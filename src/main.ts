@@ -10,7 +10,7 @@ import { ExtenderMetrics } from "./observability/extender-metrics.js";
 import type { Logger } from "./observability/logger.js";
 import { createRefusalMetrics } from "./observability/refusal-metrics.js";
 import { assessHostAlone } from "./placement/assess-host.js";
-import { hostsBackingNodes } from "./placement/host-occupancy.js";
+import { hostOccupancyOf, hostsBackingNodes } from "./placement/host-occupancy.js";
 import { desiredNodeMarks } from "./protocol/node-marks.js";
 import { cpuMilli, memoryBytes } from "./quantity/index.js";
 import { buildAdminApp } from "./server/admin-app.js";
@@ -21,6 +21,11 @@ import { createExtenderHandlers } from "./server/extender-handlers.js";
 import { pollCycleEnded, ReadinessGate } from "./server/readiness.js";
 import { IN_FLIGHT_GRACE_MS, startListener } from "./server/start-listener.js";
 import { VcenterPoller } from "./vsphere/index.js";
+import { registerOversellMetrics } from "./observability/oversell-metrics.js";
+import { buildAdviceView, buildOversellView, heatByHost, ledgerOf, type TwoLayerSources } from "./server/two-layer-views.js";
+import { renderUiPage } from "./server/ui/ui-page.js";
+import { HostPainHistory } from "./vsphere/host-pain-history.js";
+import { VmReservations } from "./vsphere/vm-reservations.js";
 
 export interface RunningHvx {
   readonly extenderPort: number;
@@ -88,6 +93,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
       log.info({ why: access.why }, "Kubernetes API not used: extender-only mode (nodes mapped by what kube-scheduler sends)");
     }
 
+    const twoLayers = startTwoLayers(config, poller, informer, registry, log, stops);
     const handlers = createExtenderHandlers({
       source: poller,
       policy: config,
@@ -124,7 +130,12 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
       handler: buildAdminApp({
         registry,
         debugHosts: () => buildDebugHosts(poller.latest(), config, Date.now(), poller.status()),
-        ...(informer ? { debugViews: { cluster: () => ({ status: informer!.status(), nodes: informer!.latest().nodes.size }) } } : {}),
+        debugViews: {
+          ...(informer ? { cluster: () => ({ status: informer!.status(), nodes: informer!.latest().nodes.size }) } : {}),
+          oversell: () => buildOversellView(twoLayers, config, Date.now()),
+          advice: () => buildAdviceView(twoLayers, config, Date.now()),
+        },
+        uiPage: () => renderUiPage({ refreshSeconds: config.vcenter.pollIntervalSeconds }),
         readiness: ready,
       }),
       log,
@@ -195,6 +206,35 @@ function startNodeLabeller(config: Readonly<Config>, kc: KubeConfig, namespace: 
   labeller.start();
   stops.push(() => elector.stop());
   stops.push(() => labeller.stop());
+}
+
+/** The ledger and advice's sources: pain history and VM reservations, refreshed every poll interval. */
+function startTwoLayers(config: Readonly<Config>, poller: VcenterPoller, informer: ClusterInformer | undefined, registry: Registry, log: Logger, stops: Stop[]): TwoLayerSources {
+  const history = new HostPainHistory();
+  const reservations = new VmReservations({ readSummary: (id) => poller.vmSummary(id), clock: Date.now, refreshMs: 3_600_000, maxReadsPerRefresh: 50, log });
+  const EMPTY = { nodes: new Map(), podsByNode: new Map(), namespaces: new Map() };
+  const tick = () => {
+    const inventory = poller.latest();
+    const now = Date.now();
+    const heat = heatByHost(inventory, config.thresholds, now);
+    history.observe(inventory, (id) => heat.get(id) === "hot", now);
+    const vms = informer ? [...hostOccupancyOf(informer.latest(), inventory, config.nodeMapping).vmOfNode.values()] : [];
+    void reservations.refresh(vms.map((v) => v.id));
+  };
+  const timer = setInterval(tick, config.vcenter.pollIntervalSeconds * 1000);
+  timer.unref();
+  stops.push(() => clearInterval(timer));
+  registerOversellMetrics(registry, {
+    ledger: () => ledgerOf(informer?.latest() ?? EMPTY, poller.latest(), config),
+    knownNamespace: (ns) => informer?.latest().namespaces.has(ns) ?? false,
+  });
+  return {
+    inventory: () => poller.latest(),
+    cluster: () => informer?.latest(),
+    reservations: () => reservations.current(),
+    memoryPainSince: (now, windowMs) => history.memoryPainSince(now, windowMs),
+    hotSince: (now, windowMs) => history.hotSince(now, windowMs),
+  };
 }
 
 interface Demo {

@@ -12,6 +12,8 @@ export interface AdminAppDeps {
   /** Extra debug views by name, e.g. `cluster` -> `GET /debug/cluster`. */
   readonly debugViews?: Readonly<Record<string, () => unknown>>;
   readonly readiness?: () => Readiness;
+  /** HTML of `GET /ui` (self-contained: no external assets). */
+  readonly uiPage?: () => string;
 }
 
 /**
@@ -34,6 +36,13 @@ export function buildAdminApp(deps: AdminAppDeps): Express {
   });
   const views: Record<string, () => unknown> = { hosts: deps.debugHosts, ...deps.debugViews };
   for (const [name, view] of Object.entries(views)) app.get(`/debug/${name}`, (_req, res) => res.json(view()));
+  const uiPage = deps.uiPage;
+  if (uiPage) {
+    app.get("/ui", (_req, res) => {
+      res.set("Content-Security-Policy", "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src data:; form-action 'none'; base-uri 'none'");
+      res.type("html").send(uiPage());
+    });
+  }
   const list = Object.keys(views).map((n) => `/debug/${n}`).join(", ");
   app.use((_req, res) => sendJsonError(res, 404, `no such endpoint on the admin port (GET /metrics, ${list}, /healthz, /readyz)`));
   app.use(errorHandler);
