@@ -4,6 +4,7 @@ import { stringify as toYaml } from "yaml";
 import { ConfigError, loadConfig, redactConfig } from "./config/index.js";
 import { intFlag, parseArgs, UsageError } from "./cli-args.js";
 import { startHvx } from "./main.js";
+import { REPORT_USAGE, runReportCommand } from "./report-commands.js";
 import { createLogger } from "./observability/logger.js";
 
 const USAGE = `hvx: hypervisor-aware kube-scheduler extender for Kubernetes on VMware ESXi
@@ -12,7 +13,7 @@ Usage:
   hvx serve [--config FILE] [--print-config]   run the extender (no vcenter.url: bundled mock vCenter, demo scenario)
   hvx mock-vcenter [--port N] [--scenario FILE] run the mock vCenter alone (default port 8989, demo scenario)
   hvx simulate --scenario FILE --seed N --out DIR [--config FILE]   replay a cluster under each placement strategy
-`;
+${REPORT_USAGE}`;
 
 const COMMANDS = {
   serve: ["config", "print-config?"],
@@ -21,6 +22,7 @@ const COMMANDS = {
 } as const;
 
 async function main(argv: readonly string[]): Promise<number> {
+  if (argv[0] === "report" || argv[0] === "advise") return runReportCommand(argv, (t) => process.stdout.write(t));
   const { command, flags } = parseArgs(argv, COMMANDS);
   switch (command) {
     case "help":
@@ -97,6 +99,7 @@ function demoHelp(running: Awaited<ReturnType<typeof startHvx>>): string {
     `  curl -s -X POST ${extender}/prioritize -H 'Content-Type: application/json' -d @${example("filter-nodenames.json")}\n` +
     `  # admin port ${running.adminPort}: /metrics, /debug/*, /healthz, /readyz\n` +
     `  curl -s ${admin}/debug/hosts\n` +
+    `  open ${admin}/ui   # both layers: host tiles, oversell ledger, advice, explain\n` +
     `  curl -s ${admin}/metrics | grep '^hvx_'\n` +
     (running.admissionPort !== undefined
       ? `  # admission port ${running.admissionPort} (plain HTTP in the demo)\n` +
