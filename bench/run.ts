@@ -13,6 +13,7 @@ const SUITES: Record<string, () => Promise<{ run: BenchRun }>> = {
   "informer-sync": () => import("./informer-sync.bench.js"),
   simulate: () => import("./simulate.bench.js"),
   "image-size": () => import("./image-size.bench.js"),
+  "two-layers": () => import("./two-layers.bench.js"),
 };
 
 async function main(argv: string[]): Promise<number> {

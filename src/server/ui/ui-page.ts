@@ -158,7 +158,8 @@ function renderDetail() {
   if (h.stale) reasons.push(h.stale);
   const list = el("ul", { id: "reasons" });
   for (const r of reasons) list.append(el("li", {}, r));
-  for (const vm of h.vms || []) for (const r of vm.reasons || []) list.append(el("li", {}, vm.name + ": " + r));
+  const own = new Set(reasons);
+  for (const vm of h.vms || []) for (const r of vm.reasons || []) if (!own.has(r)) list.append(el("li", {}, vm.name + ": " + r));
   box.replaceChildren(el("strong", {}, h.name + " (" + h.id + "): " + h.heat), table, reasons.length || list.childElementCount ? list : el("p", { class: "muted" }, "no reasons"));
 }
 
