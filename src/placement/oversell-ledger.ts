@@ -94,7 +94,12 @@ export function buildOversellLedger(view: ClusterView, inventory: InventoryView,
   };
 }
 
-function namespaceLedgers(view: ClusterView): NamespaceLedger[] {
+const namespaceCache = new WeakMap<ClusterView, readonly NamespaceLedger[]>();
+
+/** Per-namespace rows depend on the Kubernetes snapshot alone: memoised per view (a poll does not redo them). */
+function namespaceLedgers(view: ClusterView): readonly NamespaceLedger[] {
+  const known = namespaceCache.get(view);
+  if (known) return known;
   const rows = new Map<string, { pods: number; podsScaled: number; oc: number; om: number; sc: number; sm: number }>();
   for (const pods of view.podsByNode.values()) {
     for (const p of pods) {
@@ -109,7 +114,7 @@ function namespaceLedgers(view: ClusterView): NamespaceLedger[] {
       r.sm += p.requests.memoryBytes;
     }
   }
-  return [...rows.entries()]
+  const out = [...rows.entries()]
     .map(([namespace, r]) => ({
       namespace,
       pods: r.pods,
@@ -120,6 +125,8 @@ function namespaceLedgers(view: ClusterView): NamespaceLedger[] {
       memoryRatio: ratio(r.om, r.sm),
     }))
     .sort((a, b) => b.original.cpuMilli - b.scaled.cpuMilli - (a.original.cpuMilli - a.scaled.cpuMilli) || a.namespace.localeCompare(b.namespace));
+  namespaceCache.set(view, out);
+  return out;
 }
 
 function hostLedgers(view: ClusterView, inventory: InventoryView, policy: LedgerPolicy): HostLedger[] {
