@@ -6,13 +6,20 @@ import { intFlag, parseArgs, UsageError } from "./cli-args.js";
 import { startHvx } from "./main.js";
 import { REPORT_USAGE, runReportCommand } from "./report-commands.js";
 import { createLogger } from "./observability/logger.js";
+import { wrongScenarioForSimulate } from "./scenario-kind.js";
+import path from "node:path";
+import { explainUrlFromEnv } from "./config/explain-url.js";
+import { demoHelp } from "./demo-help.js";
+import { EXPLAIN_USAGE, parseExplainArgs, runExplain } from "./explain-cli.js";
 
 const USAGE = `hvx: hypervisor-aware kube-scheduler extender for Kubernetes on VMware ESXi
 
 Usage:
   hvx serve [--config FILE] [--print-config]   run the extender (no vcenter.url: bundled mock vCenter, demo scenario)
-  hvx mock-vcenter [--port N] [--scenario FILE] run the mock vCenter alone (default port 8989, demo scenario)
+  hvx mock-vcenter [--port N] [--scenario FILE] run the mock vCenter alone (default port 8989; FILE: an inventory scenario, mocks/vcenter/scenarios/)
   hvx simulate --scenario FILE --seed N --out DIR [--config FILE]   replay a cluster under each placement strategy
+  ${EXPLAIN_USAGE}
+      why each node passes or fails (admin port; URL default: HVX_URL, else http://localhost:9090)
 ${REPORT_USAGE}`;
 
 const COMMANDS = {
@@ -23,6 +30,10 @@ const COMMANDS = {
 
 async function main(argv: readonly string[]): Promise<number> {
   if (argv[0] === "report" || argv[0] === "advise") return runReportCommand(argv, (t) => process.stdout.write(t));
+  if (argv[0] === "explain") {
+    process.stdout.write(await runExplain(parseExplainArgs(argv.slice(1), explainUrlFromEnv())));
+    return 0;
+  }
   const { command, flags } = parseArgs(argv, COMMANDS);
   switch (command) {
     case "help":
@@ -41,7 +52,10 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     case "simulate": {
       const { runSimulation, parseSimulateArgs } = await import("./simulate/index.js");
-      const summary = await runSimulation(parseSimulateArgs(argv.slice(1)));
+      const options = parseSimulateArgs(argv.slice(1));
+      const wrong = wrongScenarioForSimulate(options.scenarioPath);
+      if (wrong !== undefined) throw new UsageError(wrong);
+      const summary = await runSimulation(options);
       process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
       return 0;
     }
@@ -58,7 +72,7 @@ async function serve(configPath: string | undefined, printConfig: boolean): Prom
   }
   const log = createLogger(config.log.level);
   const running = await startHvx(config, log);
-  if (running.demo) process.stderr.write(demoHelp(running));
+  if (running.demo) process.stderr.write(printDemoHelp(running));
   const signal = await untilSignal();
   // A second signal while draining stops at once.
   const forced = untilSignal().then((again) => {
@@ -87,26 +101,16 @@ async function importMockVcenter(): Promise<typeof import("../mocks/vcenter/inde
   }
 }
 
-/** What `npm start` prints: one curl line per port. */
-function demoHelp(running: Awaited<ReturnType<typeof startHvx>>): string {
-  const example = (name: string) => fileURLToPath(new URL(`../../examples/${name}`, import.meta.url));
-  const extender = `${running.extenderTls ? "https" : "http"}://localhost:${running.extenderPort}`;
-  const admin = `http://localhost:${running.adminPort}`;
-  return (
-    `\nhvx is serving the demo (mock vCenter at ${running.vcenterUrl}). Try:\n\n` +
-    `  # extender port ${running.extenderPort}: kube-scheduler's verbs, /healthz, /readyz\n` +
-    `  curl -s -X POST ${extender}/filter -H 'Content-Type: application/json' -d @${example("filter-nodenames.json")}\n` +
-    `  curl -s -X POST ${extender}/prioritize -H 'Content-Type: application/json' -d @${example("filter-nodenames.json")}\n` +
-    `  # admin port ${running.adminPort}: /metrics, /debug/*, /healthz, /readyz\n` +
-    `  curl -s ${admin}/debug/hosts\n` +
-    `  open ${admin}/ui   # both layers: host tiles, oversell ledger, advice, explain\n` +
-    `  curl -s ${admin}/metrics | grep '^hvx_'\n` +
-    (running.admissionPort !== undefined
-      ? `  # admission port ${running.admissionPort} (plain HTTP in the demo)\n` +
-        `  curl -s -X POST http://localhost:${running.admissionPort}/mutate -H 'Content-Type: application/json' -d @${example("admissionreview-pod-create.json")}\n`
-      : "") +
-    "\n"
-  );
+/** What `npm start` prints: the demo's commands, with paths as typed from the source tree. */
+function printDemoHelp(running: Awaited<ReturnType<typeof startHvx>>): string {
+  const examples = fileURLToPath(new URL("../../examples", import.meta.url));
+  const inRepo = path.relative(process.cwd(), examples) === "examples";
+  const ports = {
+    extender: `${running.extenderTls ? "https" : "http"}://localhost:${running.extenderPort}`,
+    admin: `http://localhost:${running.adminPort}`,
+    ...(running.admissionPort !== undefined ? { admission: `http://localhost:${running.admissionPort}` } : {}),
+  };
+  return demoHelp(running.vcenterUrl, ports, inRepo ? "examples" : examples);
 }
 
 function untilSignal(): Promise<"SIGINT" | "SIGTERM"> {

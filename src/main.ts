@@ -1,26 +1,41 @@
 import { hostname } from "node:os";
 import { CoordinationV1Api, CoreV1Api, type KubeConfig } from "@kubernetes/client-node";
 import { collectDefaultMetrics, Registry } from "prom-client";
-import { ClusterInformer, createClusterMetrics, kubeConfigFromConfig, LeaseElector, NodeLabeller, resolveOwnNamespace, toPodView } from "./cluster/index.js";
+import { ClusterInformer, createClusterMetrics, kubeConfigFromConfig, LeaseElector, makeTimedApiClient, NodeLabeller, resolveOwnNamespace, toPodView } from "./cluster/index.js";
 import type { PodWire } from "./cluster/to-pod-view.js";
 import type { Config } from "./config/index.js";
 import { readKubeEnv, type KubeEnv } from "./config/kube-env.js";
 import { readVcenterCredentialFiles } from "./config/vcenter-credential-files.js";
+import { registerCertificateExpiryGauge } from "./observability/certificate-expiry-gauge.js";
 import { ExtenderMetrics } from "./observability/extender-metrics.js";
+import { registerHostGauges } from "./observability/host-gauges.js";
+import { registerNodeInfoGauge, vcenterLabel } from "./observability/node-info-gauge.js";
 import type { Logger } from "./observability/logger.js";
 import { createRefusalMetrics } from "./observability/refusal-metrics.js";
+import { installUnhandledRejectionHandler } from "./observability/unhandled-rejections.js";
+import { ShadowMetrics } from "./observability/shadow-metrics.js";
 import { assessHostAlone } from "./placement/assess-host.js";
 import { hostOccupancyOf, hostsBackingNodes } from "./placement/host-occupancy.js";
 import { desiredNodeMarks } from "./protocol/node-marks.js";
 import { cpuMilli, memoryBytes } from "./quantity/index.js";
 import { buildAdminApp } from "./server/admin-app.js";
 import { LastKnownFleet, startAdmissionServer } from "./server/admission/index.js";
+import { buildDebugNodes } from "./server/debug-nodes.js";
 import { buildDebugHosts } from "./server/debug-view.js";
 import { buildExtenderApp } from "./server/extender-app.js";
 import { createExtenderHandlers } from "./server/extender-handlers.js";
+import type { MetricsSource, SourceStatus } from "./model/metrics-source.js";
+import { PrometheusPoller } from "./prometheus/index.js";
+import { createExplainHandler } from "./server/explain-handler.js";
+import { DEMO_PENDING_POD_REF } from "./demo-help.js";
+import type { PlacementContext } from "./placement/decide-node.js";
+import type { ParsedExtenderArgs } from "./protocol/parse-extender-args.js";
 import { pollCycleEnded, ReadinessGate } from "./server/readiness.js";
+import { RecentNodes } from "./server/recent-nodes.js";
+import { routeList } from "./server/route-list.js";
+import { ShadowRecorder } from "./server/shadow-recorder.js";
 import { IN_FLIGHT_GRACE_MS, startListener } from "./server/start-listener.js";
-import { VcenterPoller } from "./vsphere/index.js";
+import { VcenterPoller, type VcenterPollerOptions } from "./vsphere/index.js";
 import { registerOversellMetrics } from "./observability/oversell-metrics.js";
 import { buildAdviceView, buildOversellView, heatByHost, ledgerOf, type TwoLayerSources } from "./server/two-layer-views.js";
 import { renderUiPage } from "./server/ui/ui-page.js";
@@ -66,14 +81,15 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
   };
   try {
     const registry = new Registry();
-    collectDefaultMetrics({ register: registry, prefix: "hvx_process_" });
+    // Standard names (process_cpu_seconds_total, nodejs_eventloop_lag_seconds, ...), as dashboards expect them.
+    collectDefaultMetrics({ register: registry });
+    stops.push(installUnhandledRejectionHandler(log, registry));
     const demo = config.vcenter.url === undefined ? await startDemo(config, log, stops) : undefined;
     const vcenter = demo ? { ...config.vcenter, ...demo.credentials, url: demo.vcenterUrl } : config.vcenter;
 
     // The demo's credentials come from its scenario, not from the files.
     const credentialFiles = demo ? {} : readVcenterCredentialFiles();
-    const poller = new VcenterPoller({ vcenter, maxMetricAgeSeconds: config.thresholds.maxMetricAgeSeconds, log, registry, credentialFiles });
-    poller.start();
+    const poller = startMetricsSource(config, vcenter, log, registry, credentialFiles);
     stops.push(() => poller.stop());
 
     const access = demo?.kubeConfig ? { enabled: true as const, kubeConfig: demo.kubeConfig } : kubeConfigFromConfig(config.kubernetes, kubeEnv);
@@ -81,7 +97,8 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
     const defaults = { cpuMilli: cpuMilli(config.burstGuard.defaultCpu), memoryBytes: memoryBytes(config.burstGuard.defaultMemory) };
     let informer: ClusterInformer | undefined;
     if (access.enabled) {
-      informer = new ClusterInformer({ kubeConfig: access.kubeConfig, defaults, resyncSeconds: config.kubernetes.resyncSeconds, log, metrics: createClusterMetrics(registry) });
+      const { resyncSeconds, watchIdleSeconds, requestTimeoutSeconds } = config.kubernetes;
+      informer = new ClusterInformer({ kubeConfig: access.kubeConfig, defaults, resyncSeconds, watchIdleSeconds, requestTimeoutSeconds, log, metrics: createClusterMetrics(registry) });
       // Scheduling must not wait for the API server: until synced, hvx decides as without it.
       informer.start().then(
         () => log.info("Kubernetes informers synced (nodes, pods, namespaces)"),
@@ -92,16 +109,36 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
     } else {
       log.info({ why: access.why }, "Kubernetes API not used: extender-only mode (nodes mapped by what kube-scheduler sends)");
     }
+    const clusterView = () => informer?.latest();
+    registerHostGauges(registry, { inventory: () => poller.latest(), cluster: clusterView, policy: config, clock: Date.now });
+    registerNodeInfoGauge(registry, { inventory: () => poller.latest(), cluster: clusterView, nodeMapping: config.nodeMapping, vcenter: vcenterLabel(vcenter.url!) });
+    const watchCertificate = registerCertificateExpiryGauge(registry);
 
     const twoLayers = startTwoLayers(config, poller, informer, registry, log, stops);
+    const shadowMetrics = new ShadowMetrics(registry);
+    const shadow = new ShadowRecorder({ metrics: shadowMetrics, log, clock: Date.now });
+    const recentNodes = new RecentNodes();
+    if (config.mode === "observe") log.warn("mode: observe: the extender passes every node with neutral scores; what hvx would do is logged and shown at GET /debug/shadow");
+    const enrich = informer
+      ? { enrich: (ctx: PlacementContext, req: ParsedExtenderArgs) => ({ ...ctx, cluster: { view: informer!.latest(), pod: toPodView(req.args.Pod as PodWire, defaults, ctx.nowMs) } }) }
+      : {};
     const handlers = createExtenderHandlers({
+      mode: config.mode,
+      shadow,
+      shadowMetrics,
+      whenAllRejected: config.filter.whenAllRejected,
+      onNodes: (nodes) => recentNodes.saw(nodes),
       source: poller,
       policy: config,
       metrics: new ExtenderMetrics(registry),
       log,
-      ...(informer
-        ? { enrich: (ctx, req) => ({ ...ctx, cluster: { view: informer!.latest(), pod: toPodView(req.args.Pod as PodWire, defaults, ctx.nowMs) } }) }
-        : {}),
+      ...enrich,
+    });
+    const explain = createExplainHandler({
+      source: poller,
+      policy: config,
+      ...enrich,
+      ...(informer && access.enabled ? { cluster: { readPod: podReader(access.kubeConfig), nodeNames: () => [...informer!.latest().nodes.keys()] } } : {}),
     });
     const countRefusal = createRefusalMetrics(registry);
     const readiness = new ReadinessGate({ startedAtMs, graceSeconds: config.server.readinessGraceSeconds, firstPollEnded: () => pollCycleEnded(poller.status()) });
@@ -119,29 +156,28 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
       log,
     });
     listeners.push(extender);
+    watchCertificate({ listener: "extender", notAfterMs: () => extender.certificateNotAfterMs() });
     const extenderPort = extender.port;
     log.info({ port: extenderPort, tls: extender.tls, clientCertificates: config.server.tls?.clientCAFile !== undefined }, `extender listening (${Object.keys(handlers).map((v) => `POST /${v}`).join(", ")}, GET /healthz, /readyz)`);
     if (!config.server.tls) log.info("extender: plain HTTP (no server.tls); anyone who can reach server.port can call the verbs");
 
-    const admin = await startListener({
-      name: "admin",
-      portKey: "server.adminPort",
-      port: config.server.adminPort,
-      handler: buildAdminApp({
-        registry,
-        debugHosts: () => buildDebugHosts(poller.latest(), config, Date.now(), poller.status()),
-        debugViews: {
-          ...(informer ? { cluster: () => ({ status: informer!.status(), nodes: informer!.latest().nodes.size }) } : {}),
-          oversell: () => buildOversellView(twoLayers, config, Date.now()),
-          advice: () => buildAdviceView(twoLayers, config, Date.now()),
-        },
-        uiPage: () => renderUiPage({ refreshSeconds: config.vcenter.pollIntervalSeconds }),
-        readiness: ready,
-      }),
-      log,
+    const adminApp = buildAdminApp({
+      registry,
+      debugHosts: () => buildDebugHosts(poller.latest(), config, Date.now(), poller.status()),
+      debugViews: {
+        ...(informer ? { cluster: () => ({ status: informer!.status(), nodes: informer!.latest().nodes.size }) } : {}),
+        nodes: () => buildDebugNodes(poller.latest(), config.nodeMapping, informer?.latest(), () => recentNodes.list()),
+        shadow: () => ({ mode: config.mode, admissionMode: config.admission.mode, recent: shadow.recent() }),
+        oversell: () => buildOversellView(twoLayers, config, Date.now()),
+        advice: () => buildAdviceView(twoLayers, config, Date.now()),
+      },
+      uiPage: () => renderUiPage({ refreshSeconds: config.vcenter.pollIntervalSeconds }),
+      readiness: ready,
+      explain: { handler: explain, bodyLimitMB: config.server.bodyLimitMB },
     });
+    const admin = await startListener({ name: "admin", portKey: "server.adminPort", port: config.server.adminPort, handler: adminApp, log });
     listeners.push(admin);
-    log.info({ port: admin.port }, "admin listening (GET /metrics, /debug/hosts, /healthz, /readyz)");
+    log.info({ port: admin.port }, `admin listening (${routeList(adminApp)})`);
 
     let admissionPort: number | undefined;
     if (config.admission.enabled) {
@@ -161,10 +197,12 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
         log,
         registry,
         countRefusal,
+        shadow: shadowMetrics,
       });
       listeners.push(admission);
+      watchCertificate({ listener: "admission", notAfterMs: () => admission.certificateNotAfterMs() });
       admissionPort = admission.port;
-      log.info({ port: admissionPort, tls: config.admission.tls !== undefined }, "admission webhook listening (POST /mutate)");
+      log.info({ port: admissionPort, tls: config.admission.tls !== undefined }, `admission webhook listening (POST /mutate${config.admission.mode === "observe" ? ", admission.mode: observe: nothing patched" : ""})`);
     }
     const shutdown = async () => {
       readiness.beginShutdown();
@@ -191,15 +229,37 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
   }
 }
 
-function startNodeLabeller(config: Readonly<Config>, kc: KubeConfig, namespace: string, informer: ClusterInformer, poller: VcenterPoller, log: Logger, stops: Stop[], podName: string | undefined): void {
+/** `metrics.source`: the vCenter poller (QueryPerf) or the Prometheus source (issue 11). */
+function startMetricsSource(config: Readonly<Config>, vcenter: Config["vcenter"], log: Logger, registry: Registry, credentialFiles: VcenterPollerOptions["credentialFiles"]): MetricsSource & { status(): SourceStatus; stop(): void } {
+  const maxMetricAgeSeconds = config.thresholds.maxMetricAgeSeconds;
+  if (config.metrics.source === "vcenter") {
+    const poller = new VcenterPoller({ vcenter, maxMetricAgeSeconds, log, registry, ...(credentialFiles ? { credentialFiles } : {}) });
+    poller.start();
+    return poller;
+  }
+  if (config.prometheus.flavour === "vmware_exporter" && config.nodeMapping.some((r) => r !== "name")) {
+    log.warn({ nodeMapping: config.nodeMapping }, "prometheus.flavour vmware_exporter has no VM UUIDs: nodes map by name only (providerID and systemUUID rules never match)");
+  }
+  const poller = new PrometheusPoller({ prometheus: config.prometheus, vcenter, maxMetricAgeSeconds, log, registry });
+  poller.start();
+  log.info({ flavour: config.prometheus.flavour }, "metrics source: Prometheus");
+  return poller;
+}
+
+function startNodeLabeller(config: Readonly<Config>, kc: KubeConfig, namespace: string, informer: ClusterInformer, poller: MetricsSource, log: Logger, stops: Stop[], podName: string | undefined): void {
   const identity = `${podName ?? hostname()}-${process.pid}`;
-  const elector = new LeaseElector({ api: kc.makeApiClient(CoordinationV1Api), namespace, identity, leaseDurationSeconds: config.nodeLabels.leaseDurationSeconds, log });
+  const { leaseDurationSeconds, intervalSeconds, hysteresisPercent, minHeatChangeSeconds } = config.nodeLabels;
+  const timeoutMs = config.kubernetes.requestTimeoutSeconds * 1000;
+  // A Lease call may not outlive the renew deadline (2/3 of the lease), as in client-go.
+  const leaseApi = makeTimedApiClient(kc, CoordinationV1Api, Math.min(timeoutMs, (leaseDurationSeconds * 1000 * 2) / 3));
+  const elector = new LeaseElector({ api: leaseApi, namespace, identity, leaseDurationSeconds, log });
   const labeller = new NodeLabeller({
-    api: kc.makeApiClient(CoreV1Api),
+    api: makeTimedApiClient(kc, CoreV1Api, timeoutMs),
     elector,
     cluster: informer,
-    desired: () => desiredNodeMarks(informer.latest(), poller.latest(), config, Date.now()),
-    intervalMs: config.nodeLabels.intervalSeconds * 1000,
+    desired: () => desiredNodeMarks(informer.latest(), poller.latest(), config, Date.now(), hysteresisPercent),
+    intervalMs: intervalSeconds * 1000,
+    hysteresis: { hysteresisPercent, minHeatChangeSeconds },
     log,
   });
   elector.start();
@@ -209,9 +269,11 @@ function startNodeLabeller(config: Readonly<Config>, kc: KubeConfig, namespace: 
 }
 
 /** The ledger and advice's sources: pain history and VM reservations, refreshed every poll interval. */
-function startTwoLayers(config: Readonly<Config>, poller: VcenterPoller, informer: ClusterInformer | undefined, registry: Registry, log: Logger, stops: Stop[]): TwoLayerSources {
+function startTwoLayers(config: Readonly<Config>, poller: MetricsSource, informer: ClusterInformer | undefined, registry: Registry, log: Logger, stops: Stop[]): TwoLayerSources {
   const history = new HostPainHistory();
-  const reservations = new VmReservations({ readSummary: (id) => poller.vmSummary(id), clock: Date.now, refreshMs: 3_600_000, maxReadsPerRefresh: 50, log });
+  // Reservations come from vCenter's VI/JSON API; with the Prometheus source they stay unknown (no finding).
+  const vcenter = poller instanceof VcenterPoller ? poller : undefined;
+  const reservations = new VmReservations({ readSummary: (id) => vcenter!.vmSummary(id), clock: Date.now, refreshMs: 3_600_000, maxReadsPerRefresh: 50, log });
   const EMPTY = { nodes: new Map(), podsByNode: new Map(), namespaces: new Map() };
   const tick = () => {
     const inventory = poller.latest();
@@ -219,7 +281,7 @@ function startTwoLayers(config: Readonly<Config>, poller: VcenterPoller, informe
     const heat = heatByHost(inventory, config.thresholds, now);
     history.observe(inventory, (id) => heat.get(id) === "hot", now);
     const vms = informer ? [...hostOccupancyOf(informer.latest(), inventory, config.nodeMapping).vmOfNode.values()] : [];
-    void reservations.refresh(vms.map((v) => v.id));
+    if (vcenter) void reservations.refresh(vms.map((v) => v.id));
   };
   const timer = setInterval(tick, config.vcenter.pollIntervalSeconds * 1000);
   timer.unref();
@@ -243,6 +305,18 @@ interface Demo {
   readonly kubeConfig?: KubeConfig;
 }
 
+/** The demo's pending pod (`GET /debug/explain?pod=shop/web-5d8f7c9b6-pending`): one more web replica. */
+const DEMO_PENDING_POD = {
+  namespace: DEMO_PENDING_POD_REF.split("/")[0]!,
+  name: DEMO_PENDING_POD_REF.split("/")[1]!,
+  cpu: "500m",
+  memory: "512Mi",
+  cpuLimit: "2",
+  memoryLimit: "1Gi",
+  owner: { kind: "ReplicaSet", name: "web-5d8f7c9b6" },
+  labels: { "app.kubernetes.io/name": "web" },
+};
+
 /** The mocks ship with the source tree, not with the production image: load them only for the demo. */
 async function startDemo(config: Readonly<Config>, log: Logger, stops: Stop[]): Promise<Demo> {
   let vcenterMock: typeof import("../mocks/vcenter/index.js");
@@ -262,8 +336,26 @@ async function startDemo(config: Readonly<Config>, log: Logger, stops: Stop[]): 
   const kube = await kubeMock.startFakeKubeApiserver();
   stops.push(() => kube.close());
   kube.controls.bulkLoad(kubeMock.demoCluster(scenario.vms));
+  // A pod kube-scheduler has not placed yet, for `hvx explain shop/web-5d8f7c9b6-pending` (a web replica: spread applies).
+  kube.controls.upsertPod(kubeMock.samplePod(DEMO_PENDING_POD));
+  // A web replica already on cool esx-05: the pending replica's spread penalty lowers workers 09-10.
+  kube.controls.upsertPod(kubeMock.samplePod({ ...DEMO_PENDING_POD, name: "web-5d8f7c9b6-3", nodeName: "k8s-worker-09" }));
   log.warn({ url: kube.url }, "DEMO MODE: watching a fake Kubernetes API whose nodes are the demo's worker VMs");
   return { vcenterUrl: mock.url, credentials, kubeConfig: kube.kubeConfig() };
+}
+
+/** Reads one pod for `GET /debug/explain?pod=`; undefined when the API server answers 404. */
+function podReader(kc: KubeConfig): (namespace: string, name: string) => Promise<unknown> {
+  const api = kc.makeApiClient(CoreV1Api);
+  return async (namespace, name) => {
+    try {
+      // Plain JSON, as the extender receives pods (the client turns timestamps into Date objects).
+      return JSON.parse(JSON.stringify(await api.readNamespacedPod({ namespace, name }))) as unknown;
+    } catch (err) {
+      if ((err as { code?: unknown }).code === 404) return undefined;
+      throw err;
+    }
+  };
 }
 
 /** Whether the synced informer cache knows a namespace; undefined before the first sync. */

@@ -1,22 +1,37 @@
 #!/usr/bin/env bash
-# Serving certificate for the hvx webhook on clusters WITHOUT cert-manager.
-#
-# Creates a private CA and a server certificate for hvx.<namespace>.svc with openssl, stores
-# them in the Secret hvx-webhook-tls (tls.crt, tls.key, ca.crt), and writes the CA into the
-# caBundle of the MutatingWebhookConfiguration "hvx".
-#
-# Usage:   manifests/admission/gen-certs.sh [--namespace hvx-system] [--service hvx]
-#                                           [--secret hvx-webhook-tls] [--days 365] [--out DIR]
-#          --out DIR  only writes the files to DIR and prints the caBundle (no kubectl calls).
-# Needs:   openssl (1.1.1+ for -addext), kubectl with rights on Secrets and
-#          mutatingwebhookconfigurations (not needed with --out).
-# Renewal: run again before --days runs out. hvx notices the new files in the mounted Secret
-#          (kubelet syncs within about a minute) and serves them without a restart.
+# Serving certificate for the hvx webhook on clusters WITHOUT cert-manager (overlays/webhook-gen-certs).
 set -euo pipefail
+
+usage() {
+  cat <<'USAGE'
+Usage: manifests/admission/gen-certs.sh [--namespace hvx-system] [--service hvx] [--secret hvx-webhook-tls]
+                                        [--webhook hvx] [--days 365] [--out DIR]
+
+Creates a private CA and a serving certificate for <service>.<namespace>.svc with openssl, stores
+them in the Secret <secret> (tls.crt, tls.key, ca.crt; created, or replaced if it exists) and writes
+the CA into the caBundle of every webhook of the MutatingWebhookConfiguration <webhook>.
+
+Order: apply the overlay first, then run this script:
+  kubectl apply -k manifests/overlays/webhook-gen-certs
+  manifests/admission/gen-certs.sh
+The configuration must exist (the script stops before writing anything if it does not). The
+overlay has no caBundle field, so applying it again later keeps the one written here.
+
+  --out DIR  only write the files to DIR and print the caBundle (no kubectl calls).
+  -h, --help print this help.
+
+Needs:   openssl (1.1.1+ for -addext), kubectl allowed to get/create/update Secrets in <namespace>
+         and to get/patch mutatingwebhookconfigurations (neither with --out).
+Renewal: run again before --days runs out. hvx notices the new files in the mounted Secret
+         (the kubelet syncs within about a minute) and serves them without a restart.
+USAGE
+}
+
 
 namespace=hvx-system
 service=hvx
 secret=hvx-webhook-tls
+webhook=hvx
 days=365
 out=""
 while [[ $# -gt 0 ]]; do
@@ -24,12 +39,19 @@ while [[ $# -gt 0 ]]; do
     --namespace) namespace="$2"; shift 2 ;;
     --service) service="$2"; shift 2 ;;
     --secret) secret="$2"; shift 2 ;;
+    --webhook) webhook="$2"; shift 2 ;;
     --days) days="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h|--help) usage; exit 0 ;;
     *) echo "unknown argument: $1 (see --help)" >&2; exit 2 ;;
   esac
 done
+
+# Before anything is generated or written: the configuration to patch must exist.
+if [[ -z "$out" ]] && ! kubectl get mutatingwebhookconfiguration "$webhook" -o name >/dev/null; then
+  echo "mutatingwebhookconfiguration/${webhook} not found: apply it first (kubectl apply -k manifests/overlays/webhook-gen-certs), then run this script again" >&2
+  exit 1
+fi
 
 dir="${out:-$(mktemp -d)}"
 mkdir -p "$dir"
@@ -61,10 +83,21 @@ if [[ -n "$out" ]]; then
   exit 0
 fi
 
-# 3. Secret (create or update in place) and caBundle.
+# 3. Secret: created, or replaced in place (no moment without it for the mounted volume).
 kubectl -n "$namespace" create secret generic "$secret" \
   --from-file=tls.crt="$dir/tls.crt" --from-file=tls.key="$dir/tls.key" --from-file=ca.crt="$dir/ca.crt" \
-  --dry-run=client -o yaml | kubectl apply -f -
-kubectl patch mutatingwebhookconfiguration hvx --type=json \
-  -p "[{\"op\":\"replace\",\"path\":\"/webhooks/0/clientConfig/caBundle\",\"value\":\"${ca_bundle}\"}]"
-echo "secret ${namespace}/${secret} written; caBundle of mutatingwebhookconfiguration/hvx updated"
+  --dry-run=client -o json > "$dir/secret.json"
+if kubectl -n "$namespace" get secret "$secret" -o name >/dev/null 2>&1; then
+  kubectl -n "$namespace" replace --validate=false -f "$dir/secret.json" >/dev/null
+else
+  kubectl -n "$namespace" create --validate=false -f "$dir/secret.json" >/dev/null
+fi
+
+# 4. caBundle of every webhook in the configuration (one JSON Patch, index by index).
+count="$(kubectl get mutatingwebhookconfiguration "$webhook" -o jsonpath='{range .webhooks[*]}x{end}')"
+patch=""
+for ((i = 0; i < ${#count}; i++)); do
+  patch+="${patch:+,}{\"op\":\"add\",\"path\":\"/webhooks/${i}/clientConfig/caBundle\",\"value\":\"${ca_bundle}\"}"
+done
+kubectl patch mutatingwebhookconfiguration "$webhook" --type=json -p "[${patch}]" >/dev/null
+echo "secret ${namespace}/${secret} written; caBundle of mutatingwebhookconfiguration/${webhook} set (${#count} webhook(s))"

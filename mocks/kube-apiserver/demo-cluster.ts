@@ -12,7 +12,7 @@ export interface DemoVm {
 /**
  * A small cluster for the bundled default (`npm start`): one Node per Kubernetes worker VM
  * (name = VM name, providerID `vsphere://<bios uuid>`, allocatable = VM size minus a 200m /
- * 1 GiB system reserve), a `shop` namespace with a 3-replica web ReplicaSet and one pod per
+ * 1 GiB system reserve), a `shop` namespace with a 3-replica web Deployment (one ReplicaSet) and one pod per
  * node of a `batch` Job, plus `kube-system`. Load with `controls.bulkLoad(demoCluster(vms))`.
  */
 export function demoCluster(vms: readonly DemoVm[], isWorker: (vm: DemoVm) => boolean = (vm) => vm.name.startsWith("k8s-")): {
@@ -40,7 +40,7 @@ export function demoCluster(vms: readonly DemoVm[], isWorker: (vm: DemoVm) => bo
         cpuLimit: "2",
         memoryLimit: "1Gi",
         owner: { kind: "ReplicaSet", name: "web-5d8f7c9b6" },
-        labels: { "app.kubernetes.io/name": "web" },
+        labels: { "app.kubernetes.io/name": "web", "pod-template-hash": "5d8f7c9b6" },
       }),
     ),
   );

@@ -1,13 +1,16 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { applyPatch, PATCH_CONTENT_TYPES, PatchError, type PatchContentType } from "./apply-patch.js";
-import { alreadyExists, conflict, kubeStatus, notFound, serverError } from "./kube-status.js";
+import { alreadyExists, conflict, forbidden, kubeStatus, notFound, resourceVersionRequired, serverError, unauthorized } from "./kube-status.js";
+import type { RbacAuthorizer, UserInfo } from "./rbac.js";
+import { requestInfo } from "./request-info.js";
 import type { KubeObject, ResourceStore, ResourceType, RevisionClock } from "./resource-store.js";
 import { groupOf, supportedFields } from "./resource-types.js";
 import { routeRequest, type Route } from "./route-request.js";
 import { parseSelectors, SelectorError, type Matcher } from "./selector.js";
 import { send } from "./send-json.js";
+import { discoveryDocument } from "./serve-discovery.js";
 import { serveList } from "./serve-list.js";
-import { serveWatch } from "./serve-watch.js";
+import { serveWatch, type WatchHandle } from "./serve-watch.js";
 
 export interface FakeFault {
   /** Every request is answered with this status (500, 503, ...) and a Status body. */
@@ -27,6 +30,10 @@ export interface FakeStats {
   patches: number;
   deletes: number;
   faults: number;
+  /** Requests refused with 401 (no or unknown bearer token). */
+  unauthorized: number;
+  /** Requests refused with 403 by RBAC, as `verb group/resource [namespace/]name`, in order. */
+  forbidden: string[];
   /** Content types of PATCH requests, counted. */
   patchContentTypes: Record<string, number>;
 }
@@ -37,8 +44,12 @@ export interface FakeState {
   fault: FakeFault;
   expiredAsHttp: boolean;
   readonly bookmarkIntervalMs: number;
-  readonly watchEnders: Set<() => void>;
+  readonly watches: Set<WatchHandle>;
   readonly stats: FakeStats;
+  /** Bearer token -> user. */
+  readonly tokens: ReadonlyMap<string, UserInfo>;
+  /** undefined: every authenticated user may do anything. */
+  readonly authorizer: RbacAuthorizer | undefined;
 }
 
 const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -54,8 +65,28 @@ export async function handleRequest(state: FakeState, req: IncomingMessage, res:
       return;
     }
     const url = new URL(req.url ?? "/", "http://fake");
+    // Authentication, then authorisation, before anything else, like the real server's filter chain.
+    const header = req.headers.authorization ?? "";
+    const user = header.startsWith("Bearer ") ? state.tokens.get(header.slice(7).trim()) : undefined;
+    if (!user) {
+      state.stats.unauthorized++;
+      send(res, 401, unauthorized());
+      return;
+    }
+    const info = requestInfo(req.method ?? "GET", url);
+    if (state.authorizer && !state.authorizer.allows(user, info)) {
+      const what = info.isResourceRequest ? `${info.apiGroup}/${info.resource} ${info.namespace === "" ? "" : `${info.namespace}/`}${info.name}` : info.path;
+      if (state.stats.forbidden.length < 1000) state.stats.forbidden.push(`${info.verb} ${what}`.trimEnd());
+      send(res, 403, forbidden(user.name, info));
+      return;
+    }
     const route = routeRequest(url.pathname);
     const store = route && state.stores.get(route.type);
+    const discovery = req.method === "GET" ? discoveryDocument(url.pathname) : undefined;
+    if (discovery !== undefined) {
+      send(res, 200, discovery);
+      return;
+    }
     if (!route || !store) {
       send(res, 404, kubeStatus(404, "NotFound", "the server could not find the requested resource"));
       return;
@@ -123,7 +154,9 @@ async function dispatch(
     if (next.metadata?.name !== name) return send(res, 400, kubeStatus(400, "BadRequest", "the name of the object does not match the name on the URL"));
     if (!current) return send(res, 404, notFound(type.resource, group, name));
     const rv = next.metadata?.resourceVersion;
-    if (rv !== undefined && rv !== "" && rv !== String(current.rv)) return send(res, 409, conflict(type.resource, group, name));
+    const unconditional = rv === undefined || rv === null || rv === "";
+    if (unconditional && !type.allowUnconditionalUpdate) return send(res, 422, resourceVersionRequired(type.resource, group, name));
+    if (!unconditional && String(rv) !== String(current.rv)) return send(res, 409, conflict(type.resource, group, name));
     state.stats.updates++;
   } else {
     const contentType = (req.headers["content-type"] ?? "").split(";")[0]?.trim() ?? "";
@@ -150,12 +183,12 @@ function watch(state: FakeState, store: ResourceStore, matches: Matcher, params:
   state.stats.watchesStarted++;
   state.stats.watchesOpen++;
   const timeout = Number(params.get("timeoutSeconds") ?? "0");
-  let ender: (() => void) | undefined;
+  let handle: WatchHandle | undefined;
   const ended = (): void => {
     state.stats.watchesOpen--;
-    if (ender) state.watchEnders.delete(ender);
+    if (handle) state.watches.delete(handle);
   };
-  ender = serveWatch(
+  handle = serveWatch(
     req,
     res,
     {
@@ -170,7 +203,7 @@ function watch(state: FakeState, store: ResourceStore, matches: Matcher, params:
     },
     ended,
   );
-  if (!res.writableEnded) state.watchEnders.add(ender);
+  if (!res.writableEnded) state.watches.add(handle);
 }
 
 async function readJson(req: IncomingMessage): Promise<KubeObject> {

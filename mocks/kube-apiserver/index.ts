@@ -1,5 +1,7 @@
 export {
+  FAKE_TOKENS,
   startFakeKubeApiserver,
+  type FakeUser,
   type FakeKubeApiserver,
   type FakeKubeApiserverOptions,
   type FakeKubeControls,
@@ -10,3 +12,5 @@ export { sampleNamespace, sampleNode, samplePod, type SampleNodeOptions, type Sa
 export { benchNamespaces, benchNodes, benchPods } from "./bench-cluster.js";
 export { applyJsonPatch, mergePatch, PatchError } from "./apply-patch.js";
 export { demoCluster, type DemoVm } from "./demo-cluster.js";
+export { RbacAuthorizer, shippedRbacYaml, serviceAccountUser, ADMIN_USER, type UserInfo } from "./rbac.js";
+export { requestInfo, type RequestInfo } from "./request-info.js";

@@ -48,6 +48,11 @@ export interface ResourceType {
   /** `v1`, `coordination.k8s.io/v1` */
   readonly apiVersion: string;
   readonly namespaced: boolean;
+  /**
+   * PUT without `metadata.resourceVersion` is accepted (the registry strategy's
+   * `AllowUnconditionalUpdate`): true for Nodes, Pods and Namespaces, false for Leases.
+   */
+  readonly allowUnconditionalUpdate: boolean;
   /** Field-selector values this type supports besides metadata.name / metadata.namespace. */
   readonly extraFields: (obj: KubeObject) => Record<string, string>;
 }

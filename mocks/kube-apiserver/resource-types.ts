@@ -6,6 +6,7 @@ export const NODES: ResourceType = {
   kind: "Node",
   apiVersion: "v1",
   namespaced: false,
+  allowUnconditionalUpdate: true,
   extraFields: (o: KubeObject) => ({ "spec.unschedulable": String(o.spec?.unschedulable === true) }),
 };
 
@@ -14,6 +15,7 @@ export const PODS: ResourceType = {
   kind: "Pod",
   apiVersion: "v1",
   namespaced: true,
+  allowUnconditionalUpdate: true,
   extraFields: (o: KubeObject) => ({
     "spec.nodeName": typeof o.spec?.nodeName === "string" ? o.spec.nodeName : "",
     "spec.schedulerName": typeof o.spec?.schedulerName === "string" ? o.spec.schedulerName : "",
@@ -26,6 +28,7 @@ export const NAMESPACES: ResourceType = {
   kind: "Namespace",
   apiVersion: "v1",
   namespaced: false,
+  allowUnconditionalUpdate: true,
   extraFields: (o: KubeObject) => ({ "status.phase": typeof o.status?.phase === "string" ? o.status.phase : "" }),
 };
 
@@ -34,10 +37,24 @@ export const LEASES: ResourceType = {
   kind: "Lease",
   apiVersion: "coordination.k8s.io/v1",
   namespaced: true,
+  // coordination/lease strategy: AllowUnconditionalUpdate() is false.
+  allowUnconditionalUpdate: false,
   extraFields: () => ({}),
 };
 
-export const RESOURCE_TYPES = [NODES, PODS, NAMESPACES, LEASES] as const;
+/** Secrets and webhook configurations: what manifests/admission/gen-certs.sh writes (test/manifests). */
+export const SECRETS: ResourceType = { resource: "secrets", kind: "Secret", apiVersion: "v1", namespaced: true, allowUnconditionalUpdate: true, extraFields: () => ({}) };
+
+export const MUTATING_WEBHOOK_CONFIGURATIONS: ResourceType = {
+  resource: "mutatingwebhookconfigurations",
+  kind: "MutatingWebhookConfiguration",
+  allowUnconditionalUpdate: true,
+  apiVersion: "admissionregistration.k8s.io/v1",
+  namespaced: false,
+  extraFields: () => ({}),
+};
+
+export const RESOURCE_TYPES = [NODES, PODS, NAMESPACES, LEASES, SECRETS, MUTATING_WEBHOOK_CONFIGURATIONS] as const;
 
 /** Field names accepted in `fieldSelector` for a type. */
 export function supportedFields(type: ResourceType): ReadonlySet<string> {

@@ -20,9 +20,18 @@ export interface WatchRequest {
  * A watch stream: JSON lines `{"type":"ADDED|MODIFIED|DELETED|BOOKMARK|ERROR","object":{...}}`.
  * A resourceVersion older than the compaction mark gets, like the real server, a 200 whose only
  * line is an ERROR event carrying a `Status` 410 Expired, then the stream ends.
- * Returns a function that ends the stream (for `dropWatches`).
+ * Returns the stream's handle: `end` closes it cleanly (`dropWatches`); `silence` keeps the
+ * connection open but sends nothing more, no event and no bookmark (a connection that died
+ * somewhere on the way without either end noticing: `silenceWatches`).
  */
-export function serveWatch(req: IncomingMessage, res: ServerResponse, w: WatchRequest, onEnd: () => void): () => void {
+export interface WatchHandle {
+  end(): void;
+  silence(): void;
+}
+
+const NOOP_HANDLE: WatchHandle = { end: () => undefined, silence: () => undefined };
+
+export function serveWatch(req: IncomingMessage, res: ServerResponse, w: WatchRequest, onEnd: () => void): WatchHandle {
   const rvText = w.resourceVersion ?? "";
   const sinceRv = rvText === "" || rvText === "0" ? undefined : Number(rvText);
   const sendJson = (status: number, body: unknown): void => {
@@ -31,7 +40,7 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, w: WatchRe
   if (sinceRv !== undefined && (!Number.isSafeInteger(sinceRv) || sinceRv < 0)) {
     sendJson(400, expired(`invalid resourceVersion ${JSON.stringify(rvText)}`));
     onEnd();
-    return () => undefined;
+    return NOOP_HANDLE;
   }
   if (sinceRv !== undefined && sinceRv < w.clock.compactedRv) {
     const status = expired(`too old resource version: ${sinceRv} (${w.clock.compactedRv + 1})`);
@@ -41,15 +50,16 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, w: WatchRe
       res.end(`${JSON.stringify({ type: "ERROR", object: status })}\n`);
     }
     onEnd();
-    return () => undefined;
+    return NOOP_HANDLE;
   }
 
   res.writeHead(200, { "Content-Type": "application/json", "Transfer-Encoding": "chunked" });
   res.flushHeaders();
   let lastRv = sinceRv ?? w.clock.rv;
   let ended = false;
+  let silent = false;
   const write = (type: WatchEventType | "BOOKMARK", objectJson: string): void => {
-    if (!ended) res.write(`{"type":"${type}","object":${objectJson}}\n`);
+    if (!ended && !silent) res.write(`{"type":"${type}","object":${objectJson}}\n`);
   };
   const deliver = (e: StoreEvent): void => {
     if (e.rv <= lastRv) return;
@@ -91,5 +101,10 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, w: WatchRe
   for (const t of timers) t.unref();
   req.on("close", end);
   res.on("close", end);
-  return end;
+  return {
+    end,
+    silence: () => {
+      silent = true;
+    },
+  };
 }

@@ -3,6 +3,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { KubeConfig } from "@kubernetes/client-node";
 import { stringify as toYaml } from "yaml";
 import { handleRequest, type FakeFault, type FakeState, type FakeStats } from "./handle-request.js";
+import { ADMIN_USER, HVX_SERVICE_ACCOUNT, RbacAuthorizer, serviceAccountUser, shippedRbacYaml, type UserInfo } from "./rbac.js";
 import { ResourceStore, type KubeObject, type RevisionClock } from "./resource-store.js";
 import { LEASES, NAMESPACES, NODES, PODS, RESOURCE_TYPES } from "./resource-types.js";
 
@@ -15,7 +16,17 @@ export interface FakeKubeApiserverOptions {
   bookmarkIntervalMs?: number;
   /** Events kept per resource type; older ones are compacted away (watch from there: 410). Default 50 000. */
   maxLogEvents?: number;
+  /**
+   * RBAC the fake enforces, as multi-document YAML (Roles, ClusterRoles and their bindings).
+   * Default: `manifests/base/rbac.yaml`, what hvx ships, so an API call the manifests do not allow
+   * fails in tests with a 403 as it would in a cluster. `false`: no authorisation.
+   */
+  rbac?: string | false;
 }
+
+/** Bearer tokens the fake accepts. `hvx` is the service account the manifests bind; `admin` is in `system:masters`. */
+export const FAKE_TOKENS = { hvx: "fake-token", admin: "fake-admin-token" } as const;
+export type FakeUser = keyof typeof FAKE_TOKENS;
 
 /** Test-only controls: the in-process handle, never an HTTP endpoint. */
 export interface FakeKubeControls {
@@ -34,6 +45,8 @@ export interface FakeKubeControls {
   compact(): void;
   /** Ends every open watch stream cleanly (clients re-watch from their last resourceVersion). */
   dropWatches(): number;
+  /** Open watch streams stay connected but deliver nothing more (no event, no bookmark); new watches work. */
+  silenceWatches(): number;
   setFault(fault: FakeFault): void;
   /** Answer a too-old watch resourceVersion with HTTP 410 rather than an ERROR event. */
   setExpiredAsHttp(on: boolean): void;
@@ -43,8 +56,9 @@ export interface FakeKubeControls {
 
 export interface FakeKubeApiserver {
   readonly url: string;
-  kubeConfig(): KubeConfig;
-  kubeconfigYaml(): string;
+  /** Credentials of `user` (default `hvx`, hvx's service account, held to the shipped RBAC). */
+  kubeConfig(user?: FakeUser): KubeConfig;
+  kubeconfigYaml(user?: FakeUser): string;
   readonly controls: FakeKubeControls;
   close(): Promise<void>;
 }
@@ -52,7 +66,8 @@ export interface FakeKubeApiserver {
 /**
  * A fake kube-apiserver good enough for the unmodified @kubernetes/client-node 1.4.0: list (with
  * limit/continue), watch (JSON lines, bookmarks, 410), get, Node/Pod/Namespace/Lease writes with
- * resourceVersion conflicts, and PATCH in the three JSON patch types.
+ * resourceVersion conflicts (and 422 for a Lease update without one), PATCH in the three JSON
+ * patch types; bearer tokens (401) and the shipped RBAC (403) on every request.
  */
 export async function startFakeKubeApiserver(opts: FakeKubeApiserverOptions = {}): Promise<FakeKubeApiserver> {
   const clock: RevisionClock = { rv: 1, compactedRv: 0 };
@@ -65,8 +80,13 @@ export async function startFakeKubeApiserver(opts: FakeKubeApiserverOptions = {}
     fault: {},
     expiredAsHttp: false,
     bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 1000,
-    watchEnders: new Set(),
+    watches: new Set(),
     stats: emptyStats(),
+    tokens: new Map<string, UserInfo>([
+      [FAKE_TOKENS.hvx, serviceAccountUser(HVX_SERVICE_ACCOUNT.namespace, HVX_SERVICE_ACCOUNT.name)],
+      [FAKE_TOKENS.admin, ADMIN_USER],
+    ]),
+    authorizer: opts.rbac === false ? undefined : new RbacAuthorizer(opts.rbac ?? shippedRbacYaml()),
   };
   const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => void handleRequest(state, req, res));
@@ -80,14 +100,14 @@ export async function startFakeKubeApiserver(opts: FakeKubeApiserverOptions = {}
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const namespace = opts.contextNamespace ?? "hvx-system";
-  const kubeconfigObject = {
+  const kubeconfigObject = (user: FakeUser = "hvx") => ({
     apiVersion: "v1",
     kind: "Config",
     clusters: [{ name: "fake", cluster: { server: url, "insecure-skip-tls-verify": true } }],
-    users: [{ name: "fake", user: { token: "fake-token" } }],
-    contexts: [{ name: "fake", context: { cluster: "fake", user: "fake", namespace } }],
+    users: [{ name: user, user: { token: FAKE_TOKENS[user] } }],
+    contexts: [{ name: "fake", context: { cluster: "fake", user, namespace } }],
     "current-context": "fake",
-  };
+  });
   const parse = (json: string | undefined): KubeObject | undefined => (json === undefined ? undefined : (JSON.parse(json) as KubeObject));
   const compact = (): void => {
     clock.compactedRv = clock.rv;
@@ -112,9 +132,13 @@ export async function startFakeKubeApiserver(opts: FakeKubeApiserverOptions = {}
     },
     compact,
     dropWatches: () => {
-      const enders = [...state.watchEnders];
-      for (const end of enders) end();
-      return enders.length;
+      const open = [...state.watches];
+      for (const w of open) w.end();
+      return open.length;
+    },
+    silenceWatches: () => {
+      for (const w of state.watches) w.silence();
+      return state.watches.size;
     },
     setFault: (fault) => {
       state.fault = { ...fault };
@@ -126,6 +150,7 @@ export async function startFakeKubeApiserver(opts: FakeKubeApiserverOptions = {}
     stats: () => ({
       ...state.stats,
       patchContentTypes: { ...state.stats.patchContentTypes },
+      forbidden: [...state.stats.forbidden],
       resourceVersion: clock.rv,
       compactedResourceVersion: clock.compactedRv,
       objects: Object.fromEntries([...stores].map(([t, s]) => [t.resource, s.size])),
@@ -134,12 +159,12 @@ export async function startFakeKubeApiserver(opts: FakeKubeApiserverOptions = {}
 
   return {
     url,
-    kubeConfig: () => {
+    kubeConfig: (user) => {
       const kc = new KubeConfig();
-      kc.loadFromString(toYaml(kubeconfigObject));
+      kc.loadFromString(toYaml(kubeconfigObject(user)));
       return kc;
     },
-    kubeconfigYaml: () => toYaml(kubeconfigObject),
+    kubeconfigYaml: (user) => toYaml(kubeconfigObject(user)),
     controls,
     close: async () => {
       controls.dropWatches();
@@ -162,6 +187,8 @@ function emptyStats(): FakeStats {
     patches: 0,
     deletes: 0,
     faults: 0,
+    unauthorized: 0,
+    forbidden: [],
     patchContentTypes: {},
   };
 }

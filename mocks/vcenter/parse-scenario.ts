@@ -5,6 +5,12 @@ import { ScenarioError } from "./scenario-error.js";
 
 /** Validates an already-parsed object; issues read `hosts.2.cpuCores: Expected number, received string`. */
 export function validateScenario(raw: unknown, source?: string): Scenario {
+  if (looksLikeSimulationScenario(raw)) {
+    throw new ScenarioError(
+      ["this is a simulation scenario (examples/scenarios/, format docs/simulation.md), for `hvx simulate --scenario`; the mock vCenter expects an inventory scenario (mocks/vcenter/scenarios/, format mocks/vcenter/README.md)"],
+      source === undefined ? {} : { source },
+    );
+  }
   const r = ScenarioSchema.safeParse(raw ?? {});
   if (r.success) return r.data;
   const issues = r.error.issues.map((i) => `${i.path.length > 0 ? i.path.join(".") : "(root)"}: ${i.message}`);
@@ -31,4 +37,10 @@ export function loadScenario(path: string): Scenario {
     throw new ScenarioError([`cannot read file: ${err instanceof Error ? err.message : String(err)}`], { cause: err, source: path });
   }
   return parseScenario(text, path);
+}
+
+/** The simulator's scenario format (`durationHours`, `nodeVms`, `workloads`), which is easy to pass here by mistake. */
+function looksLikeSimulationScenario(raw: unknown): boolean {
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return false;
+  return "durationHours" in raw || "nodeVms" in raw || "workloads" in raw;
 }

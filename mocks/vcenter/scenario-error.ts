@@ -5,6 +5,6 @@ export class ScenarioError extends Error {
     readonly issues: readonly string[],
     options?: { cause?: unknown; source?: string },
   ) {
-    super(`invalid mock vCenter scenario${options?.source ? ` ${options.source}` : ""}:\n  ${issues.join("\n  ")}`, options);
+    super(`invalid mock vCenter inventory scenario${options?.source ? ` ${options.source}` : ""}:\n  ${issues.join("\n  ")}`, options);
   }
 }

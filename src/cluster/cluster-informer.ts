@@ -4,6 +4,7 @@ import type { Logger } from "../observability/logger.js";
 import type { ClusterMetrics } from "./cluster-metrics.js";
 import { ClusterState } from "./cluster-state.js";
 import { ResourceInformer, type ResourceInformerStatus } from "./resource-informer.js";
+import { DEFAULT_REQUEST_TIMEOUT_MS, makeTimedApiClient } from "./timed-api-client.js";
 import { toNodeView, type NodeWire } from "./to-node-view.js";
 import { toPodView, type PodWire } from "./to-pod-view.js";
 
@@ -21,7 +22,18 @@ export interface ClusterInformerOptions {
   readonly backoff?: { readonly initialMs: number; readonly maxMs: number };
   /** Items per list page. Default 500 (client-go's). */
   readonly pageSize?: number;
+  /** A watch silent (no event, no bookmark) this long is restarted (`kubernetes.watchIdleSeconds`). Default 120. */
+  readonly watchIdleSeconds?: number;
+  /** Each list page gives up after this long (`kubernetes.requestTimeoutSeconds`). Default 30. */
+  readonly requestTimeoutSeconds?: number;
 }
+
+/**
+ * The API server sends a watch bookmark about once a minute (kube-apiserver's watch cache);
+ * a watch silent for twice that is presumed dead (`kubernetes.watchIdleSeconds` default).
+ */
+export const BOOKMARK_PERIOD_SECONDS = 60;
+export const DEFAULT_WATCH_IDLE_SECONDS = 2 * BOOKMARK_PERIOD_SECONDS;
 
 export interface ClusterInformerStatus {
   readonly synced: boolean;
@@ -31,6 +43,8 @@ export interface ClusterInformerStatus {
   readonly errors: number;
   readonly reconnects: number;
   readonly relists: number;
+  /** Watches restarted by the watchdog (silent for watchIdleSeconds). */
+  readonly idleRestarts: number;
   readonly counts: { readonly nodes: number; readonly pods: number; readonly namespaces: number };
   readonly resources: readonly ResourceInformerStatus[];
 }
@@ -61,10 +75,17 @@ export class ClusterInformer implements ClusterSource {
 
   constructor(private readonly o: ClusterInformerOptions) {
     this.now = o.now ?? Date.now;
-    const api = o.kubeConfig.makeApiClient(CoreV1Api);
+    const api = makeTimedApiClient(o.kubeConfig, CoreV1Api, o.requestTimeoutSeconds !== undefined ? o.requestTimeoutSeconds * 1000 : DEFAULT_REQUEST_TIMEOUT_MS);
     const limit = o.pageSize ?? 500;
     const watchQuery = `?allowWatchBookmarks=true&timeoutSeconds=${Math.max(1, Math.round(o.resyncSeconds ?? 300))}`;
-    const common = { kubeConfig: o.kubeConfig, log: o.log, metrics: o.metrics, now: this.now, backoff: o.backoff ?? { initialMs: 500, maxMs: 30_000 } };
+    const common = {
+      kubeConfig: o.kubeConfig,
+      log: o.log,
+      metrics: o.metrics,
+      now: this.now,
+      backoff: o.backoff ?? { initialMs: 500, maxMs: 30_000 },
+      watchIdleMs: (o.watchIdleSeconds ?? DEFAULT_WATCH_IDLE_SECONDS) * 1000,
+    };
     type PageParams = { limit: number; _continue?: string; fieldSelector?: string };
     const page = <T>(fn: (p: PageParams) => Promise<T>) => (token: string | undefined, fieldSelector: string | undefined) => {
       const params: PageParams = { limit };
@@ -105,9 +126,13 @@ export class ClusterInformer implements ClusterSource {
         watchPath: `/api/v1/pods${watchQuery}`,
         fieldSelector: BOUND_LIVE_PODS,
         listPage: page((p) => api.listPodForAllNamespaces(p)),
-        convert: (obj, key) => {
+        convert: (obj, key, source) => {
           const problems: string[] = [];
-          const view = toPodView(obj as PodWire, o.defaults, this.state.boundAtMs(key) ?? this.now(), problems);
+          // One clock (hvx's): a pod is newly bound when a watch event first shows it bound, at
+          // that local time. Pods a list finds bound (start-up, relist) are not new bindings.
+          const held = this.state.bindingOf(key);
+          const firstSeenBoundMs = held ? held.boundAtMs : source === "watch" ? this.now() : undefined;
+          const view = toPodView(obj as PodWire, o.defaults, firstSeenBoundMs, problems);
           warn(`pod ${key}`, problems);
           return view.nodeName !== undefined && !view.terminal ? view : undefined;
         },
@@ -172,6 +197,7 @@ export class ClusterInformer implements ClusterSource {
       errors: resources.reduce((a, r) => a + r.errors, 0),
       reconnects: resources.reduce((a, r) => a + r.reconnects, 0),
       relists: resources.reduce((a, r) => a + r.relists, 0),
+      idleRestarts: resources.reduce((a, r) => a + r.idleRestarts, 0),
       counts: this.state.counts(),
       resources,
     };

@@ -6,6 +6,7 @@ export interface ClusterMetrics {
   readonly relists: Counter<"resource">;
   readonly errors: Counter<"resource">;
   readonly reconnects: Counter<"resource">;
+  readonly idleRestarts: Counter<"resource">;
   readonly objects: Gauge<"resource">;
   readonly synced: Gauge;
   /** Supplies the cache age (seconds since the API server was last heard from); undefined = never. */
@@ -28,6 +29,7 @@ export function createClusterMetrics(registry: Registry): ClusterMetrics {
     relists: new Counter({ name: "hvx_cluster_relists_total", help: "Full lists after the first one (410 Gone or restart after an error)", labelNames: ["resource"], registers }),
     errors: new Counter({ name: "hvx_cluster_errors_total", help: "List or watch failures (API server unreachable, 5xx, ...)", labelNames: ["resource"], registers }),
     reconnects: new Counter({ name: "hvx_cluster_watch_reconnects_total", help: "Watch connections after the first one", labelNames: ["resource"], registers }),
+    idleRestarts: new Counter({ name: "hvx_cluster_watch_idle_restarts_total", help: "Watches restarted because they delivered nothing (no event, no bookmark) for kubernetes.watchIdleSeconds", labelNames: ["resource"], registers }),
     objects: new Gauge({ name: "hvx_cluster_objects", help: "Objects held in the cluster view (pods: bound and not terminal)", labelNames: ["resource"], registers }),
     synced: new Gauge({ name: "hvx_cluster_synced", help: "1 once nodes, pods and namespaces have all been listed", registers }),
     bindCacheAge(fn) {

@@ -22,9 +22,14 @@ export class ClusterState {
     return { nodes: this.nodes.size, pods: this.pods.size, namespaces: this.namespaces.size };
   }
 
-  /** Binding time of a pod already held (so a relist or update keeps "first seen bound"). */
-  boundAtMs(podKey: string): number | undefined {
-    return this.pods.get(podKey)?.boundAtMs;
+  /**
+   * What is known of a pod's binding: undefined when the pod is not held, else its binding
+   * time (undefined for a pod that was already bound when first listed). An update or a relist
+   * keeps it, so "first seen bound" never moves.
+   */
+  bindingOf(podKey: string): { readonly boundAtMs: number | undefined } | undefined {
+    const pod = this.pods.get(podKey);
+    return pod ? { boundAtMs: pod.boundAtMs } : undefined;
   }
 
   setNode(key: string, view: NodeView | undefined): void {

@@ -17,6 +17,12 @@ export interface LeaseElectorOptions {
   readonly renewIntervalMs?: number;
   /** Followers retry this often. Default half the lease duration. */
   readonly retryIntervalMs?: number;
+  /**
+   * Leader only while `now - lastSuccessfulRenew < renewDeadline` (client-go's RenewDeadline).
+   * Must be below the lease duration, so that a leader whose renews hang stops writing before
+   * another replica may take the Lease over. Default two thirds of the lease duration.
+   */
+  readonly renewDeadlineMs?: number;
   readonly now?: () => number;
   readonly log: Logger;
   readonly onStartedLeading?: () => void;
@@ -28,10 +34,13 @@ export interface LeaseElectorOptions {
  * `renewTime`; others take over once the record they observed has not changed for
  * `leaseDurationSeconds` on their own clock (no cross-node clock comparison). Writes use the
  * read resourceVersion, so of two contenders exactly one wins (the other gets 409 Conflict).
+ * Leadership has a deadline: `isLeader()` turns false once `renewDeadlineMs` has passed since
+ * the start of the last successful renew, even while a renew is still hanging.
  */
 export class LeaseElector {
   private readonly name: string;
   private readonly now: () => number;
+  private readonly renewDeadlineMs: number;
   private leader = false;
   private lastRenewMs = 0;
   private observed: { record: string; atMs: number } | undefined;
@@ -43,9 +52,16 @@ export class LeaseElector {
   constructor(private readonly o: LeaseElectorOptions) {
     this.name = o.name ?? NODE_LABELLER_LEASE;
     this.now = o.now ?? Date.now;
+    const durationMs = o.leaseDurationSeconds * 1000;
+    this.renewDeadlineMs = Math.min(o.renewDeadlineMs ?? (durationMs * 2) / 3, durationMs);
   }
 
+  /** Whether this replica may write now: it holds the Lease and renewed it less than renewDeadline ago. */
   isLeader(): boolean {
+    if (this.leader && !this.withinDeadline(this.lastRenewMs)) {
+      this.o.log.warn({ lease: this.name, identity: this.o.identity, renewDeadlineMs: this.renewDeadlineMs }, "lease not renewed within the renew deadline; stepping down");
+      this.setLeader(false);
+    }
     return this.leader;
   }
 
@@ -85,7 +101,6 @@ export class LeaseElector {
   async tryAcquireOrRenew(): Promise<boolean> {
     if (this.stopped) return false;
     const nowMs = this.now();
-    const durationMs = this.o.leaseDurationSeconds * 1000;
     try {
       let lease: V1Lease;
       try {
@@ -121,9 +136,9 @@ export class LeaseElector {
     } catch (err) {
       const code = (err as { code?: number }).code;
       if (code !== 409) this.o.log.warn({ lease: this.name, error: describeError(err) }, "lease election round failed");
-      // A conflict means someone else wrote first; any other failure keeps leadership only while renewTime is fresh.
-      if (this.leader && (code === 409 || nowMs - this.lastRenewMs >= (durationMs * 2) / 3)) this.setLeader(false);
-      return this.leader;
+      // A conflict means someone else wrote first; any other failure keeps leadership only until the renew deadline.
+      if (this.leader && (code === 409 || !this.withinDeadline(this.lastRenewMs))) this.setLeader(false);
+      return this.isLeader();
     }
   }
 
@@ -137,10 +152,15 @@ export class LeaseElector {
     };
   }
 
-  private renewed(nowMs: number): boolean {
-    this.lastRenewMs = nowMs;
-    this.setLeader(!this.stopped);
+  /** `startMs`: when the successful round began (its renewTime); a renew that took too long does not count. */
+  private renewed(startMs: number): boolean {
+    this.lastRenewMs = startMs;
+    this.setLeader(!this.stopped && this.withinDeadline(startMs));
     return this.leader;
+  }
+
+  private withinDeadline(renewMs: number): boolean {
+    return this.now() - renewMs < this.renewDeadlineMs;
   }
 
   private setLeader(leader: boolean): void {

@@ -1,18 +1,24 @@
 import { PatchStrategy, setHeaderOptions, type CoreV1Api } from "@kubernetes/client-node";
 import type { ClusterSource } from "../model/cluster.js";
 import type { Logger } from "../observability/logger.js";
+import { heatText, nextHeatMark, parseHeatText, type HeatHysteresis, type HeatMark, type HeatReading } from "../placement/heat-mark.js";
 import { describeError } from "./describe-error.js";
 import { sanitizeLabelValue } from "./sanitize-label-value.js";
 
 export const ESXI_HOST_LABEL = "hvx.io/esxi-host";
 export const HOST_HEAT_ANNOTATION = "hvx.io/host-heat";
 
-/** What a node should carry. `hostLabel` undefined (node not mapped right now) leaves the label as is. */
+/**
+ * What a node should carry. `hostLabel` undefined (node not mapped right now) leaves the label
+ * as is; `heat` undefined (no opinion: stale metrics) leaves the annotation as is.
+ */
 export interface DesiredNodeMarks {
   readonly hostLabel?: string;
-  /** `cool`, `warm: <reason>` or `hot: <reason>`. */
-  readonly heat: string;
+  /** This poll's reading of the node's host; the labeller turns it into stable text with hysteresis. */
+  readonly heat?: HeatReading;
 }
+
+export const DEFAULT_HEAT_HYSTERESIS: HeatHysteresis = { hysteresisPercent: 10, minHeatChangeSeconds: 120 };
 
 export interface NodeLabellerOptions {
   readonly api: CoreV1Api;
@@ -21,6 +27,9 @@ export interface NodeLabellerOptions {
   readonly desired: () => ReadonlyMap<string, DesiredNodeMarks>;
   /** Default 10 000. */
   readonly intervalMs?: number;
+  /** `nodeLabels.minHeatChangeSeconds` (the readings already carry `hysteresisPercent`). */
+  readonly hysteresis?: HeatHysteresis;
+  readonly now?: () => number;
   readonly log: Logger;
 }
 
@@ -31,9 +40,12 @@ export interface LabelRound {
 
 /**
  * Keeps `hvx.io/esxi-host` (label, sanitised) and `hvx.io/host-heat` (annotation) right on every
- * node, writing only as leader and only where something differs (a JSON merge patch of just
- * those keys). A change of heat updates the Node, which makes kube-scheduler retry pods it had
- * set aside. Failures are logged and retried next round.
+ * node, writing only as leader (checked before every patch: leadership has a deadline) and only
+ * where the text differs from the Node in the informer cache (a JSON merge patch of just those
+ * keys). The heat text is stable (`hot: cpu-ready, vm-balloon`, no values, no ages) and has
+ * hysteresis (`nextHeatMark`), so frozen or flickering data patches nothing. A change of heat
+ * updates the Node, which makes kube-scheduler retry pods it had set aside. Failures are
+ * logged and retried next round.
  */
 export class NodeLabeller {
   private timer: NodeJS.Timeout | undefined;
@@ -41,8 +53,15 @@ export class NodeLabeller {
   private round = 0;
   /** Patch sent in the previous round, maybe not yet seen back through the informer: not sent twice in a row. */
   private readonly inFlight = new Map<string, { signature: string; round: number }>();
+  /** Each node's heat mark (hysteresis state); forgotten when leadership is lost. */
+  private readonly marks = new Map<string, HeatMark>();
+  private readonly now: () => number;
+  private readonly hysteresis: HeatHysteresis;
 
-  constructor(private readonly o: NodeLabellerOptions) {}
+  constructor(private readonly o: NodeLabellerOptions) {
+    this.now = o.now ?? Date.now;
+    this.hysteresis = o.hysteresis ?? DEFAULT_HEAT_HYSTERESIS;
+  }
 
   start(): void {
     if (this.running) return;
@@ -63,7 +82,11 @@ export class NodeLabeller {
   async reconcileOnce(): Promise<LabelRound> {
     const patched: string[] = [];
     const failed: string[] = [];
-    if (!this.o.elector.isLeader()) return { patched, failed };
+    if (!this.o.elector.isLeader()) {
+      // Another replica writes meanwhile: start again from what the Nodes carry.
+      this.marks.clear();
+      return { patched, failed };
+    }
     const round = ++this.round;
     let desired: ReadonlyMap<string, DesiredNodeMarks>;
     try {
@@ -73,6 +96,8 @@ export class NodeLabeller {
       return { patched, failed };
     }
     const nodes = this.o.cluster.latest().nodes;
+    for (const name of this.marks.keys()) if (!nodes.has(name)) this.marks.delete(name);
+    const nowMs = this.now();
     for (const [name, want] of desired) {
       const node = nodes.get(name);
       if (!node) continue;
@@ -80,7 +105,8 @@ export class NodeLabeller {
       const annotations: Record<string, string> = {};
       const label = want.hostLabel === undefined ? undefined : sanitizeLabelValue(want.hostLabel);
       if (label !== undefined && node.labels[ESXI_HOST_LABEL] !== label) labels[ESXI_HOST_LABEL] = label;
-      if (node.annotations[HOST_HEAT_ANNOTATION] !== want.heat) annotations[HOST_HEAT_ANNOTATION] = want.heat;
+      const heat = want.heat ? this.markHeat(name, node.annotations[HOST_HEAT_ANNOTATION], want.heat, nowMs) : undefined;
+      if (heat !== undefined && node.annotations[HOST_HEAT_ANNOTATION] !== heat) annotations[HOST_HEAT_ANNOTATION] = heat;
       const signature = JSON.stringify([labels, annotations]);
       if (Object.keys(labels).length === 0 && Object.keys(annotations).length === 0) {
         this.inFlight.delete(name);
@@ -91,6 +117,7 @@ export class NodeLabeller {
       const metadata: Record<string, unknown> = {};
       if (Object.keys(labels).length > 0) metadata.labels = labels;
       if (Object.keys(annotations).length > 0) metadata.annotations = annotations;
+      if (!this.o.elector.isLeader()) break;
       try {
         await this.o.api.patchNode({ name, body: { metadata } }, setHeaderOptions("Content-Type", PatchStrategy.MergePatch));
         this.inFlight.set(name, { signature, round });
@@ -101,5 +128,12 @@ export class NodeLabeller {
       }
     }
     return { patched, failed };
+  }
+
+  /** The node's heat text after this reading, with hysteresis; the first mark comes from the Node's own annotation. */
+  private markHeat(node: string, current: string | undefined, reading: HeatReading, nowMs: number): string {
+    const mark = nextHeatMark(this.marks.get(node) ?? parseHeatText(current), reading, nowMs, this.hysteresis);
+    this.marks.set(node, mark);
+    return heatText(mark);
   }
 }

@@ -1,7 +1,8 @@
-import { ListWatch, Watch, type KubeConfig, type KubernetesListObject, type KubernetesObject } from "@kubernetes/client-node";
+import { ListWatch, type KubeConfig, type KubernetesListObject, type KubernetesObject } from "@kubernetes/client-node";
 import type { Logger } from "../observability/logger.js";
 import type { ClusterMetrics } from "./cluster-metrics.js";
 import { describeError } from "./describe-error.js";
+import { GuardedWatch, WatchIdleError } from "./guarded-watch.js";
 
 /**
  * One resource kept in sync with client-node's informer (`ListWatch`, what `makeInformer` builds:
@@ -11,7 +12,10 @@ import { describeError } from "./describe-error.js";
  *   and resourceVersion once converted, so memory is the views, not raw objects;
  * - after a list or watch failure the library stops; this restarts it with exponential backoff
  *   and jitter, keeping the last view meanwhile;
- * - a watch line of any kind (bookmarks too) counts as hearing from the API server.
+ * - failures the library would leave as unhandled rejections (credentials failing when a watch
+ *   reconnects) take the same path (`GuardedWatch`);
+ * - a watch line of any kind (bookmarks too) counts as hearing from the API server; a watch
+ *   silent for `watchIdleMs` is ended and watched again from its last resourceVersion.
  */
 export interface ResourceInformerOptions<V> {
   readonly resource: string;
@@ -21,13 +25,18 @@ export interface ResourceInformerOptions<V> {
   /** Server-side filter for list and watch, e.g. `spec.nodeName!=`. */
   readonly fieldSelector?: string;
   readonly listPage: (continueToken: string | undefined, fieldSelector: string | undefined) => Promise<KubernetesListObject<KubernetesObject>>;
-  /** Converts an object; undefined = not kept (e.g. an unscheduled pod). */
-  readonly convert: (obj: KubernetesObject, key: string) => V | undefined;
+  /**
+   * Converts an object; undefined = not kept (e.g. an unscheduled pod). `source`: `list` for
+   * the items of a (re)list, `watch` for watch events.
+   */
+  readonly convert: (obj: KubernetesObject, key: string, source: "list" | "watch") => V | undefined;
   readonly onChange: (key: string, view: V | undefined) => void;
   readonly log: Logger;
   readonly metrics?: ClusterMetrics;
   readonly now: () => number;
   readonly backoff: { readonly initialMs: number; readonly maxMs: number };
+  /** A watch that delivered nothing (no event, no bookmark) for this long is restarted. Undefined: never. */
+  readonly watchIdleMs?: number;
 }
 
 export interface ResourceInformerStatus {
@@ -38,6 +47,8 @@ export interface ResourceInformerStatus {
   readonly lastError?: string;
   readonly reconnects: number;
   readonly relists: number;
+  /** Watches the watchdog ended for silence. */
+  readonly idleRestarts: number;
 }
 
 const VIEW = Symbol("hvx.view");
@@ -50,24 +61,27 @@ export function objectKey(obj: KubernetesObject): string {
 
 export class ResourceInformer<V> {
   private readonly informer: ListWatch<KubernetesObject>;
+  private readonly watch: GuardedWatch;
+  private watchdog: NodeJS.Timeout | undefined;
   private stopped = true;
   private lists = 0;
   private connects = 0;
   private failures = 0;
   private retryTimer: NodeJS.Timeout | undefined;
-  private state: { synced: boolean; lastHeardMs?: number; errors: number; lastError?: string; reconnects: number; relists: number } = {
+  private state: { synced: boolean; lastHeardMs?: number; errors: number; lastError?: string; reconnects: number; relists: number; idleRestarts: number } = {
     synced: false,
     errors: 0,
     reconnects: 0,
     relists: 0,
+    idleRestarts: 0,
   };
   private resolveSynced!: () => void;
   /** Resolves on the first complete list. */
   readonly synced: Promise<void> = new Promise((resolve) => (this.resolveSynced = resolve));
 
   constructor(private readonly o: ResourceInformerOptions<V>) {
-    const watch = new HeardWatch(o.kubeConfig, () => this.heard());
-    this.informer = new ListWatch(o.watchPath, watch, () => this.list(), false, undefined, o.fieldSelector);
+    this.watch = new GuardedWatch(o.kubeConfig, { heard: () => this.heard(), failed: (err) => this.failed(err), now: o.now });
+    this.informer = new ListWatch(o.watchPath, this.watch, () => this.list(), false, undefined, o.fieldSelector);
     this.informer.on("add", (obj) => this.apply(obj, "add"));
     this.informer.on("update", (obj) => this.apply(obj, "update"));
     this.informer.on("delete", (obj) => this.remove(obj));
@@ -83,11 +97,18 @@ export class ResourceInformer<V> {
   start(): void {
     this.stopped = false;
     this.run();
+    const idleMs = this.o.watchIdleMs;
+    if (idleMs !== undefined && idleMs > 0 && this.watchdog === undefined) {
+      this.watchdog = setInterval(() => this.checkIdle(idleMs), Math.min(5_000, Math.max(10, idleMs / 4)));
+      this.watchdog.unref();
+    }
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.retryTimer);
+    clearInterval(this.watchdog);
+    this.watchdog = undefined;
     await this.informer.stop();
   }
 
@@ -97,6 +118,15 @@ export class ResourceInformer<V> {
 
   private run(): void {
     this.informer.start().catch((err: unknown) => this.failed(err));
+  }
+
+  private checkIdle(idleMs: number): void {
+    const idle = this.watch.idleMs();
+    if (this.stopped || idle === undefined || idle < idleMs) return;
+    this.state.idleRestarts++;
+    this.o.metrics?.idleRestarts.inc({ resource: this.o.resource });
+    this.o.log.warn({ resource: this.o.resource, silentForMs: idle }, "watch silent (no event, no bookmark) for kubernetes.watchIdleSeconds; restarting it");
+    this.watch.restart();
   }
 
   private heard(): void {
@@ -111,7 +141,7 @@ export class ResourceInformer<V> {
     do {
       const page = await this.o.listPage(token, this.o.fieldSelector);
       resourceVersion = page.metadata?.resourceVersion ?? resourceVersion;
-      for (const item of page.items) items.push(this.slim(item, this.convert(item)));
+      for (const item of page.items) items.push(this.slim(item, this.convert(item, "list")));
       token = page.metadata?._continue || undefined;
     } while (token !== undefined);
     if (this.lists++ > 0) {
@@ -124,9 +154,9 @@ export class ResourceInformer<V> {
     return { apiVersion: "v1", kind: "List", metadata: { resourceVersion: resourceVersion ?? "" }, items };
   }
 
-  private convert(obj: KubernetesObject): { view: V | undefined } {
+  private convert(obj: KubernetesObject, source: "list" | "watch"): { view: V | undefined } {
     try {
-      return { view: this.o.convert(obj, objectKey(obj)) };
+      return { view: this.o.convert(obj, objectKey(obj), source) };
     } catch (err) {
       this.o.log.warn({ resource: this.o.resource, key: objectKey(obj), err: String(err) }, "cannot convert object; ignored");
       return { view: undefined };
@@ -145,7 +175,7 @@ export class ResourceInformer<V> {
 
   private apply(obj: Carrier, type: "add" | "update"): void {
     const carried = obj[VIEW] as { view: V | undefined } | undefined;
-    const { view } = carried ?? this.convert(obj);
+    const { view } = carried ?? this.convert(obj, "watch");
     const key = objectKey(obj);
     this.slim(obj);
     this.o.metrics?.events.inc({ resource: this.o.resource, type });
@@ -163,27 +193,14 @@ export class ResourceInformer<V> {
     this.state.lastError = describeError(err);
     this.o.metrics?.errors.inc({ resource: this.o.resource });
     clearTimeout(this.retryTimer);
-    const ceiling = Math.min(this.o.backoff.maxMs, this.o.backoff.initialMs * 2 ** Math.min(this.failures++, 20));
+    // A watch the watchdog ended is renewed at once (no backoff): the API server may be fine.
+    const attempt = err instanceof WatchIdleError ? 0 : this.failures++;
+    const ceiling = Math.min(this.o.backoff.maxMs, this.o.backoff.initialMs * 2 ** Math.min(attempt, 20));
     const delayMs = ceiling / 2 + Math.random() * (ceiling / 2);
     this.o.log.warn({ resource: this.o.resource, error: this.state.lastError, retryInMs: Math.round(delayMs) }, "kubernetes list/watch failed; keeping the last view");
     this.retryTimer = setTimeout(() => {
       if (!this.stopped) this.run();
     }, delayMs);
     this.retryTimer.unref();
-  }
-}
-
-/** client-node's Watch, reporting every line received (bookmarks included) as a sign of life. */
-class HeardWatch extends Watch {
-  constructor(config: KubeConfig, private readonly onLine: () => void) {
-    super(config);
-  }
-
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  override watch(path: string, queryParams: any, callback: (phase: string, apiObj: any, watchObj?: any) => void, done: (err: any) => void): Promise<AbortController> {
-    return super.watch(path, queryParams, (phase, obj, raw) => {
-      this.onLine();
-      callback(phase, obj, raw);
-    }, done);
   }
 }

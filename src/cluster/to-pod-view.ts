@@ -2,8 +2,8 @@ import type { PodView, ResourceAmounts } from "../model/cluster.js";
 import { podDemand, type PodResourceSpec } from "../placement/pod-demand.js";
 
 /**
- * The parts of a `v1.Pod` hvx reads. Timestamps arrive as RFC 3339 text (watch events) or as
- * `Date` (lists deserialized by client-node): both are accepted.
+ * The parts of a `v1.Pod` hvx looks at. Timestamps arrive as RFC 3339 text (watch events) or as
+ * `Date` (lists deserialized by client-node); they are typed here but not read (see `toPodView`).
  */
 type Timestamp = string | Date | null | undefined;
 export interface PodWire {
@@ -25,13 +25,18 @@ export interface PodWire {
 
 const REPLICA_OWNERS = new Set(["ReplicaSet", "StatefulSet", "Job"]);
 export const APP_NAME_LABEL = "app.kubernetes.io/name";
+/** Set by the Deployment controller on its ReplicaSets' pods; the ReplicaSet is named `<deployment>-<hash>`. */
+export const POD_TEMPLATE_HASH_LABEL = "pod-template-hash";
 
 /**
- * Converts a Pod. `firstSeenBoundMs` is when hvx first saw it bound: the last resort for the
- * binding time, after the PodScheduled condition's lastTransitionTime and the creation time
- * (DESIGN "Burst guard"). Quantity problems go to `problems`; nothing here throws.
+ * Converts a Pod. `firstSeenBoundMs` is the binding time: the local time at which hvx's
+ * informer first saw the pod bound, or undefined for a pod that was already bound when hvx
+ * listed it (not a new binding). The API server's timestamps (PodScheduled, creation) are not
+ * used: they are on another clock than the samples the burst guard compares them with, and a
+ * skew would hold or release pending demand at the wrong time. Quantity problems go to
+ * `problems`; nothing here throws.
  */
-export function toPodView(pod: PodWire, defaults: ResourceAmounts, firstSeenBoundMs: number, problems: string[] = []): PodView {
+export function toPodView(pod: PodWire, defaults: ResourceAmounts, firstSeenBoundMs: number | undefined, problems: string[] = []): PodView {
   const meta = pod.metadata ?? {};
   const namespace = meta.namespace ?? "";
   const name = meta.name ?? "";
@@ -51,31 +56,30 @@ export function toPodView(pod: PodWire, defaults: ResourceAmounts, firstSeenBoun
   const nodeName = pod.spec?.nodeName;
   if (nodeName) {
     view.nodeName = nodeName;
-    view.boundAtMs = bindingTimeMs(pod) ?? firstSeenBoundMs;
+    if (firstSeenBoundMs !== undefined) view.boundAtMs = firstSeenBoundMs;
   }
   const ownerKey = ownerKeyOf(pod);
   if (ownerKey) view.ownerKey = ownerKey;
   return view;
 }
 
-/** `ReplicaSet/ns/name`, `StatefulSet/ns/name`, `Job/ns/name` (controller owner), else `app/ns/<app.kubernetes.io/name>`. */
+/**
+ * The replica group: `Deployment/ns/name` for a ReplicaSet owner named `<name>-<pod-template-hash>`
+ * whose pod carries that `pod-template-hash` label (all ReplicaSets of a Deployment are one group,
+ * so a rolling update does not reset the spread), else `ReplicaSet/ns/name`, `StatefulSet/ns/name`,
+ * `Job/ns/name` (controller owner), else `app/ns/<app.kubernetes.io/name>`.
+ */
 export function ownerKeyOf(pod: PodWire): string | undefined {
   const meta = pod.metadata ?? {};
   const ns = meta.namespace ?? "";
   const refs = meta.ownerReferences ?? [];
   const owner = refs.find((r) => r.controller === true) ?? refs[0];
+  if (owner?.kind === "ReplicaSet" && owner.name) {
+    const hash = meta.labels?.[POD_TEMPLATE_HASH_LABEL];
+    const suffix = `-${hash}`;
+    if (hash && owner.name.length > suffix.length && owner.name.endsWith(suffix)) return `Deployment/${ns}/${owner.name.slice(0, -suffix.length)}`;
+  }
   if (owner?.kind && owner.name && REPLICA_OWNERS.has(owner.kind)) return `${owner.kind}/${ns}/${owner.name}`;
   const app = meta.labels?.[APP_NAME_LABEL];
   return app ? `app/${ns}/${app}` : undefined;
-}
-
-function bindingTimeMs(pod: PodWire): number | undefined {
-  const scheduled = pod.status?.conditions?.find((c) => c.type === "PodScheduled" && c.status === "True");
-  return toMs(scheduled?.lastTransitionTime) ?? toMs(pod.metadata?.creationTimestamp);
-}
-
-function toMs(t: Timestamp): number | undefined {
-  if (t === undefined || t === null) return undefined;
-  const ms = t instanceof Date ? t.getTime() : Date.parse(t);
-  return Number.isFinite(ms) ? ms : undefined;
 }

@@ -10,7 +10,8 @@ const readUtf8: ReadFile = (path) => readFileSync(path, "utf8");
 
 /**
  * Parses and validates a configuration document (YAML or JSON text). Credentials may
- * come from HVX_VCENTER_USERNAME / HVX_VCENTER_PASSWORD or their `_FILE` variants;
+ * come from HVX_VCENTER_USERNAME / HVX_VCENTER_PASSWORD (and HVX_PROMETHEUS_USERNAME /
+ * HVX_PROMETHEUS_PASSWORD) or their `_FILE` variants;
  * the environment wins over the file. This is the only place that reads the environment.
  */
 export function parseConfig(text: string | undefined, env: Env = {}, readFile: ReadFile = readUtf8): Readonly<Config> {
@@ -33,6 +34,14 @@ export function parseConfig(text: string | undefined, env: Env = {}, readFile: R
       throw new ConfigError(["vcenter: must be a mapping"]);
     }
     doc.vcenter = { ...(vcenter as object | undefined), ...credentials };
+  }
+  const promCredentials = credentialsFromEnv(env, readFile, "HVX_PROMETHEUS");
+  if (Object.keys(promCredentials).length > 0) {
+    const prometheus = doc.prometheus;
+    if (prometheus !== undefined && (typeof prometheus !== "object" || prometheus === null || Array.isArray(prometheus))) {
+      throw new ConfigError(["prometheus: must be a mapping"]);
+    }
+    doc.prometheus = { ...(prometheus as object | undefined), ...promCredentials };
   }
   const result = configSchema.safeParse(doc);
   if (!result.success) {
@@ -69,10 +78,10 @@ export function loadConfig(path: string | undefined, env: Env = process.env): Re
   return parseConfig(text, env);
 }
 
-function credentialsFromEnv(env: Env, readFile: ReadFile): { username?: string; password?: string } {
+function credentialsFromEnv(env: Env, readFile: ReadFile, prefix = "HVX_VCENTER"): { username?: string; password?: string } {
   const out: { username?: string; password?: string } = {};
-  const username = fromEnvOrFile(env, "HVX_VCENTER_USERNAME", readFile);
-  const password = fromEnvOrFile(env, "HVX_VCENTER_PASSWORD", readFile);
+  const username = fromEnvOrFile(env, `${prefix}_USERNAME`, readFile);
+  const password = fromEnvOrFile(env, `${prefix}_PASSWORD`, readFile);
   if (username !== undefined) out.username = username;
   if (password !== undefined) out.password = password;
   return out;
@@ -104,5 +113,6 @@ const REDACTED = "<redacted>";
 export function redactConfig(config: Readonly<Config>): Config {
   const copy = structuredClone(config) as Config;
   if (copy.vcenter.password !== undefined) copy.vcenter.password = REDACTED;
+  if (copy.prometheus.password !== undefined) copy.prometheus.password = REDACTED;
   return copy;
 }

@@ -80,6 +80,30 @@ const vcenterSchema = z
   .strict()
   .default({});
 
+/** Issue 11: where host and VM contention metrics come from (README "Sources"). */
+const metricsSchema = z
+  .object({ source: z.enum(["vcenter", "prometheus"]).default("vcenter") })
+  .strict()
+  .default({});
+
+const prometheusSchema = z
+  .object({
+    /** Prometheus-compatible HTTP API (Prometheus, Thanos Query, Mimir, VictoriaMetrics), e.g. http://prometheus:9090. */
+    url: z.string().url().regex(/^https?:\/\//, "must start with http:// or https://").optional(),
+    bearerTokenFile: z.string().optional(),
+    username: z.string().optional(),
+    password: z.string().optional(),
+    caFile: z.string().optional(),
+    insecureSkipTLSVerify: z.boolean().default(false),
+    flavour: z.enum(["telegraf", "vmware_exporter"]).default("telegraf"),
+    /** Extra label matchers added to every query, e.g. `vcenter="vc01.example.com:443"`. */
+    selector: z.string().default(""),
+    queryIntervalSeconds: positive.default(20),
+    requestTimeoutSeconds: positive.default(10),
+  })
+  .strict()
+  .default({});
+
 export const MAPPING_RULES = ["providerID", "systemUUID", "name"] as const;
 export type MappingRule = (typeof MAPPING_RULES)[number];
 
@@ -104,6 +128,8 @@ const exemptSchema = z
   .object({
     namespaces: z.array(z.string()).default(["kube-system"]),
     priorityClassNames: z.array(z.string()).default(["system-node-critical", "system-cluster-critical"]),
+    /** Namespaces (`*` wildcards) where `hvx.io/exempt: "true"` is honoured; `[]` turns the annotation off. */
+    annotationNamespaces: z.array(z.string().min(1)).default(["*"]),
   })
   .strict()
   .default({});
@@ -137,6 +163,8 @@ const admissionSchema = z
     maxStackedCpuOvercommit: ratio.default(4.0),
     maxStackedMemoryOvercommit: ratio.default(1.5),
     hotHostBrakePercent: percent.default(25),
+    /** `observe`: no patch; the response carries a warning with the patch it would have applied. */
+    mode: z.enum(["enforce", "observe"]).default("enforce"),
   })
   .strict()
   .default({});
@@ -147,6 +175,12 @@ const kubernetesSchema = z
     /** Path to a kubeconfig; else KUBECONFIG, else in-cluster. */
     kubeconfig: z.string().optional(),
     resyncSeconds: seconds.default(300),
+    /** A watch silent (no event, no bookmark) this long is restarted: 2 x the API server's bookmark period. */
+    watchIdleSeconds: seconds.max(600).default(120),
+    /** List and Lease calls give up after this long. */
+    requestTimeoutSeconds: seconds.default(30),
+    /** A cluster view older than this: the Kubernetes-layer rules (limits, stacked cap, spread) have no opinion. */
+    maxCacheAgeSeconds: seconds.default(300),
   })
   .strict()
   .default({});
@@ -185,14 +219,22 @@ const nodeLabelsSchema = z
     leaseDurationSeconds: seconds.default(15),
     /** How often the leader compares and patches node labels and annotations. */
     intervalSeconds: seconds.default(10),
+    /** A hot host turns warm only once every value is this % of its threshold below it, two polls in a row. */
+    hysteresisPercent: z.number().min(0).max(100).default(10),
+    /** A node's hvx.io/host-heat annotation changes at most once per this many seconds. */
+    minHeatChangeSeconds: z.number().min(0).default(120),
   })
   .strict()
   .default({});
 
 export const configSchema = z
   .object({
+    /** `observe`: the extender answers as if hvx were not there and records what it would have done. */
+    mode: z.enum(["enforce", "observe"]).default("enforce"),
     server: serverSchema,
     vcenter: vcenterSchema,
+    metrics: metricsSchema,
+    prometheus: prometheusSchema,
     nodeMapping: z
       .array(z.enum(MAPPING_RULES))
       .min(1)
@@ -200,6 +242,13 @@ export const configSchema = z
       .refine((rules) => new Set(rules).size === rules.length, { message: "lists a rule twice" }),
     thresholds: thresholdsSchema,
     staleMetrics: z.enum(["pass", "reject"]).default("pass"),
+    filter: z
+      .object({
+        /** When host heat rejects every candidate: pass the coolest tier (safety valve) or reject all. */
+        whenAllRejected: z.enum(["pass-coolest", "reject"]).default("pass-coolest"),
+      })
+      .strict()
+      .default({}),
     exempt: exemptSchema,
     scoring: scoringSchema,
     admission: admissionSchema,

@@ -31,7 +31,11 @@ export interface PodView {
   readonly expectedDemand: ResourceAmounts;
   /** Requests before the oversell webhook scaled them (`hvx.io/original-requests`); undefined when not scaled. */
   readonly originalRequests?: ResourceAmounts;
-  /** Binding time: PodScheduled lastTransitionTime, else creationTimestamp, else first seen bound. */
+  /**
+   * Binding time on hvx's own clock: when its informer's watch first showed the pod bound.
+   * Undefined for a pod already bound when listed (at start-up or a relist): not a new binding.
+   * The API server's timestamps are not used (another clock).
+   */
   readonly boundAtMs?: number;
   /** Terminal pods (Succeeded/Failed) hold no resources. */
   readonly terminal: boolean;

@@ -24,8 +24,10 @@ export interface AuthSuspension {
   readonly retryAfterMs: number;
 }
 
-/** Health of the vCenter source, for /debug, /metrics and logs. */
+/** Health of the metrics source, for /debug, /metrics and logs. */
 export interface SourceStatus {
+  /** Which source this is (`vcenter`, `prometheus/telegraf`, `prometheus/vmware_exporter`); absent: vcenter. */
+  readonly source?: string;
   readonly lastSuccessMs?: number;
   readonly lastAttemptMs?: number;
   readonly lastError?: string;

@@ -40,7 +40,8 @@ export function createAdmissionMetrics(registry: Registry, options: AdmissionMet
   const seconds = new Histogram({
     name: "hvx_admission_review_duration_seconds",
     help: "Time to handle one AdmissionReview, from body received to reply built.",
-    buckets: [0.0001, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.05, 0.25],
+    // Up to 5 s, the webhook's timeoutSeconds, so that a p99 near it is measurable (HvxAdmissionSlow).
+    buckets: [0.0001, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.05, 0.25, 1, 2.5, 5],
     registers: [registry],
   });
   const cpuRemoved = new Counter({

@@ -19,7 +19,9 @@ export class ExtenderMetrics {
       name: "hvx_extender_request_duration_seconds",
       help: "Time to handle one extender request, parse to reply.",
       labelNames: ["verb"],
-      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5],
+      // Up to 2 s: the recommended kube-scheduler httpTimeout (manifests/kube-scheduler-config.yaml),
+      // so that a p99 near it is measurable (the HvxExtenderSlow alert).
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 2],
       registers: [registry],
     });
     this.verdicts = new Counter({

@@ -6,9 +6,21 @@ export function formatRatio(ratio: number): string {
   return String(Number(ratio.toFixed(3)));
 }
 
-/** One decimal, as the design's examples write caps and fleet ratios (`4.0`, `2.5`). */
+/**
+ * Caps and fleet ratios as the design's examples write them (`4.0`, `2.5`), with up to three
+ * decimals when they have them (`0.604`): the same rounding as `formatRatio`, so that the
+ * arithmetic a warning shows adds up (`4.0 / 0.604 = 6.623`, not `4.0 / 0.6 = 6.621`).
+ */
 function oneDecimal(value: number): string {
-  return value.toFixed(1);
+  const text = formatRatio(value);
+  return text.includes(".") ? text : value.toFixed(1);
+}
+
+/** `4.0 / vCPU:pCPU 0.604 = 6.623`: the quotient of the numbers as shown, so the line checks out by hand. */
+function shownQuotient(maxStacked: number, ratioName: string, fleetRatio: number): string {
+  const a = oneDecimal(maxStacked);
+  const b = oneDecimal(fleetRatio);
+  return `${a} / ${ratioName} ${b} = ${formatRatio(Number(a) / Number(b))}`;
 }
 
 const FLEET_RATIO_NAME = { cpu: "vCPU:pCPU", memory: "vRAM:pRAM" } as const;
@@ -56,7 +68,7 @@ export function ratioWarning(d: RatioDecision, changed: boolean): string | undef
     case "stacked_cap":
       return `${head} (${limitWords(d)})`;
     case "cap_not_binding":
-      return `${head} (${source}; stacked cap ${oneDecimal(limit.maxStacked)} / ${FLEET_RATIO_NAME[d.resource]} ${oneDecimal(limit.fleetRatio)} = ${formatRatio(limit.capRatio)} not binding${lastKnownWords(limit)})`;
+      return `${head} (${source}; stacked cap ${shownQuotient(limit.maxStacked, FLEET_RATIO_NAME[d.resource], limit.fleetRatio)} not binding${lastKnownWords(limit)})`;
     default:
       return `${head} (${source}; ${limitWords(d)})`;
   }

@@ -12,6 +12,8 @@ export const NO_PENDING: PendingDemand = Object.freeze({ cpuMilli: 0, memoryByte
  * Demand of the pods bound to a host's node VMs that its metrics cannot show yet: a pod
  * counts while no sample stamped at or after `boundAtMs + settleMs` has arrived (DESIGN
  * "Burst guard"), so pods bound long before the current sample never count twice.
+ * `boundAtMs` is on hvx's clock (when its informer first saw the pod bound; pods found
+ * by a list have none and never count), and so must `sampledAtMs` be.
  */
 export function pendingDemand(pods: readonly PodView[], sampledAtMs: number | undefined, settleMs: number): PendingDemand {
   // Lists are immutable snapshots: remember the last answer per list.

@@ -3,9 +3,10 @@ import type { HostView, InventoryView, VmView } from "../model/inventory.js";
 import type { NodeIdentity } from "../model/node.js";
 import { assessHostAlone, withVm, type HostAssessment } from "./assess-host.js";
 import { pendingDemand, projectHost, type PendingDemand } from "./burst-guard.js";
-import { exemptionOf, type PodMeta } from "./exemption.js";
+import { clusterViewFresh } from "./cluster-freshness.js";
+import { exemptionOf, type Exemption, type PodMeta } from "./exemption.js";
 import { hostOccupancyOf, type HostOccupancy } from "./host-occupancy.js";
-import { checkSpread, replicasOn, spreadRuleOf, type SpreadRule } from "./host-spread.js";
+import { checkSpread, replicasOn, spreadRuleOf, type SpreadCheck, type SpreadRule } from "./host-spread.js";
 import { limitOvercommitReasons } from "./limit-overcommit.js";
 import { mapNodeToVm, vmIndexOf } from "./map-node.js";
 import type { PlacementPolicy } from "./policy.js";
@@ -44,6 +45,10 @@ export interface NodeDecision {
   readonly exemptBy: string | undefined;
   /** 0..10, higher is better. */
   readonly score: number;
+  /** What the decision weighed on the way, for `explain`: the burst guard's pending pods and the cluster's penalties. */
+  readonly pending?: PendingDemand;
+  readonly stacked?: StackedCheck;
+  readonly spread?: SpreadCheck;
 }
 
 const NO_REASONS: readonly Reason[] = Object.freeze([]);
@@ -53,14 +58,14 @@ export class RequestMemo {
   readonly hosts = new Map<string, { projected: HostView; pending: PendingDemand; alone: HostAssessment; stacked?: StackedCheck }>();
   private leastReplicas: number | undefined;
   private occupancyOf: HostOccupancy | undefined;
-  private exemption: { pod: PodMeta | undefined; exemptBy: string | undefined } | undefined;
+  private exemption: { pod: PodMeta | undefined; exempt: Exemption | undefined } | undefined;
 
   constructor(private readonly candidates: readonly NodeIdentity[] = []) {}
 
-  /** Why the pod is exempt (or undefined), judged once per request. */
-  exemptionOf(pod: PodMeta | undefined, policy: PlacementPolicy): string | undefined {
-    if (!this.exemption || this.exemption.pod !== pod) this.exemption = { pod, exemptBy: pod ? exemptionOf(pod, policy.exempt) : undefined };
-    return this.exemption.exemptBy;
+  /** Why the pod is exempt, and from which rules (or undefined), judged once per request. */
+  exemptionOf(pod: PodMeta | undefined, policy: PlacementPolicy): Exemption | undefined {
+    if (!this.exemption || this.exemption.pod !== pod) this.exemption = { pod, exempt: pod ? exemptionOf(pod, policy.exempt) : undefined };
+    return this.exemption.exempt;
   }
 
   /** The snapshot pair's occupancy tables, looked up once per request. */
@@ -88,8 +93,11 @@ export class RequestMemo {
 /** Decides one node for one pod (pod undefined: prioritize-only or /debug views). */
 export function decideNode(node: NodeIdentity, pod: PodMeta | undefined, ctx: PlacementContext, memo: RequestMemo = new RequestMemo([node])): NodeDecision {
   const { policy, cluster } = ctx;
-  const exemptBy = memo.exemptionOf(pod, policy);
-  const k8sReasons: Reason[] = cluster && !exemptBy ? nodeLimitReasons(node.name, cluster, policy) : [];
+  const exemption = memo.exemptionOf(pod, policy);
+  const exemptBy = exemption?.by;
+  // Kubernetes-layer caps: not for fully exempt pods, and no opinion on a cluster view too old to trust.
+  const k8sRules = cluster !== undefined && exemption?.scope !== "all" && clusterViewFresh(cluster.view, ctx.nowMs, policy);
+  const k8sReasons: Reason[] = cluster && k8sRules ? nodeLimitReasons(node.name, cluster, policy) : [];
   const vm = findVm(node, ctx, memo);
   const host = vm ? ctx.inventory.hosts.get(vm.hostId) : undefined;
   if (!vm || !host) {
@@ -100,29 +108,32 @@ export function decideNode(node: NodeIdentity, pod: PodMeta | undefined, ctx: Pl
 
   const judged = judgeHost(host, ctx, memo);
   const assessment = withVm(judged.alone, judged.projected, vm, policy.thresholds, ctx.nowMs);
-  if (assessment.rejections.length > 0 && !exemptBy) return rejected(node.name, true, assessment.rejections, vm, host, assessment, exemptBy);
+  const weighed: { pending: PendingDemand; stacked?: StackedCheck; spread?: SpreadCheck } = { pending: judged.pending };
+  if (assessment.rejections.length > 0 && !exemptBy) return { ...rejected(node.name, true, assessment.rejections, vm, host, assessment, exemptBy), ...weighed };
 
   let penalty = 0;
-  if (cluster && !exemptBy) {
+  if (cluster && k8sRules) {
     const occupancy = memo.occupancy(ctx, cluster);
     const podsOnHost = occupancy.podsOnHost(host.id);
     const judgedHost = memo.hosts.get(host.id)!;
     const stacked = (judgedHost.stacked ??= checkStackedCpu(host, podsOnHost, cluster.pod, policy.limits));
+    weighed.stacked = stacked;
     if (stacked.reason) k8sReasons.push(stacked.reason);
     penalty += stacked.penalty;
     const rule = spreadRuleOf(cluster.pod, pod?.annotations ?? {}, policy.scoring);
     if (rule) {
       const onHost = replicasOn(podsOnHost, rule.owner, cluster.pod.uid);
       const spread = checkSpread(host, onHost, memo.leastReplicasOnCandidates(occupancy, rule, cluster.pod.uid), rule);
+      weighed.spread = spread;
       if (spread.reason) k8sReasons.push(spread.reason);
       penalty += spread.penalty;
     }
   }
-  if (k8sReasons.length > 0) return rejected(node.name, false, k8sReasons, vm, host, assessment, exemptBy);
+  if (k8sReasons.length > 0) return { ...rejected(node.name, false, k8sReasons, vm, host, assessment, exemptBy), ...weighed };
   // No opinion on the host's data, but the cluster's penalties (spread, stacked overcommit) are known: keep them.
-  if (assessment.staleness) return noOpinion(node.name, assessment.staleness, policy, exemptBy, vm, host, assessment, penalty);
+  if (assessment.staleness) return { ...noOpinion(node.name, assessment.staleness, policy, exemptBy, vm, host, assessment, penalty), ...weighed };
   const score = penalise(scoreHost(assessment, judged.projected.metrics!, vm.metrics, policy.thresholds), assessment.heat, penalty);
-  return { node: node.name, verdict: "pass", unresolvable: false, reasons: NO_REASONS, noOpinion: false, score, vm, host, assessment, exemptBy };
+  return { node: node.name, verdict: "pass", unresolvable: false, reasons: NO_REASONS, noOpinion: false, score, vm, host, assessment, exemptBy, ...weighed };
 }
 
 /**

@@ -15,16 +15,44 @@ export const EXEMPT_ANNOTATION = "hvx.io/exempt";
 const SYSTEM_CRITICAL_PRIORITY = 2_000_000_000;
 
 /**
- * Why a pod bypasses every host-based rule, or undefined. DaemonSet pods must run on
- * their node whatever the host; system-critical pods keep the cluster itself alive.
+ * Why a pod bypasses hvx's rules, and which:
+ * - `all`: every rule, host heat and the Kubernetes-layer caps (limits, stacked cap, spread).
+ *   DaemonSet pods must run on their node whatever the host; system-critical pods and the
+ *   exempt namespaces keep the cluster itself alive. Only the operator decides these.
+ * - `host-heat`: the host-heat rules only (`hvx.io/exempt: "true"`, which any pod author can
+ *   set): the Kubernetes-layer caps still apply, so the annotation cannot be used to stack
+ *   limits or replicas onto one host.
  */
-export function exemptionOf(pod: PodMeta, policy: ExemptPolicy): string | undefined {
-  if (pod.ownerKinds.includes("DaemonSet")) return "DaemonSet pod";
+export interface Exemption {
+  readonly by: string;
+  readonly scope: "all" | "host-heat";
+}
+
+export function exemptionOf(pod: PodMeta, policy: ExemptPolicy): Exemption | undefined {
+  if (pod.ownerKinds.includes("DaemonSet")) return { by: "DaemonSet pod", scope: "all" };
   if (pod.priorityClassName !== undefined && policy.priorityClassNames.includes(pod.priorityClassName)) {
-    return `priority class ${pod.priorityClassName}`;
+    return { by: `priority class ${pod.priorityClassName}`, scope: "all" };
   }
-  if (pod.priority !== undefined && pod.priority >= SYSTEM_CRITICAL_PRIORITY) return `system-critical priority ${pod.priority}`;
-  if (policy.namespaces.includes(pod.namespace)) return `namespace ${pod.namespace}`;
-  if (pod.annotations[EXEMPT_ANNOTATION] === "true") return `annotation ${EXEMPT_ANNOTATION}`;
+  if (pod.priority !== undefined && pod.priority >= SYSTEM_CRITICAL_PRIORITY) return { by: `system-critical priority ${pod.priority}`, scope: "all" };
+  if (policy.namespaces.includes(pod.namespace)) return { by: `namespace ${pod.namespace}`, scope: "all" };
+  if (pod.annotations[EXEMPT_ANNOTATION] === "true" && namespaceMatches(policy.annotationNamespaces ?? ["*"], pod.namespace)) {
+    return { by: `annotation ${EXEMPT_ANNOTATION}`, scope: "host-heat" };
+  }
   return undefined;
+}
+
+/** Whether `namespace` matches one of `patterns` (`*` matches any run of characters, the rest literally). */
+export function namespaceMatches(patterns: readonly string[], namespace: string): boolean {
+  return patterns.some((p) => patternRegExp(p).test(namespace));
+}
+
+const compiled = new Map<string, RegExp>();
+
+function patternRegExp(pattern: string): RegExp {
+  let re = compiled.get(pattern);
+  if (!re) {
+    re = new RegExp(`^${pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
+    if (compiled.size < 1000) compiled.set(pattern, re);
+  }
+  return re;
 }

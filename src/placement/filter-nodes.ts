@@ -31,10 +31,15 @@ export interface NodeScore {
   readonly node: string;
   /** Integer 0..10. */
   readonly score: number;
+  /** Why the score is what it is when hvx has no opinion (e.g. node_unmapped); empty otherwise. */
+  readonly reasons?: readonly Reason[];
 }
 
 /** The extender's prioritize: an integer 0..10 per node, in the order sent. */
 export function prioritizeNodes(pod: PodMeta, nodes: readonly NodeIdentity[], ctx: PlacementContext): NodeScore[] {
   const memo = new RequestMemo(nodes);
-  return nodes.map((node) => ({ node: node.name, score: decideNode(node, pod, ctx, memo).score }));
+  return nodes.map((node) => {
+    const d = decideNode(node, pod, ctx, memo);
+    return { node: node.name, score: d.score, reasons: d.reasons };
+  });
 }

@@ -18,6 +18,8 @@ export interface ThresholdPolicy {
 export interface ExemptPolicy {
   readonly namespaces: readonly string[];
   readonly priorityClassNames: readonly string[];
+  /** Namespaces (`*` wildcards) where `hvx.io/exempt: "true"` counts; undefined: all; `[]`: none. */
+  readonly annotationNamespaces?: readonly string[];
 }
 
 export type NodeMappingRule = "providerID" | "systemUUID" | "name";
@@ -37,6 +39,12 @@ export interface LimitsPolicy {
   readonly maxStackedCpuOvercommit: number;
 }
 
+/** The Kubernetes view itself. */
+export interface KubernetesLayerPolicy {
+  /** A cluster view not heard from for longer than this: limits, stacked cap and spread have no opinion. */
+  readonly maxCacheAgeSeconds: number;
+}
+
 export interface PlacementPolicy {
   readonly thresholds: ThresholdPolicy;
   /** `pass`: unknown or stale data means no opinion; `reject`: it is a rejection. */
@@ -51,6 +59,8 @@ export interface PlacementPolicy {
   readonly nodeMapping: readonly NodeMappingRule[];
   readonly burstGuard: BurstGuardPolicy;
   readonly limits: LimitsPolicy;
+  /** Undefined: `DEFAULT_MAX_CACHE_AGE_SECONDS`. */
+  readonly kubernetes?: KubernetesLayerPolicy;
 }
 
 /** Warm at this share of a rejection threshold (DESIGN: "within 10 % of another threshold"). */

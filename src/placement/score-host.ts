@@ -60,19 +60,32 @@ export function hostHeadroom(host: HostMetrics, vm: VmMetrics | undefined, t: Th
   let weighted = 0;
   let weights = 0;
   let known = 0;
-  const add = (weight: number, share: number | undefined) => {
-    if (share === undefined) return;
-    weighted += weight * share;
-    weights += weight;
+  for (const term of headroomTerms(host, vm, t)) {
+    if (term.free === undefined) continue;
+    weighted += term.weight * term.free;
+    weights += term.weight;
     known += 1;
-  };
-  add(WEIGHTS.ready, free(maxKnown(host.cpuReadyPercent, vm?.cpuReadyPercent), t.cpuReadyPercent));
-  add(WEIGHTS.cpu, free(host.cpuUsagePercent, t.hostCpuUsagePercent));
-  add(WEIGHTS.memory, free(host.memUsagePercent, t.hostMemoryUsagePercent));
-  add(WEIGHTS.reclaim, minKnown(free(host.balloonPercent, t.balloonPercent), free(host.swapInKBps, t.swapInKBps)));
+  }
   if (known === 0) return undefined;
   // All four known: the weights sum to 1, so the sum is the headroom (no division, no float drift).
   return known === 4 ? weighted : weighted / weights;
+}
+
+export interface HeadroomTerm {
+  readonly name: "ready" | "cpu" | "memory" | "reclaim";
+  readonly weight: number;
+  /** 0..1 free share; undefined when its metrics are unknown (the term then does not count). */
+  readonly free: number | undefined;
+}
+
+/** The four terms of `hostHeadroom`, in its order: what `hvx explain` shows. */
+export function headroomTerms(host: HostMetrics, vm: VmMetrics | undefined, t: ThresholdPolicy): readonly HeadroomTerm[] {
+  return [
+    { name: "ready", weight: WEIGHTS.ready, free: free(maxKnown(host.cpuReadyPercent, vm?.cpuReadyPercent), t.cpuReadyPercent) },
+    { name: "cpu", weight: WEIGHTS.cpu, free: free(host.cpuUsagePercent, t.hostCpuUsagePercent) },
+    { name: "memory", weight: WEIGHTS.memory, free: free(host.memUsagePercent, t.hostMemoryUsagePercent) },
+    { name: "reclaim", weight: WEIGHTS.reclaim, free: minKnown(free(host.balloonPercent, t.balloonPercent), free(host.swapInKBps, t.swapInKBps)) },
+  ];
 }
 
 /** Free share of a known value; undefined (unknown) for a value vCenter did not return. */

@@ -1,3 +1,4 @@
+import type { ValveOutcome } from "../placement/all-rejected-valve.js";
 import type { FilterOutcome, NodeScore } from "../placement/filter-nodes.js";
 import type { Reason } from "../placement/reason.js";
 import type { ExtenderFilterResult, HostPriority, WireNodeList } from "./extender-wire.js";
@@ -7,10 +8,16 @@ import { formatReasons } from "./format-reason.js";
 /**
  * Builds ExtenderFilterResult in the mode the request used: names back for NodeNames
  * (only names that were sent), a NodeList of the passing Node objects for Nodes.
+ * When the all-rejected valve opened, the nodes it passed go back as passing (the reply has
+ * no warning field for a passing node) and every node still rejected for host heat says so.
  */
-export function toFilterResultWire(request: ParsedExtenderArgs, outcome: FilterOutcome): ExtenderFilterResult {
+export function toFilterResultWire(request: ParsedExtenderArgs, outcome: FilterOutcome & { readonly valve?: ValveOutcome }): ExtenderFilterResult {
   const failed = toReasonMap(outcome.failed);
   const unresolvable = toReasonMap(outcome.unresolvable);
+  if (outcome.valve?.action === "passed-coolest") {
+    const note = valveNote(outcome.valve);
+    for (const node of Object.keys(unresolvable)) unresolvable[node] = `${unresolvable[node]}; ${note}`;
+  }
   if (request.mode === "nodeNames") {
     return { Nodes: null, NodeNames: [...outcome.passed], FailedNodes: failed, FailedAndUnresolvableNodes: unresolvable, Error: "" };
   }
@@ -29,6 +36,16 @@ export function filterErrorWire(message: string): ExtenderFilterResult {
 /** HostPriorityList: integer scores clamped to 0..10. */
 export function toPrioritizeWire(scores: readonly NodeScore[]): HostPriority[] {
   return scores.map((s) => ({ Host: s.node, Score: Math.max(0, Math.min(10, Math.round(s.score))) }));
+}
+
+/** Names at most this many passed nodes in a note; the rest are counted. */
+const NOTE_MAX_NODES = 5;
+
+/** The warning added to the still-rejected nodes' reasons when the valve opened. */
+export function valveNote(valve: ValveOutcome): string {
+  const shown = valve.passed.slice(0, NOTE_MAX_NODES).join(", ");
+  const more = valve.passed.length > NOTE_MAX_NODES ? ` and ${valve.passed.length - NOTE_MAX_NODES} more` : "";
+  return `hvx: host heat rejected every candidate, so the coolest tier passed anyway (${shown}${more}; filter.whenAllRejected: pass-coolest)`;
 }
 
 function toReasonMap(reasons: ReadonlyMap<string, readonly Reason[]>): Record<string, string> {

@@ -2,8 +2,12 @@ import express, { type Express } from "express";
 import type { Registry } from "prom-client";
 import { errorHandler, noEncodedBodies } from "./extender-app.js";
 import { mountHealthRoutes } from "./health-routes.js";
+import { prettyJsonWhenAsked } from "./pretty-json.js";
 import type { Readiness } from "./readiness.js";
 import { sendJsonError } from "./request-body.js";
+import { routeList } from "./route-list.js";
+import type { ExplainHandler } from "./explain-handler.js";
+import { BodyBudget, MIB, readBody } from "./request-body.js";
 
 export interface AdminAppDeps {
   readonly registry: Registry;
@@ -14,18 +18,22 @@ export interface AdminAppDeps {
   readonly readiness?: () => Readiness;
   /** HTML of `GET /ui` (self-contained: no external assets). */
   readonly uiPage?: () => string;
+  /** `POST /debug/explain` (ExtenderArgs, read up to `bodyLimitMB`) and `GET /debug/explain?pod=NAMESPACE/NAME`. */
+  readonly explain?: { readonly handler: ExplainHandler; readonly bodyLimitMB: number };
 }
 
 /**
  * The admin port (`server.adminPort`): Prometheus metrics, the debug views and health, for
  * operators and monitoring, so that the extender port can be opened to kube-scheduler alone.
  * GET only; no request body is ever read.
+ * One exception: `POST /debug/explain` reads ExtenderArgs (`server.bodyLimitMB`), like /filter.
  */
 export function buildAdminApp(deps: AdminAppDeps): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
   app.use(noEncodedBodies());
+  app.use(prettyJsonWhenAsked());
   mountHealthRoutes(app, deps.readiness);
   app.get("/metrics", async (_req, res, next) => {
     try {
@@ -34,6 +42,7 @@ export function buildAdminApp(deps: AdminAppDeps): Express {
       next(err);
     }
   });
+  if (deps.explain) mountExplain(app, deps.explain);
   const views: Record<string, () => unknown> = { hosts: deps.debugHosts, ...deps.debugViews };
   for (const [name, view] of Object.entries(views)) app.get(`/debug/${name}`, (_req, res) => res.json(view()));
   const uiPage = deps.uiPage;
@@ -43,8 +52,23 @@ export function buildAdminApp(deps: AdminAppDeps): Express {
       res.type("html").send(uiPage());
     });
   }
-  const list = Object.keys(views).map((n) => `/debug/${n}`).join(", ");
-  app.use((_req, res) => sendJsonError(res, 404, `no such endpoint on the admin port (GET /metrics, ${list}, /healthz, /readyz)`));
+  const every = routeList(app);
+  app.use((_req, res) => sendJsonError(res, 404, `no such endpoint on the admin port (${every})`));
   app.use(errorHandler);
   return app;
+}
+
+function mountExplain(app: Express, explain: NonNullable<AdminAppDeps["explain"]>): void {
+  const limitBytes = explain.bodyLimitMB * MIB;
+  const budget = new BodyBudget(2 * limitBytes);
+  app.post("/debug/explain", (req, res, next) => {
+    readBody(req, res, { limitBytes, limitKey: "server.bodyLimitMB", budget }).then((text) => {
+      if (text === undefined) return;
+      const reply = explain.handler.explainArgs(text);
+      res.status(reply.status).type("application/json").send(reply.body);
+    }, next);
+  });
+  app.get("/debug/explain", (req, res, next) => {
+    explain.handler.explainPod(req.query.pod).then((reply) => res.status(reply.status).type("application/json").send(reply.body), next);
+  });
 }

@@ -1,6 +1,12 @@
 import type { MetricsSource } from "../model/metrics-source.js";
+import type { NodeIdentity } from "../model/node.js";
+import type { Reason } from "../placement/reason.js";
 import type { ExtenderMetrics, ExtenderVerb } from "../observability/extender-metrics.js";
 import type { Logger } from "../observability/logger.js";
+import { RateLimited } from "../observability/rate-limited.js";
+import type { ShadowMetrics } from "../observability/shadow-metrics.js";
+import { applyAllRejectedValve, type ValvedFilterOutcome, type WhenAllRejected } from "../placement/all-rejected-valve.js";
+import type { NodeDecision } from "../placement/decide-node.js";
 import { filterNodes, prioritizeNodes } from "../placement/filter-nodes.js";
 import type { PlacementContext } from "../placement/decide-node.js";
 import type { PlacementPolicy } from "../placement/policy.js";
@@ -10,6 +16,7 @@ import { judgePreemptionCandidates, type PreemptionOutcome } from "../placement/
 import { formatReasons } from "../protocol/format-reason.js";
 import { parsePreemptionArgs, type ParsedPreemptionArgs } from "../protocol/parse-preemption-args.js";
 import { allCandidatesWire, toPreemptionResultWire } from "../protocol/to-preemption-wire.js";
+import type { ShadowRecorder } from "./shadow-recorder.js";
 
 export interface ExtenderDeps {
   readonly source: MetricsSource;
@@ -19,7 +26,22 @@ export interface ExtenderDeps {
   readonly clock?: () => number;
   /** Extends the context per request (cluster awareness); identity when absent. */
   readonly enrich?: (ctx: PlacementContext, request: ParsedExtenderArgs) => PlacementContext;
+  /** `observe`: answer as if hvx were not there (pass all, neutral scores, candidates unchanged) and record what it would have done. Default enforce. */
+  readonly mode?: "enforce" | "observe";
+  /** Needed in observe mode: where would-be decisions go. */
+  readonly shadow?: ShadowRecorder;
+  /** `filter.whenAllRejected`; default `reject` (today's behaviour) when absent. */
+  readonly whenAllRejected?: WhenAllRejected;
+  /** Counts `hvx_filter_all_rejected_total`. */
+  readonly shadowMetrics?: ShadowMetrics;
+  /** Told the nodes of every filter and prioritize request (`/debug/nodes` without a cache). */
+  readonly onNodes?: (nodes: readonly NodeIdentity[]) => void;
 }
+
+/** An unmapped node is logged at most once per node and this window. */
+export const UNMAPPED_LOG_INTERVAL_MS = 600_000;
+/** The all-rejected valve logs at most once per pod and this window. */
+const VALVE_LOG_INTERVAL_MS = 10_000;
 
 export interface HandlerReply {
   readonly status: number;
@@ -33,6 +55,36 @@ export interface HandlerReply {
  */
 export function createExtenderHandlers(deps: ExtenderDeps) {
   const clock = deps.clock ?? Date.now;
+  const observe = deps.mode === "observe";
+  if (observe && !deps.shadow) throw new Error("mode observe needs a ShadowRecorder");
+  const unmappedLog = new RateLimited(UNMAPPED_LOG_INTERVAL_MS, clock);
+  const valveLog = new RateLimited(VALVE_LOG_INTERVAL_MS, clock);
+
+  /** A node hvx cannot map passes with the neutral score and no other trace: say so, rarely. */
+  function logUnmapped(nodes: readonly NodeIdentity[], reasonsOf: (i: number) => readonly Reason[] | undefined): void {
+    nodes.forEach((node, i) => {
+      if (reasonsOf(i)?.[0]?.code !== "node_unmapped") return;
+      const suppressed = unmappedLog.allow(node.name);
+      if (suppressed === undefined) return;
+      deps.log.warn(
+        { node: node.name, providerID: node.providerID ?? null, systemUUID: node.systemUUID ?? null, rules: deps.policy.nodeMapping, unknownScore: deps.policy.scoring.unknownScore, similarSuppressed: suppressed },
+        "node not mapped to any VM: hvx has no opinion on it (passes, neutral score); see GET /debug/nodes",
+      );
+    });
+  }
+
+  function afterValve(pod: string, outcome: ValvedFilterOutcome): void {
+    const valve = outcome.valve;
+    if (!valve || observe) return;
+    deps.shadowMetrics?.countAllRejected(valve.action === "passed-coolest" ? "passed_coolest" : "rejected");
+    if (valveLog.allow(pod) === undefined) return;
+    deps.log.warn(
+      { pod, action: valve.action, coolest: valve.passed.slice(0, 20), tier: valve.tier, candidates: outcome.decisions.length },
+      valve.action === "passed-coolest"
+        ? "host heat rejected every candidate node: passing the coolest tier (filter.whenAllRejected: pass-coolest)"
+        : "host heat rejected every candidate node: pod stays pending (filter.whenAllRejected: reject)",
+    );
+  }
 
   function handle<R>(
     verb: ExtenderVerb,
@@ -75,7 +127,15 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
         parseExtenderArgs,
         asIs,
         (req, ctx) => {
-          const outcome = filterNodes(req.pod, req.nodes, ctx);
+          const outcome = applyAllRejectedValve(filterNodes(req.pod, req.nodes, ctx), req.pod, req.nodes, ctx, deps.whenAllRejected ?? "reject");
+          deps.onNodes?.(req.nodes);
+          logUnmapped(req.nodes, (i) => outcome.decisions[i]?.reasons);
+          const pod = podName(req);
+          afterValve(pod, outcome);
+          if (observe) {
+            deps.shadow!.filter(pod, outcome);
+            return toFilterResultWire(req, passAll(req, outcome.decisions));
+          }
           deps.metrics.countVerdicts(outcome.decisions);
           return toFilterResultWire(req, outcome);
         },
@@ -91,7 +151,15 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
         text,
         parseExtenderArgs,
         asIs,
-        (req, ctx) => toPrioritizeWire(prioritizeNodes(req.pod, req.nodes, ctx)),
+        (req, ctx) => {
+          const scores = prioritizeNodes(req.pod, req.nodes, ctx);
+          deps.onNodes?.(req.nodes);
+          logUnmapped(req.nodes, (i) => scores[i]?.reasons);
+          if (!observe) return toPrioritizeWire(scores);
+          const neutral = deps.policy.scoring.unknownScore;
+          deps.shadow!.prioritize(scores, neutral);
+          return toPrioritizeWire(scores.map((s) => ({ node: s.node, score: neutral })));
+        },
         (req) => (req ? req.nodes.map((n) => ({ Host: n.name, Score: deps.policy.scoring.unknownScore })) : []),
       );
     },
@@ -107,6 +175,10 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
         (req) => req.asExtenderArgs,
         (req, ctx) => {
           const outcome = judgePreemptionCandidates(req.pod, req.candidates, ctx);
+          if (observe) {
+            deps.shadow!.preempt(`${req.pod.namespace}/${req.pod.name}`, outcome);
+            return allCandidatesWire(req);
+          }
           logPreemption(deps.log, req, outcome);
           return toPreemptionResultWire(req, outcome.kept);
         },
@@ -131,6 +203,15 @@ function logPreemption(log: Logger, req: ParsedPreemptionArgs, outcome: Preempti
     },
     "preempt: candidates dropped by hvx",
   );
+}
+
+function podName(req: ParsedExtenderArgs): string {
+  return `${req.pod.namespace}/${req.pod.name}`;
+}
+
+/** Observe mode's filter reply: every node sent passes, as without hvx. */
+function passAll(req: ParsedExtenderArgs, decisions: readonly NodeDecision[]) {
+  return { passed: req.nodes.map((n) => n.name), failed: new Map(), unresolvable: new Map(), decisions };
 }
 
 export type ExtenderHandlers = ReturnType<typeof createExtenderHandlers>;

@@ -2,6 +2,7 @@ import { createServer as createHttpServer, type IncomingMessage, type RequestLis
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "../observability/logger.js";
+import { certificateNotAfterMs } from "./certificate-not-after.js";
 import { CertificateReloader, type KeyPairFiles, readKeyPair, secureContextOptions } from "./certificate-reloader.js";
 
 /** How long in-flight requests may take to finish once a listener closes. */
@@ -32,6 +33,8 @@ export interface RunningListener {
   readonly tls: boolean;
   /** Checks the certificate files now (normally done on a timer); true when a new pair was applied. */
   reloadCertificate(): Promise<boolean>;
+  /** notAfter of the certificate served now, epoch ms; undefined on plain HTTP. */
+  certificateNotAfterMs(): number | undefined;
   /** From now on every response closes its connection, so that clients reconnect elsewhere. */
   drain(): void;
   /** Stops accepting connections; in-flight requests get `graceMs` to finish, then every connection is closed. */
@@ -50,12 +53,18 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
   };
   let server: Server;
   let reloader: CertificateReloader | undefined;
+  let notAfterMs: number | undefined;
   if (o.tls) {
     const tlsKey = o.tlsKey ?? `${o.name}.tls`;
     const pair = await readKeyPair(o.tls, tlsKey);
     const mutual = o.tls.clientCAFile !== undefined;
     const httpsServer = createHttpsServer({ ...secureContextOptions(pair), requestCert: mutual, rejectUnauthorized: mutual }, handler);
-    reloader = new CertificateReloader(o.tls, (p) => httpsServer.setSecureContext(secureContextOptions(p)), o.log, o.certReloadIntervalMs ?? 10_000, tlsKey);
+    notAfterMs = certificateNotAfterMs(pair.cert);
+    const apply = (p: typeof pair) => {
+      httpsServer.setSecureContext(secureContextOptions(p));
+      notAfterMs = certificateNotAfterMs(p.cert);
+    };
+    reloader = new CertificateReloader(o.tls, apply, o.log, o.certReloadIntervalMs ?? 10_000, tlsKey);
     await reloader.start();
     server = httpsServer;
   } else {
@@ -77,6 +86,7 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
     port,
     tls: o.tls !== undefined,
     reloadCertificate: async () => (reloader ? reloader.check() : false),
+    certificateNotAfterMs: () => notAfterMs,
     drain: () => {
       draining = true;
     },

@@ -1,3 +1,4 @@
+import { KubeConfig } from "@kubernetes/client-node";
 import { expect } from "chai";
 import { Registry } from "prom-client";
 import { startFakeKubeApiserver, sampleNamespace, sampleNode, samplePod, type FakeKubeApiserver } from "../../mocks/kube-apiserver/index.js";
@@ -51,7 +52,7 @@ describe("ClusterInformer against the fake API server (real client-node)", funct
     const bound = view.podsByNode.get("n1")?.[0];
     expect(bound?.requests).to.deep.equal({ cpuMilli: 250, memoryBytes: 1024 ** 3 });
     expect(bound?.ownerKey).to.equal("ReplicaSet/team-a/web-1");
-    expect(bound?.boundAtMs).to.equal(Date.parse("2026-11-29T09:00:00Z"));
+    expect(bound?.boundAtMs, "bound before hvx started: not a new binding").to.equal(undefined);
     expect(view.namespaces.get("team-a")?.["hvx.io/oversell-cpu"]).to.equal("3");
     expect(view.syncedAtMs).to.be.a("number");
     expect(inf.latest()).to.equal(view, "unchanged view is reused");
@@ -143,6 +144,121 @@ describe("ClusterInformer against the fake API server (real client-node)", funct
     const warnings = lines.filter((l) => l.includes("unreadable quantities"));
     expect(warnings).to.have.length(1);
     expect(warnings[0]).to.contain("team-a/odd").and.contain("2 cores");
+  });
+
+  it("given pods bound while it watches, stamps each with the local time its watch first showed it bound, whatever the API server's timestamps", async () => {
+    let nowMs = 1_000_000;
+    informer = new ClusterInformer({ kubeConfig: fake.kubeConfig(), defaults, log: silentLogger(), backoff: fastBackoff, now: () => nowMs });
+    const inf = informer;
+    await inf.start();
+    nowMs = 2_000_000;
+    // The API server's clock is ten minutes ahead: its PodScheduled time must not matter.
+    fake.controls.upsertPod(samplePod({ namespace: "team-a", name: "pending", nodeName: "n2", cpu: "250m", scheduledAt: "2026-11-29T09:10:00Z" }));
+    await eventually(() => expect(podNames(inf, "n2")).to.deep.equal(["pending"]));
+    const boundAt = () => inf.latest().podsByNode.get("n2")?.find((p) => p.name === "pending")?.boundAtMs;
+    expect(boundAt()).to.equal(2_000_000);
+    nowMs = 3_000_000;
+    fake.controls.upsertPod(samplePod({ namespace: "team-a", name: "pending", nodeName: "n2", cpu: "500m" }));
+    await eventually(() => expect(inf.latest().podsByNode.get("n2")?.[0]?.requests.cpuMilli).to.equal(500));
+    expect(boundAt(), "an update keeps the first-seen time").to.equal(2_000_000);
+    // A relist (compaction while the watches were away) keeps held pods' times; pods it finds are not new bindings.
+    fake.controls.dropWatches();
+    fake.controls.upsertPod(samplePod({ namespace: "team-a", name: "while-away", nodeName: "n2" }));
+    fake.controls.compact();
+    await eventually(() => expect(podNames(inf, "n2")).to.deep.equal(["pending", "while-away"]));
+    await eventually(() => expect(inf.status().relists).to.be.greaterThan(0));
+    expect(boundAt()).to.equal(2_000_000);
+    expect(inf.latest().podsByNode.get("n2")?.find((p) => p.name === "while-away")?.boundAtMs).to.equal(undefined);
+    expect(inf.latest().podsByNode.get("n1")?.[0]?.boundAtMs, "listed at start-up").to.equal(undefined);
+  });
+
+  it("given credentials that fail on the third watch of each resource (exec plugin, expired token), reports them through the informer, never as an unhandled rejection, keeps the view and recovers when they work again", async () => {
+    class FlakyCredentials extends KubeConfig {
+      watches = 0;
+      failFromWatch = Number.POSITIVE_INFINITY;
+      healed = false;
+      get broken(): boolean {
+        return this.watches >= this.failFromWatch && !this.healed;
+      }
+      override async applyToFetchOptions(opts: Parameters<KubeConfig["applyToFetchOptions"]>[0]) {
+        this.watches++;
+        if (this.broken) throw new Error("exec plugin aws-iam-authenticator: token expired");
+        return super.applyToFetchOptions(opts);
+      }
+      override async applySecurityAuthentication(context: Parameters<KubeConfig["applySecurityAuthentication"]>[0]) {
+        if (this.broken) throw new Error("exec plugin aws-iam-authenticator: token expired");
+        return super.applySecurityAuthentication(context);
+      }
+    }
+    const kc = new FlakyCredentials();
+    kc.loadFromString(fake.kubeconfigYaml());
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown) => void rejections.push(reason);
+    process.on("unhandledRejection", onRejection);
+    try {
+      informer = new ClusterInformer({ kubeConfig: kc, defaults, log: silentLogger(), backoff: fastBackoff });
+      const inf = informer;
+      await inf.start();
+      const allWatching = () => eventually(() => expect(fake.controls.stats().watchesOpen).to.equal(3), 4000, "three open watches");
+      await allWatching();
+      expect(kc.watches).to.equal(3, "one watch per resource");
+      fake.controls.dropWatches();
+      await allWatching();
+      expect(kc.watches).to.equal(6, "second watches");
+      kc.failFromWatch = 7;
+      fake.controls.dropWatches();
+      await eventually(() => expect(inf.status().errors).to.be.at.least(6), 4000, "failures reported and retried");
+      await new Promise((r) => setTimeout(r, 50));
+      expect(rejections, "no unhandled rejection").to.deep.equal([]);
+      expect(inf.status().resources.map((r) => r.lastError)).to.deep.equal(Array(3).fill("exec plugin aws-iam-authenticator: token expired"));
+      expect(podNames(inf, "n1")).to.deep.equal(["bound"], "last view kept");
+      kc.healed = true;
+      fake.controls.upsertPod(samplePod({ namespace: "team-a", name: "after-heal", nodeName: "n1" }));
+      await eventually(() => expect(podNames(inf, "n1")).to.deep.equal(["after-heal", "bound"]), 4000, "recovery");
+    } finally {
+      process.off("unhandledRejection", onRejection);
+    }
+  });
+
+  it("given a watch gone silent (no event, no bookmark) for watchIdleSeconds, restarts it from its last resourceVersion and counts it", async () => {
+    const registry = new Registry();
+    informer = new ClusterInformer({ kubeConfig: fake.kubeConfig(), defaults, log: silentLogger(), backoff: fastBackoff, watchIdleSeconds: 0.8, metrics: createClusterMetrics(registry) });
+    const inf = informer;
+    await inf.start();
+    await eventually(() => expect(fake.controls.stats().watchesOpen).to.equal(3));
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(inf.status().idleRestarts, "bookmarks every 100 ms keep healthy watches alive").to.equal(0);
+    expect(fake.controls.silenceWatches()).to.equal(3);
+    fake.controls.upsertPod(samplePod({ namespace: "team-a", name: "sent-into-the-void", nodeName: "n2" }));
+    await eventually(() => expect(podNames(inf, "n2")).to.deep.equal(["sent-into-the-void"]), 4000, "the restarted watch to deliver");
+    expect(inf.status().idleRestarts).to.be.at.least(3);
+    expect(inf.status().relists, "watched again from the last resourceVersion").to.equal(0);
+    expect(await registry.getSingleMetricAsString("hvx_cluster_watch_idle_restarts_total")).to.match(/resource="pods"} [1-9]/);
+  });
+
+  it("given a watch whose response never starts, the watchdog ends it too", async () => {
+    informer = new ClusterInformer({ kubeConfig: fake.kubeConfig(), defaults, log: silentLogger(), backoff: fastBackoff, watchIdleSeconds: 0.3, requestTimeoutSeconds: 5 });
+    const inf = informer;
+    await inf.start();
+    await eventually(() => expect(fake.controls.stats().watchesOpen).to.equal(3));
+    fake.controls.setFault({ latencyMs: 60_000 });
+    fake.controls.dropWatches();
+    await eventually(() => expect(inf.status().idleRestarts).to.be.at.least(3), 4000, "hung watch requests ended");
+    fake.controls.setFault({});
+    fake.controls.upsertPod(samplePod({ namespace: "team-a", name: "later", nodeName: "n2" }));
+    await eventually(() => expect(podNames(inf, "n2")).to.deep.equal(["later"]), 4000);
+  });
+
+  it("given a list that gets no answer, gives up after requestTimeoutSeconds and retries", async () => {
+    fake.controls.setFault({ latencyMs: 60_000 });
+    informer = new ClusterInformer({ kubeConfig: fake.kubeConfig(), defaults, log: silentLogger(), backoff: fastBackoff, requestTimeoutSeconds: 0.2, syncTimeoutMs: 5000 });
+    const inf = informer;
+    const started = inf.start();
+    await eventually(() => expect(inf.status().errors).to.be.at.least(3), 3000, "list timeouts");
+    expect(inf.status().resources[0]?.lastError).to.match(/no answer from the Kubernetes API server within 0.2 s/);
+    fake.controls.setFault({});
+    await started;
+    expect(podNames(inf, "n1")).to.deep.equal(["bound"]);
   });
 
   it("given the API server gone, keeps the view; start() against it rejects clearly", async () => {

@@ -49,11 +49,13 @@ describe("ClusterState", () => {
     expect(s.counts().pods).to.equal(0);
   });
 
-  it("given a bound pod, remembers its binding time by key", () => {
+  it("given a bound pod, remembers its binding time by key, and tells a held pod without one from an unknown pod", () => {
     const s = new ClusterState();
     s.setPod("ns/a", pod("a", "n1"));
-    expect(s.boundAtMs("ns/a")).to.equal(1);
-    expect(s.boundAtMs("ns/x")).to.equal(undefined);
+    s.setPod("ns/b", { ...pod("b", "n1"), boundAtMs: undefined });
+    expect(s.bindingOf("ns/a")).to.deep.equal({ boundAtMs: 1 });
+    expect(s.bindingOf("ns/b")).to.deep.equal({ boundAtMs: undefined });
+    expect(s.bindingOf("ns/x")).to.equal(undefined);
   });
 
   it("given namespace labels, exposes and removes them", () => {

@@ -14,33 +14,30 @@ function pod(extra: { nodeName?: string; created?: string | Date; scheduled?: st
   };
 }
 
-describe("toPodView binding time", () => {
-  const cases: Array<{ name: string; pod: PodWire; want: number | undefined }> = [
+describe("toPodView binding time (one clock: hvx's own)", () => {
+  const cases: Array<{ name: string; pod: PodWire; firstSeen: number | undefined; want: number | undefined }> = [
     {
-      name: "given PodScheduled True, uses its lastTransitionTime",
+      name: "given PodScheduled and creation times from the API server, ignores them: the binding time is when hvx first saw the pod bound",
       pod: pod({ nodeName: "n1", created: "2026-11-29T09:00:00Z", scheduled: "2026-11-29T09:00:05Z" }),
-      want: Date.parse("2026-11-29T09:00:05Z"),
+      firstSeen: FIRST_SEEN,
+      want: FIRST_SEEN,
     },
     {
-      name: "given the condition as a Date (deserialized list), uses it",
+      name: "given a condition as a Date (deserialized list), still ignores it",
       pod: pod({ nodeName: "n1", scheduled: new Date("2026-11-29T09:00:07Z") }),
-      want: Date.parse("2026-11-29T09:00:07Z"),
+      firstSeen: FIRST_SEEN,
+      want: FIRST_SEEN,
     },
     {
-      name: "given no PodScheduled condition, uses the creation time",
-      pod: pod({ nodeName: "n1", created: "2026-11-29T09:00:00Z" }),
-      want: Date.parse("2026-11-29T09:00:00Z"),
+      name: "given a pod already bound when listed (no first-seen time), has no binding time: not a new binding",
+      pod: pod({ nodeName: "n1", created: "2026-11-29T09:00:00Z", scheduled: "2026-11-29T09:00:05Z" }),
+      firstSeen: undefined,
+      want: undefined,
     },
-    {
-      name: "given PodScheduled False, falls back to the creation time",
-      pod: pod({ nodeName: "n1", created: "2026-11-29T09:00:00Z", scheduled: "2026-11-29T09:30:00Z", scheduledStatus: "False" }),
-      want: Date.parse("2026-11-29T09:00:00Z"),
-    },
-    { name: "given neither, uses when hvx first saw it bound", pod: pod({ nodeName: "n1" }), want: FIRST_SEEN },
-    { name: "given an unscheduled pod, has no binding time", pod: pod({ created: "2026-11-29T09:00:00Z" }), want: undefined },
+    { name: "given an unscheduled pod, has no binding time", pod: pod({ created: "2026-11-29T09:00:00Z" }), firstSeen: FIRST_SEEN, want: undefined },
   ];
   for (const t of cases) {
-    it(t.name, () => expect(toPodView(t.pod, defaults, FIRST_SEEN).boundAtMs).to.equal(t.want));
+    it(t.name, () => expect(toPodView(t.pod, defaults, t.firstSeen).boundAtMs).to.equal(t.want));
   }
 
   it("given phase Succeeded or Failed, marks the pod terminal", () => {
@@ -60,6 +57,11 @@ describe("toPodView binding time", () => {
 });
 
 describe("ownerKeyOf", () => {
+  it("given two ReplicaSets of one Deployment (a rolling update), puts their pods in one replica group", () => {
+    const podOf = (rs: string, hash: string): PodWire => ({ metadata: { namespace: "shop", labels: { "pod-template-hash": hash }, ownerReferences: [{ kind: "ReplicaSet", name: `${rs}-${hash}`, controller: true }] } });
+    expect(ownerKeyOf(podOf("web", "5d8f7c9b6"))).to.equal(ownerKeyOf(podOf("web", "6f7a8b9c0")));
+  });
+
   const cases: Array<{ name: string; meta: NonNullable<PodWire["metadata"]>; want: string | undefined }> = [
     { name: "given a ReplicaSet controller, keys by it", meta: { namespace: "a", ownerReferences: [{ kind: "ReplicaSet", name: "web-7d9", controller: true }] }, want: "ReplicaSet/a/web-7d9" },
     { name: "given a StatefulSet, keys by it", meta: { namespace: "a", ownerReferences: [{ kind: "StatefulSet", name: "db", controller: true }] }, want: "StatefulSet/a/db" },
@@ -70,6 +72,26 @@ describe("ownerKeyOf", () => {
       want: "app/a/agent",
     },
     { name: "given nothing, has no key", meta: { namespace: "a" }, want: undefined },
+    {
+      name: "given a Deployment's ReplicaSet (pod-template-hash label matching the name's suffix), keys by the Deployment",
+      meta: { namespace: "a", labels: { "pod-template-hash": "7d9f8b6c5" }, ownerReferences: [{ kind: "ReplicaSet", name: "web-7d9f8b6c5", controller: true }] },
+      want: "Deployment/a/web",
+    },
+    {
+      name: "given a Deployment named with dashes, strips only the hash",
+      meta: { namespace: "a", labels: { "pod-template-hash": "5b8c7" }, ownerReferences: [{ kind: "ReplicaSet", name: "payments-api-5b8c7", controller: true }] },
+      want: "Deployment/a/payments-api",
+    },
+    {
+      name: "given a ReplicaSet whose name does not end with the pod's hash, keys by the ReplicaSet",
+      meta: { namespace: "a", labels: { "pod-template-hash": "abc" }, ownerReferences: [{ kind: "ReplicaSet", name: "web-7d9", controller: true }] },
+      want: "ReplicaSet/a/web-7d9",
+    },
+    {
+      name: "given a ReplicaSet named exactly like the hash, keys by the ReplicaSet",
+      meta: { namespace: "a", labels: { "pod-template-hash": "abc" }, ownerReferences: [{ kind: "ReplicaSet", name: "-abc", controller: true }] },
+      want: "ReplicaSet/a/-abc",
+    },
   ];
   for (const t of cases) it(t.name, () => expect(ownerKeyOf({ metadata: t.meta })).to.equal(t.want));
 });

@@ -13,6 +13,16 @@ describe("parseConfig", () => {
     expect(c.staleMetrics).to.equal("pass");
     expect(c.exempt.namespaces).to.deep.equal(["kube-system"]);
     expect(c.scoring.unknownScore).to.equal(5);
+    expect(c.mode).to.equal("enforce");
+    expect(c.admission.mode).to.equal("enforce");
+    expect(c.filter).to.deep.equal({ whenAllRejected: "pass-coolest" });
+  });
+
+  it("given mode, admission.mode and filter.whenAllRejected, loads them; a typo stops start-up naming the key", () => {
+    const c = parseConfig("mode: observe\nadmission:\n  mode: observe\nfilter:\n  whenAllRejected: reject\n");
+    expect([c.mode, c.admission.mode, c.filter.whenAllRejected]).to.deep.equal(["observe", "observe", "reject"]);
+    expect(() => parseConfig("filter:\n  whenAllRejected: pass-hottest\n")).to.throw(ConfigError, /filter\.whenAllRejected/);
+    expect(() => parseConfig("mode: shadow\n")).to.throw(ConfigError, /mode/);
   });
 
   it("given a YAML file, overrides only the keys it sets", () => {

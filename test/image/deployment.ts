@@ -2,13 +2,13 @@ import { join } from "node:path";
 import { findOne, loadManifests, type Obj } from "../manifests/load-manifests.js";
 import { imageConfig, projectVolume, type PodRun } from "./image-fixture.js";
 
-/** manifests/deployment.yaml: the pod spec and its hvx container. */
+/** manifests/base/deployment.yaml: the pod spec and its hvx container. */
 export function hvxDeployment(): { namespace: string; pod: Obj; container: Obj } {
   const { docs } = loadManifests();
   const deployment = findOne(docs, "Deployment", "hvx").obj;
   const pod: Obj = deployment.spec.template.spec;
   const container = (pod.containers as Obj[]).find((c) => c.name === "hvx");
-  if (container === undefined) throw new Error("manifests/deployment.yaml has no container named hvx");
+  if (container === undefined) throw new Error("manifests/base/deployment.yaml has no container named hvx");
   return { namespace: deployment.metadata.namespace, pod, container };
 }
 
@@ -30,7 +30,7 @@ function bytes(quantity: string): number {
 }
 
 /**
- * The hvx container of manifests/deployment.yaml as a PodRun: its args, env (fieldRefs filled
+ * The hvx container of manifests/base/deployment.yaml as a PodRun: its args, env (fieldRefs filled
  * in), the pod's and container's securityContext, and every volumeMount. ConfigMap and Secret
  * volumes are projected from `contents` (volume name -> file name -> text) under `hostDir`
  * with the manifest's defaultMode and the pod's fsGroup; emptyDirs become a tmpfs of their

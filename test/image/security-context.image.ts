@@ -7,7 +7,7 @@ import { hvxDeployment, imageUser, podRunFromDeployment } from "./deployment.js"
 import { IMAGE, WorkingContainer, imageConfig, imageUnavailable, podRunUnavailable, skipUnless, startLikePod } from "./image-fixture.js";
 
 /**
- * manifests/deployment.yaml's securityContext against the built image: what the manifests
+ * manifests/base/deployment.yaml's securityContext against the built image: what the manifests
  * promise (non-root, read-only root filesystem, no privilege escalation, no capabilities,
  * RuntimeDefault seccomp) must be what the image needs. serve.image.ts runs hvx itself that way.
  */

@@ -43,7 +43,7 @@ function stopMock(mock: { child: ChildProcess } | undefined): Promise<void> {
   });
 }
 
-describe(`the image (${IMAGE}) run as manifests/deployment.yaml runs it (read-only root, uid 65532, emptyDir /tmp)`, function () {
+describe(`the image (${IMAGE}) run as manifests/base/deployment.yaml runs it (read-only root, uid 65532, emptyDir /tmp)`, function () {
   this.timeout(120_000);
   let dir = "";
   let mock: { child: ChildProcess; url: string } | undefined;
@@ -91,7 +91,7 @@ describe(`the image (${IMAGE}) run as manifests/deployment.yaml runs it (read-on
     }, 30_000, "the first poll's rejections");
     expect(Object.keys(body.FailedAndUnresolvableNodes).sort()).to.deep.equal(["k8s-worker-01", "k8s-worker-02", "k8s-worker-03", "k8s-worker-04", "k8s-worker-05", "k8s-worker-06"]);
     expect(body.FailedAndUnresolvableNodes["k8s-worker-01"]).to.match(/^ESXi host esx-01 \(host-11\): cpu ready/);
-    expect(body.NodeNames).to.deep.equal(["k8s-worker-07", "k8s-worker-08", "k8s-worker-09", "k8s-worker-10", "k8s-worker-11", "k8s-worker-12"]);
+    expect(body.NodeNames).to.deep.equal(Array.from({ length: 13 }, (_, i) => `k8s-worker-${String(7 + i).padStart(2, "0")}`));
   });
 
   it("answers the Deployment's liveness and readiness probes", async () => {

@@ -13,6 +13,7 @@ import {
   valueAt,
   type Obj,
 } from "./load-manifests.js";
+import { EXTENDER_FIELDS, EXTENDER_TLS_FIELDS, unknownSchedulerFields } from "./scheduler-config-fields.js";
 
 const NS = "hvx-system";
 const { docs, problems } = loadManifests();
@@ -48,16 +49,16 @@ describe("manifests/", () => {
     }
   });
 
-  it("given the top-level files, every namespaced object lives in hvx-system", () => {
-    const clusterScoped = new Set(["Namespace", "ClusterRole", "ClusterRoleBinding", "KubeSchedulerConfiguration"]);
-    const mine = docs.filter((d) => !d.file.includes("/") && !clusterScoped.has(d.obj.kind));
+  it("given the files of base/, every namespaced object lives in hvx-system", () => {
+    const clusterScoped = new Set(["Namespace", "ClusterRole", "ClusterRoleBinding", "Kustomization"]);
+    const mine = docs.filter((d) => d.file.startsWith("base/") && !clusterScoped.has(d.obj.kind));
     expect(mine.length).to.be.greaterThan(5);
     for (const { file, obj } of mine) expect(obj.metadata?.namespace, `${file}: ${obj.kind}`).to.equal(NS);
-    expect(findOne(docs, "Namespace", NS).file).to.equal("namespace.yaml");
+    expect(findOne(docs, "Namespace", NS).file).to.equal("base/namespace.yaml");
   });
 });
 
-describe("manifests/deployment.yaml", () => {
+describe("manifests/base/deployment.yaml", () => {
   it("runs 2 replicas of the serve command under the hvx service account", () => {
     expect(deployment.spec.replicas).to.equal(2);
     expect(selects(deployment.spec.selector.matchLabels, podLabels)).to.equal(true);
@@ -119,7 +120,7 @@ describe("manifests/deployment.yaml", () => {
       const path: string = env.get(name)?.value;
       expect(path, name).to.match(new RegExp(`/${key}$`));
       expect(volumeFor(path)?.secret?.secretName, name).to.equal("hvx-vcenter-credentials");
-      expect(secret.stringData, "secret-example.yaml").to.have.property(key);
+      expect(secret.stringData, "examples/secret-example.yaml").to.have.property(key);
     }
     expect(volumeFor("/etc/hvx/config.yaml")?.configMap?.name).to.equal("hvx-config");
     expect(volumeFor("/etc/hvx/tls/tls.crt")?.secret?.secretName).to.equal("hvx-webhook-tls");
@@ -132,14 +133,14 @@ describe("manifests/deployment.yaml", () => {
 
   it("has a PodDisruptionBudget of its own that keeps one replica", () => {
     const pdb = findOne(docs, "PodDisruptionBudget", "hvx");
-    expect(pdb.file).to.equal("poddisruptionbudget.yaml");
+    expect(pdb.file).to.equal("base/poddisruptionbudget.yaml");
     expect(pdb.obj.apiVersion).to.equal("policy/v1");
     expect(pdb.obj.spec.minAvailable).to.equal(1);
     expect(selects(pdb.obj.spec.selector.matchLabels, podLabels)).to.equal(true);
   });
 });
 
-describe("manifests/service.yaml", () => {
+describe("manifests/base/service.yaml", () => {
   it("routes extender 8888 -> 8888, webhook 443 -> 8443 and admin 9090 -> 9090 to the hvx pods", () => {
     const svc = findOne(docs, "Service", "hvx").obj;
     expect(selects(svc.spec.selector, podLabels)).to.equal(true);
@@ -152,7 +153,7 @@ describe("manifests/service.yaml", () => {
   });
 });
 
-describe("manifests/networkpolicy.yaml", () => {
+describe("manifests/base/networkpolicy.yaml", () => {
   const policy = findOne(docs, "NetworkPolicy", "hvx");
   const rules = policy.obj.spec.ingress as Obj[];
   const ruleFor = (port: string) => {
@@ -163,7 +164,7 @@ describe("manifests/networkpolicy.yaml", () => {
   };
 
   it("selects the hvx pods and restricts ingress only", () => {
-    expect(policy.file).to.equal("networkpolicy.yaml");
+    expect(policy.file).to.equal("base/networkpolicy.yaml");
     expect(policy.obj.apiVersion).to.equal("networking.k8s.io/v1");
     expect(selects(policy.obj.spec.podSelector.matchLabels, podLabels)).to.equal(true);
     expect(policy.obj.spec.policyTypes).to.deep.equal(["Ingress"]);
@@ -174,7 +175,7 @@ describe("manifests/networkpolicy.yaml", () => {
     const from = ruleFor("webhook").from as Obj[];
     expect(from).to.have.length(1);
     expect(from[0]!.ipBlock.cidr).to.match(/^\d+\.\d+\.\d+\.\d+\/\d+$/);
-    expect(readFileSync(join(MANIFESTS_DIR, "networkpolicy.yaml"), "utf8")).to.match(/REPLACE: the control-plane nodes' CIDR/);
+    expect(readFileSync(join(MANIFESTS_DIR, "base/networkpolicy.yaml"), "utf8")).to.match(/REPLACE: the control-plane nodes' CIDR/);
   });
 
   it("opens the admin port to the monitoring namespace only", () => {
@@ -183,11 +184,11 @@ describe("manifests/networkpolicy.yaml", () => {
 
   it("leaves the extender port open and says that mutual TLS guards it", () => {
     expect(ruleFor("extender").from).to.equal(undefined);
-    expect(readFileSync(join(MANIFESTS_DIR, "networkpolicy.yaml"), "utf8")).to.match(/hostNetwork[\s\S]*mutual\s+TLS/);
+    expect(readFileSync(join(MANIFESTS_DIR, "base/networkpolicy.yaml"), "utf8")).to.match(/hostNetwork[\s\S]*mutual\s+TLS/);
   });
 });
 
-describe("manifests/rbac.yaml", () => {
+describe("manifests/base/rbac.yaml", () => {
   /** Rules flattened to `group/resource:verb` so that "exactly, nothing wider" is one comparison. */
   const flatten = (rules: Obj[]): string[] =>
     rules.flatMap((r) => {
@@ -224,19 +225,10 @@ describe("manifests/rbac.yaml", () => {
       expect(binding.roleRef, c.kind).to.deep.equal({ apiGroup: "rbac.authorization.k8s.io", kind: c.roleKind, name: c.roleName });
       expect(binding.subjects, c.kind).to.deep.equal([{ kind: "ServiceAccount", name: "hvx", namespace: NS }]);
     }
-    const roles = docs.filter((d) => !d.file.includes("/") && /^(Cluster)?Role$/.test(d.obj.kind));
+    const roles = docs.filter((d) => d.file.startsWith("base/") && /^(Cluster)?Role$/.test(d.obj.kind));
     expect(roles.map((d) => d.obj.metadata.name).sort()).to.deep.equal(["hvx", "hvx-node-labeller"]);
   });
 });
-
-/** Extender fields of kubescheduler.config.k8s.io/v1 (kube-scheduler/config/v1/types.go). */
-const EXTENDER_FIELDS = [
-  "urlPrefix", "filterVerb", "preemptVerb", "prioritizeVerb", "weight", "bindVerb", "enableHTTPS",
-  "tlsConfig", "httpTimeout", "nodeCacheCapable", "managedResources", "ignorable",
-];
-
-/** Extender TLS fields (kube-scheduler/config/v1/types.go, ExtenderTLSConfig). */
-const EXTENDER_TLS_FIELDS = ["insecure", "serverName", "certFile", "keyFile", "caFile", "certData", "keyData", "caData"];
 
 describe("manifests/kube-scheduler-config.yaml", () => {
   const found = docs.filter((d) => d.obj.kind === "KubeSchedulerConfiguration");
@@ -245,6 +237,7 @@ describe("manifests/kube-scheduler-config.yaml", () => {
     expect(found).to.have.length(1);
     const cfg = found[0]!.obj;
     expect(cfg.apiVersion).to.equal("kubescheduler.config.k8s.io/v1");
+    expect(unknownSchedulerFields(cfg), "fields kubescheduler.config.k8s.io/v1 does not know").to.deep.equal([]);
     expect(cfg.extenders).to.have.length(1);
     const ext: Obj = cfg.extenders[0];
     expect(Object.keys(ext).filter((k) => !EXTENDER_FIELDS.includes(k)), "unknown extender fields").to.deep.equal([]);
@@ -295,7 +288,7 @@ describe("manifests/kube-scheduler-config.yaml", () => {
   });
 });
 
-describe("manifests/configmap.yaml", () => {
+describe("manifests/base/configmap.yaml", () => {
   const text: string = findOne(docs, "ConfigMap", "hvx-config").obj.data["config.yaml"];
   const raw = parseYaml(text) as Obj;
   /** Keys that have no default and that the production config sets on purpose. */
@@ -336,12 +329,12 @@ describe("manifests/configmap.yaml", () => {
   });
 });
 
-describe("manifests/secret-example.yaml", () => {
+describe("manifests/examples/secret-example.yaml", () => {
   it("holds placeholders only and says never to commit real values", () => {
     const secret = findOne(docs, "Secret", "hvx-vcenter-credentials");
-    expect(secret.file).to.equal("secret-example.yaml");
+    expect(secret.file).to.equal("examples/secret-example.yaml");
     expect(secret.obj.data ?? {}).to.deep.equal({});
     for (const value of Object.values(secret.obj.stringData as Obj)) expect(value).to.match(/REPLACE-ME/);
-    expect(readFileSync(join(MANIFESTS_DIR, "secret-example.yaml"), "utf8")).to.match(/never commit/i);
+    expect(readFileSync(join(MANIFESTS_DIR, "examples/secret-example.yaml"), "utf8")).to.match(/never commit/i);
   });
 });

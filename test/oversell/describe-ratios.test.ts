@@ -7,6 +7,20 @@ const memory = (over: Partial<RatioDecision>): RatioDecision => ({ ...cpu({}), r
 
 describe("ratioWarning", () => {
   const cases: Array<{ name: string; d: RatioDecision; changed: boolean; want: string | undefined }> = [
+    {
+      // fleet 0.60413 shows as 0.604; 4.0 / 0.604 = 6.6225 -> 6.623 (the real cap 4 / 0.60413 = 6.621 would not add up)
+      name: "cap not binding on a fleet ratio below 1 (both sides rounded alike)",
+      d: cpu({ limit: { code: "cap_not_binding", maxStacked: 4, fleetRatio: 0.60413, capRatio: 4 / 0.60413 } }),
+      changed: true,
+      want: "hvx: cpu requests scaled by 1/2 (configured ratio; stacked cap 4.0 / vCPU:pCPU 0.604 = 6.623 not binding)",
+    },
+    {
+      // 4.0 / 2.47 = 1.619: the applied ratio and the fleet ratio shown with the same three decimals
+      name: "stacked cap on a fleet ratio with two decimals",
+      d: cpu({ ratio: 4 / 2.47, limit: { code: "stacked_cap", maxStacked: 4, fleetRatio: 2.47, capRatio: 4 / 2.47 } }),
+      changed: true,
+      want: "hvx: cpu requests scaled by 1/1.619 (stacked cap 4.0 / vCPU:pCPU 2.47)",
+    },
     { name: "stacked cap", d: cpu({ ratio: 1.6, limit: { code: "stacked_cap", maxStacked: 4, fleetRatio: 2.5, capRatio: 1.6 } }), changed: true, want: "hvx: cpu requests scaled by 1/1.6 (stacked cap 4.0 / vCPU:pCPU 2.5)" },
     {
       name: "cap not binding",

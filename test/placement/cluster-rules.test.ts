@@ -8,7 +8,7 @@ import type { ParsedExtenderArgs } from "../../src/protocol/parse-extender-args.
 import { toFilterResultWire } from "../../src/protocol/to-extender-wire.js";
 import { amounts, clusterViewOf, nodeView, podMetaOf, podView } from "../fixtures/cluster.js";
 import { hostView, inventoryOf, NOW_MS, vmView } from "../fixtures/inventory.js";
-import { DEFAULT_POLICY } from "../fixtures/policy.js";
+import { DEFAULT_POLICY, policyWith } from "../fixtures/policy.js";
 
 // Three 32-core hosts: esx-cool-1 (two node VMs), esx-hot (cpu ready 14 % >= 10 %), esx-cool-3.
 // Node names differ from VM names: only providerID (kept in the cluster view) maps them,
@@ -186,5 +186,66 @@ describe("cluster rules: exempt pods", () => {
 
   it("given a DaemonSet pod, takes no stacked or spread penalty off the score", () => {
     expect(scores(daemonSet, ctxOf(pods))["node-1a"]).to.equal(scores(daemonSet, ctxOf([]))["node-1a"]);
+  });
+
+  const annotated = (over: Partial<PodMeta> = {}) => meta({ annotations: { [HOST_SPREAD_ANNOTATION]: "required", "hvx.io/exempt": "true" }, ...over });
+
+  it("given a pod annotated hvx.io/exempt: true, lifts the host-heat rules only: limits, stacked cap and spread still reject", () => {
+    const out = filterNodes(annotated(), candidates, ctxOf(pods));
+    expect(out.passed).to.deep.equal(["node-3"]);
+    expect(out.unresolvable.size, "the hot host no longer keeps it off node-2").to.equal(0);
+    expect(out.failed.get("node-1a")?.map((r) => r.code)).to.include("limit_overcommit");
+    expect(out.failed.get("node-1b")?.map((r) => r.code)).to.include.members(["stacked_overcommit", "host_spread"]);
+    expect(out.failed.get("node-2")?.map((r) => r.code)).to.deep.equal(["limit_overcommit"]);
+    expect(out.decisions.find((d) => d.node === "node-2")?.exemptBy).to.equal("annotation hvx.io/exempt");
+  });
+
+  it("given a pod annotated hvx.io/exempt: true, still takes the stacked and spread penalties off the score", () => {
+    const loose = annotated({ annotations: { "hvx.io/exempt": "true" } });
+    const few = [running("node-1a", 1, { ownerKey: OWNER }), running("node-1b", 1, { ownerKey: OWNER })];
+    expect(scores(loose, ctxOf(few, BIG))["node-1a"]).to.be.below(scores(loose, ctxOf([], BIG))["node-1a"]!);
+  });
+
+  for (const c of [
+    { patterns: [], honoured: false, why: "[] turns the annotation off" },
+    { patterns: ["team-*", "kube-system"], honoured: false, why: "payments matches no pattern" },
+    { patterns: ["pay*"], honoured: true, why: "pay* matches payments" },
+    { patterns: ["*"], honoured: true, why: "the default" },
+  ]) {
+    it(`given exempt.annotationNamespaces ${JSON.stringify(c.patterns)}, ${c.honoured ? "honours" : "ignores"} the annotation (${c.why})`, () => {
+      const ctx = { ...ctxOf([]), policy: policyWith({ exempt: { ...DEFAULT_POLICY.exempt, annotationNamespaces: c.patterns } }) };
+      const out = filterNodes(meta({ annotations: { "hvx.io/exempt": "true" } }), candidates, ctx);
+      expect(out.passed.includes("node-2")).to.equal(c.honoured);
+    });
+  }
+});
+
+describe("cluster rules: a cluster view older than kubernetes.maxCacheAgeSeconds has no opinion", () => {
+  const pods = [running("node-1a", 14, { ownerKey: OWNER }), running("node-1b", 113, { ownerKey: OWNER })];
+  const required = meta({ annotations: { [HOST_SPREAD_ANNOTATION]: "required" } });
+  const aged = (ageMs: number, policy = DEFAULT_POLICY): PlacementContext => {
+    const ctx = ctxOf(pods);
+    return { ...ctx, policy, cluster: { ...ctx.cluster!, view: { ...ctx.cluster!.view, lastEventMs: NOW_MS - ageMs } } };
+  };
+
+  it("given a view heard from exactly 300 s ago, still applies limits, stacked cap and spread", () => {
+    expect(filterNodes(required, candidates, aged(300_000)).passed).to.deep.equal(["node-3"]);
+  });
+
+  it("given a view older than 300 s, drops them (like stale metrics); host heat still rejects", () => {
+    const out = filterNodes(required, candidates, aged(300_001));
+    expect(out.passed).to.deep.equal(["node-1a", "node-1b", "node-3"]);
+    expect(out.failed.size).to.equal(0);
+    expect([...out.unresolvable.keys()]).to.deep.equal(["node-2"]);
+  });
+
+  it("given a view older than 300 s, takes no stacked or spread penalty off the score either", () => {
+    const loose = meta();
+    expect(scores(loose, aged(400_000))["node-1a"]).to.equal(scores(loose, { ...ctxOf([]) })["node-1a"]);
+  });
+
+  it("given kubernetes.maxCacheAgeSeconds 600, a 400 s old view still counts", () => {
+    const policy = policyWith({ kubernetes: { ...DEFAULT_POLICY.kubernetes!, maxCacheAgeSeconds: 600 } });
+    expect(filterNodes(required, candidates, aged(400_000, policy)).passed).to.deep.equal(["node-3"]);
   });
 });

@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { toPodView, type PodWire } from "../../src/cluster/to-pod-view.js";
 import type { PodView } from "../../src/model/cluster.js";
 import { checkSpread, DEFAULT_SPREAD_WEIGHTS, HOST_SPREAD_ANNOTATION, HOST_SPREAD_MAX_SKEW_ANNOTATION, replicasOn, spreadRuleOf, type SpreadRule } from "../../src/placement/host-spread.js";
 import { formatReason } from "../../src/protocol/format-reason.js";
@@ -94,4 +95,19 @@ describe("checkSpread", () => {
       expect(out.reason ? formatReason(out.reason) : undefined).to.equal(c.reason);
     });
   }
+});
+
+describe("spread across a Deployment's rolling update", () => {
+  it("given old-ReplicaSet replicas on a host and an incoming pod of the new ReplicaSet, counts them as one replica group", () => {
+    const wire = (rs: string, hash: string, name: string, nodeName?: string): PodWire => ({
+      metadata: { namespace: "shop", name, uid: name, labels: { "pod-template-hash": hash }, ownerReferences: [{ kind: "ReplicaSet", name: `${rs}-${hash}`, controller: true }] },
+      spec: { containers: [], ...(nodeName ? { nodeName } : {}) },
+    });
+    const defaults = { cpuMilli: 100, memoryBytes: 1 };
+    const onHost = [wire("web", "5d8f7c9b6", "web-5d8f7c9b6-a", "n1"), wire("web", "5d8f7c9b6", "web-5d8f7c9b6-b", "n1")].map((p) => toPodView(p, defaults, undefined));
+    const incoming = toPodView(wire("web", "6f7a8b9c0", "web-6f7a8b9c0-x"), defaults, undefined);
+    const rule = spreadRuleOf(incoming, {})!;
+    expect(rule.owner).to.equal("Deployment/shop/web");
+    expect(replicasOn(onHost, rule.owner, incoming.uid)).to.equal(2, "the rolling update does not reset the spread");
+  });
 });

@@ -3,7 +3,12 @@ import { Registry } from "prom-client";
 import type { MetricsSource } from "../../src/model/metrics-source.js";
 import { ExtenderMetrics } from "../../src/observability/extender-metrics.js";
 import { silentLogger } from "../../src/observability/logger.js";
-import { createExtenderHandlers } from "../../src/server/extender-handlers.js";
+import { createExtenderHandlers, UNMAPPED_LOG_INTERVAL_MS, type ExtenderDeps } from "../../src/server/extender-handlers.js";
+import { FakeMetricsSource } from "../../mocks/fake-metrics-source.js";
+import { createLogger } from "../../src/observability/logger.js";
+import { ShadowMetrics } from "../../src/observability/shadow-metrics.js";
+import { ShadowRecorder } from "../../src/server/shadow-recorder.js";
+import { hostView, inventoryOf, NOW_MS, vmView } from "../fixtures/inventory.js";
 import { DEFAULT_POLICY } from "../fixtures/policy.js";
 
 /** A source that fails the way a bug would: hvx must answer "no opinion", never an error. */
@@ -34,5 +39,122 @@ describe("createExtenderHandlers", () => {
     const text = await registry.metrics();
     expect(text).to.match(/hvx_extender_requests_total\{verb="filter",outcome="internal_error"\} 1/);
     expect(text).to.match(/hvx_extender_requests_total\{verb="prioritize",outcome="internal_error"\} 1/);
+  });
+});
+
+// Two hot hosts (cpu ready 14 % and 12 % >= 10 %) and one cool one; node names are VM names.
+const hotInventory = (coolReady = 1) =>
+  inventoryOf(
+    [hostView({ id: "h-a", name: "esx-a", metrics: { cpuReadyPercent: 14 } }), hostView({ id: "h-b", name: "esx-b", metrics: { cpuReadyPercent: 12 } }), hostView({ id: "h-c", name: "esx-c", metrics: { cpuReadyPercent: coolReady } })],
+    [vmView({ id: "vm-a", name: "n-a", hostId: "h-a", biosUuid: undefined }), vmView({ id: "vm-b", name: "n-b", hostId: "h-b", biosUuid: undefined }), vmView({ id: "vm-c", name: "n-c", hostId: "h-c", biosUuid: undefined })],
+  );
+const namesBody = (names: string[]) => JSON.stringify({ Pod: { metadata: { name: "api-1", namespace: "payments" } }, Nodes: null, NodeNames: names });
+
+function rig(over: Partial<ExtenderDeps> = {}, coolReady = 1) {
+  const registry = new Registry();
+  const lines: Array<{ msg: string } & Record<string, unknown>> = [];
+  const log = createLogger("debug", { write: (line: string) => void lines.push(JSON.parse(line)) });
+  const now = { ms: NOW_MS };
+  const shadowMetrics = new ShadowMetrics(registry);
+  const shadow = new ShadowRecorder({ metrics: shadowMetrics, log, clock: () => now.ms });
+  const handlers = createExtenderHandlers({
+    source: new FakeMetricsSource(hotInventory(coolReady)),
+    policy: DEFAULT_POLICY,
+    metrics: new ExtenderMetrics(registry),
+    log,
+    clock: () => now.ms,
+    shadow,
+    shadowMetrics,
+    ...over,
+  });
+  return { handlers, registry, lines, shadow, now };
+}
+
+describe("createExtenderHandlers, mode: observe", () => {
+  it("given hot hosts, /filter passes every node with no failures, as without hvx", () => {
+    const { handlers } = rig({ mode: "observe" });
+    expect(JSON.parse(handlers.filter(namesBody(["n-a", "n-b", "n-c"])).body)).to.deep.equal({ Nodes: null, NodeNames: ["n-a", "n-b", "n-c"], FailedNodes: {}, FailedAndUnresolvableNodes: {}, Error: "" });
+  });
+
+  it("given hot hosts, /prioritize answers the neutral unknownScore for every node", () => {
+    const { handlers } = rig({ mode: "observe" });
+    expect(JSON.parse(handlers.prioritize(namesBody(["n-a", "n-c"])).body)).to.deep.equal([{ Host: "n-a", Score: 5 }, { Host: "n-c", Score: 5 }]);
+  });
+
+  it("counts what hvx would have done in hvx_shadow_decisions_total, and not in the enforce verdict counter", async () => {
+    const { handlers, registry } = rig({ mode: "observe" });
+    handlers.filter(namesBody(["n-a", "n-b", "n-c"]));
+    handlers.prioritize(namesBody(["n-a", "n-c"]));
+    const text = await registry.metrics();
+    expect(text).to.include('hvx_shadow_decisions_total{verb="filter",verdict="reject",reason="host_metric"} 2');
+    expect(text).to.include('hvx_shadow_decisions_total{verb="filter",verdict="pass",reason="none"} 1');
+    // n-a is hot (score 0), n-c is cool (score 10 > neutral 5).
+    expect(text).to.include('hvx_shadow_decisions_total{verb="prioritize",verdict="below_neutral",reason="host_metric"} 1');
+    expect(text).to.include('hvx_shadow_decisions_total{verb="prioritize",verdict="above_neutral",reason="none"} 1');
+    expect(text).not.to.match(/hvx_filter_node_verdicts_total\{verdict="reject"/);
+  });
+
+  it("keeps the would-be rejections for /debug/shadow and logs them at most once per window", () => {
+    const { handlers, shadow, lines, now } = rig({ mode: "observe" });
+    for (let i = 0; i < 3; i++) handlers.filter(namesBody(["n-a", "n-b", "n-c"]));
+    const logged = () => lines.filter((l) => l.msg.startsWith("observe: hvx would have rejected"));
+    expect(logged()).to.have.length(1);
+    now.ms += 10_000;
+    handlers.filter(namesBody(["n-a", "n-c"]));
+    expect(logged()).to.have.length(2);
+    expect(logged()[1]).to.include({ similarSuppressed: 2, pod: "payments/api-1", wouldReject: 1, of: 2 });
+    const recent = shadow.recent();
+    expect(recent).to.have.length(4);
+    expect(recent[0]).to.deep.include({ verb: "filter", pod: "payments/api-1", verdict: "reject" });
+    expect(recent[0]!.reasons).to.have.length(1);
+    expect(recent[0]!.reasons[0]).to.match(/^n-a: ESXi host esx-a \(h-a\): cpu ready 14% >= 10%/);
+  });
+
+  it("given mode observe without a recorder, refuses to build", () => {
+    expect(() => createExtenderHandlers({ source: brokenSource, policy: DEFAULT_POLICY, metrics: new ExtenderMetrics(new Registry()), log: silentLogger(), mode: "observe" })).to.throw(/ShadowRecorder/);
+  });
+});
+
+describe("createExtenderHandlers, filter.whenAllRejected", () => {
+  // Every host hot: esx-a 14 % (tier 1.4), esx-b 12 % (1.2), esx-c 11 % (1.1).
+  it("given pass-coolest and every host hot, passes the coolest tier, warns in the others' reasons, logs and counts", async () => {
+    const { handlers, registry, lines } = rig({ whenAllRejected: "pass-coolest" }, 11);
+    const wire = JSON.parse(handlers.filter(namesBody(["n-a", "n-b", "n-c"])).body);
+    expect(wire.NodeNames).to.deep.equal(["n-c"]);
+    expect(wire.FailedNodes).to.deep.equal({});
+    expect(Object.keys(wire.FailedAndUnresolvableNodes)).to.deep.equal(["n-a", "n-b"]);
+    for (const r of Object.values(wire.FailedAndUnresolvableNodes)) expect(r).to.match(/coolest tier passed anyway \(n-c;/);
+    expect(await registry.metrics()).to.include('hvx_filter_all_rejected_total{action="passed_coolest"} 1');
+    expect(lines.filter((l) => l.msg.startsWith("host heat rejected every candidate node: passing the coolest tier"))).to.have.length(1);
+  });
+
+  it("given reject and every host hot, rejects every node (the pod stays Pending) and counts it", async () => {
+    const { handlers, registry } = rig({ whenAllRejected: "reject" }, 11);
+    const wire = JSON.parse(handlers.filter(namesBody(["n-a", "n-b", "n-c"])).body);
+    expect(wire.NodeNames).to.deep.equal([]);
+    expect(Object.keys(wire.FailedAndUnresolvableNodes)).to.deep.equal(["n-a", "n-b", "n-c"]);
+    for (const r of Object.values(wire.FailedAndUnresolvableNodes)) expect(r).not.to.match(/coolest/);
+    expect(await registry.metrics()).to.include('hvx_filter_all_rejected_total{action="rejected"} 1');
+  });
+
+  it("given a cool host among the candidates, the valve stays shut", async () => {
+    const { handlers, registry } = rig({ whenAllRejected: "pass-coolest" });
+    expect(JSON.parse(handlers.filter(namesBody(["n-a", "n-b", "n-c"])).body).NodeNames).to.deep.equal(["n-c"]);
+    expect(await registry.metrics()).not.to.match(/hvx_filter_all_rejected_total\{/);
+  });
+});
+
+describe("createExtenderHandlers, unmapped nodes", () => {
+  it("given a node no rule maps, logs it once per window with what it carried, and still passes it", () => {
+    const { handlers, lines, now } = rig();
+    const unmapped = () => lines.filter((l) => l.msg.startsWith("node not mapped to any VM"));
+    expect(JSON.parse(handlers.filter(namesBody(["ghost", "n-c"])).body).NodeNames).to.deep.equal(["ghost", "n-c"]);
+    handlers.prioritize(namesBody(["ghost", "n-c"]));
+    expect(unmapped()).to.have.length(1);
+    expect(unmapped()[0]).to.deep.include({ node: "ghost", providerID: null, unknownScore: 5, rules: ["providerID", "systemUUID", "name"] });
+    now.ms += UNMAPPED_LOG_INTERVAL_MS;
+    handlers.prioritize(namesBody(["ghost"]));
+    expect(unmapped()).to.have.length(2);
+    expect(unmapped()[1]).to.include({ similarSuppressed: 1 });
   });
 });

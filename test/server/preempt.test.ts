@@ -164,3 +164,21 @@ describe("preempt handler", () => {
     expect(JSON.parse(handlers.preempt(JSON.stringify(unknown)).body)).to.deep.equal({ NodeNameToMetaVictims: {} });
   });
 });
+
+describe("preempt in mode: observe", () => {
+  it("given examples/preempt-metavictims.json, returns every candidate with its victims unchanged and counts the would-be drop", async () => {
+    const { ShadowMetrics } = await import("../../src/observability/shadow-metrics.js");
+    const { ShadowRecorder } = await import("../../src/server/shadow-recorder.js");
+    const registry = new Registry();
+    const shadowMetrics = new ShadowMetrics(registry);
+    const shadow = new ShadowRecorder({ metrics: shadowMetrics, log: silentLogger(), clock: () => NOW_MS });
+    const { handlers } = handlersWith({ mode: "observe", shadow, shadowMetrics });
+    const args = example("preempt-metavictims.json");
+    const reply = JSON.parse(handlers.preempt(exampleText("preempt-metavictims.json")).body);
+    expect(reply).to.deep.equal({ NodeNameToMetaVictims: args.NodeNameToMetaVictims });
+    // enforce drops k8s-worker-01 (hot host): see examples/preempt-result.json.
+    expect(await registry.metrics()).to.include('hvx_shadow_decisions_total{verb="preempt",verdict="drop",reason="host_metric"} 1');
+    expect(shadow.recent()[0]).to.deep.include({ verb: "preempt", verdict: "drop" });
+    expect(shadow.recent()[0]!.reasons[0]).to.match(/^k8s-worker-01: /);
+  });
+});

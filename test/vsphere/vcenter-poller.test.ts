@@ -74,7 +74,7 @@ describe("VcenterPoller against the mock vCenter", function () {
     r = await rig({ ...demo, counterKeyOffset: 4321 });
     await r.poller.pollOnce();
     const view = r.poller.latest();
-    expect(view.hosts.size).to.equal(6);
+    expect(view.hosts.size).to.equal(13);
     const hot = view.hosts.get("host-11");
     expect(hot?.name).to.equal("esx-01");
     expect(hot?.clusterName).to.equal("prod-a");
@@ -167,7 +167,7 @@ describe("VcenterPoller against the mock vCenter", function () {
     r.now.ms += 20_000;
     const err = await r.poller.pollOnce().then(() => undefined, (e: unknown) => e);
     expect(err).to.be.instanceOf(VcenterHttpError);
-    expect(r.poller.latest().hosts.size).to.equal(6);
+    expect(r.poller.latest().hosts.size).to.equal(13);
     expect(r.poller.status().consecutiveFailures).to.equal(1);
     expect(r.poller.status().lastError).to.match(/503/);
     const first = r.poller.nextDelayMs();
@@ -191,7 +191,7 @@ describe("VcenterPoller against the mock vCenter", function () {
     r.mock.controls.expireAllSessions();
     const err = await r.poller.pollOnce().then(() => undefined, (e: unknown) => e);
     expect(err).to.be.instanceOf(VcenterResponseError);
-    expect(r.poller.latest().hosts.size).to.equal(6);
+    expect(r.poller.latest().hosts.size).to.equal(13);
     expect(await metricValue(r.registry, "hvx_vcenter_polls_total", { outcome: "failure", error_kind: "response" })).to.equal(1);
   });
 
@@ -205,7 +205,7 @@ describe("VcenterPoller against the mock vCenter", function () {
     const again = await r.poller.pollOnce().then(() => undefined, (e: unknown) => e);
     expect((again as VcenterNetworkError).code).to.equal("ECONNREFUSED");
     expect(r.poller.status().consecutiveFailures).to.equal(2);
-    expect(r.poller.latest().hosts.size).to.equal(6);
+    expect(r.poller.latest().hosts.size).to.equal(13);
     expect(await metricValue(r.registry, "hvx_vcenter_requests_total", { api: "automation", outcome: "network_error" })).to.be.greaterThan(0);
   });
 
@@ -217,7 +217,7 @@ describe("VcenterPoller against the mock vCenter", function () {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     for (let i = 0; i < 100 && r.poller.status().lastSuccessMs === undefined; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(r.poller.latest().hosts.size).to.equal(6);
+    expect(r.poller.latest().hosts.size).to.equal(13);
     r.poller.stop();
     await new Promise((resolve) => setTimeout(resolve, 30));
     const after = r.mock.controls.stats().requestsByRoute["GET /api/vcenter/cluster"];
@@ -229,7 +229,7 @@ describe("VcenterPoller against the mock vCenter", function () {
     r = await rig(demo);
     await r.poller.pollOnce();
     r.now.ms += 1199_000;
-    expect(r.poller.latest().hosts.size).to.equal(6);
+    expect(r.poller.latest().hosts.size).to.equal(13);
     r.now.ms += 2_000;
     expect(r.poller.latest().hosts.size).to.equal(0);
   });

@@ -26,7 +26,14 @@ export interface AdmissionContext {
   readonly metrics: AdmissionMetrics;
   /** Milliseconds, for the handling-time metric only. */
   readonly clock: () => number;
+  /** `observe` (`admission.mode`): never patch; warn with the patch that would have been applied. Default enforce. */
+  readonly mode?: "enforce" | "observe";
+  /** Counts `hvx_shadow_decisions_total{verb="mutate"}` in observe mode. */
+  readonly shadow?: { countShadow(verb: string, verdict: string, reason: string): void };
 }
+
+/** A warning longer than this may be cut by the API server; longer patch values are shortened. */
+const WARNING_MAX_CHARS = 256;
 
 export interface AdmissionReply {
   readonly status: 200 | 400;
@@ -57,6 +64,7 @@ export function handleAdmissionReview(bodyText: string, ctx: AdmissionContext): 
   let warnings: readonly string[] = [];
   try {
     ({ patch, warnings } = mutate(review, ctx));
+    if (ctx.mode === "observe") ({ patch, warnings } = observeOnly(review, patch, warnings, ctx));
     ctx.metrics.countReview(patch.length > 0 ? "patched" : "unchanged");
   } catch (err) {
     patch = [];
@@ -111,6 +119,23 @@ function mutate(review: AdmissionReviewRequest, ctx: AdmissionContext): { patch:
     "admission: pod requests scaled",
   );
   return { patch: buildOversellPatch(pod, decision), warnings: decision.warnings };
+}
+
+/**
+ * Observe mode: the pod is admitted unchanged and the response warns (kubectl prints it) with
+ * the patch enforce mode would have applied, one warning per operation.
+ */
+function observeOnly(review: AdmissionReviewRequest, patch: JsonPatchOp[], warnings: readonly string[], ctx: AdmissionContext): { patch: JsonPatchOp[]; warnings: readonly string[] } {
+  ctx.shadow?.countShadow("mutate", patch.length > 0 ? "patch" : "unchanged", patch.length > 0 ? "oversell" : "none");
+  if (patch.length === 0) return { patch, warnings };
+  ctx.log.debug({ uid: review.request.uid, ops: patch.length }, "admission: observe mode, patch not applied");
+  const head = `hvx: admission.mode is observe: pod admitted unchanged; enforce would have applied ${patch.length} JSON Patch operation(s):`;
+  return { patch: [], warnings: [...warnings, head, ...patch.map(patchOpText)] };
+}
+
+function patchOpText(op: JsonPatchOp): string {
+  const text = `hvx: would ${op.op} ${op.path} = ${JSON.stringify(op.value)}`;
+  return text.length <= WARNING_MAX_CHARS ? text : `${text.slice(0, WARNING_MAX_CHARS - 1)}…`;
 }
 
 function observe(ctx: AdmissionContext, startedMs: number): void {

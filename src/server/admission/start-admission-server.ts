@@ -36,12 +36,16 @@ export interface AdmissionServerDeps {
   readonly bodyLimitBytes?: number;
   /** Counts requests refused before handling (413, 415, 503). */
   readonly countRefusal?: RefusalCounter;
+  /** Counts would-be patches in observe mode (`hvx_shadow_decisions_total`). */
+  readonly shadow?: { countShadow(verb: string, verdict: string, reason: string): void };
 }
 
 export interface RunningAdmissionServer {
   readonly port: number;
   /** Checks the certificate files now (normally done on a timer); true when a new pair was applied. */
   reloadCertificate(): Promise<boolean>;
+  /** notAfter of the certificate served now, epoch ms; undefined on plain HTTP. */
+  certificateNotAfterMs(): number | undefined;
   /** From now on every response closes its connection (shutdown). */
   drain(): void;
   /** Stops accepting; in-flight reviews get `graceMs` (default 10 s) to finish. */
@@ -62,6 +66,8 @@ export async function startAdmissionServer(deps: AdmissionServerDeps): Promise<R
     log: deps.log,
     metrics: createAdmissionMetrics(deps.registry, deps.knownNamespace ? { knownNamespace: deps.knownNamespace } : {}),
     clock: deps.clock ?? (() => performance.now()),
+    ...(deps.config.mode ? { mode: deps.config.mode } : {}),
+    ...(deps.shadow ? { shadow: deps.shadow } : {}),
   };
   const limitBytes = deps.bodyLimitBytes ?? deps.config.bodyLimitMB * MIB;
   const budget = new BodyBudget(4 * limitBytes);
@@ -78,10 +84,10 @@ export async function startAdmissionServer(deps: AdmissionServerDeps): Promise<R
     ...(deps.certReloadIntervalMs !== undefined ? { certReloadIntervalMs: deps.certReloadIntervalMs } : {}),
     requestTimeoutMs: 10_000,
   });
-  deps.log.info({ port: listener.port, tls: tls !== undefined, path: MUTATE_PATH }, "admission: webhook listening");
   return {
     port: listener.port,
     reloadCertificate: () => listener.reloadCertificate(),
+    certificateNotAfterMs: () => listener.certificateNotAfterMs(),
     drain: () => listener.drain(),
     close: (graceMs) => listener.close(graceMs),
   };

@@ -1,16 +1,24 @@
 import { CoordinationV1Api, CoreV1Api, PatchStrategy, setHeaderOptions } from "@kubernetes/client-node";
 import { expect } from "chai";
-import { startFakeKubeApiserver, sampleNode, samplePod, type FakeKubeApiserver } from "../../../mocks/kube-apiserver/index.js";
+import { FAKE_TOKENS, startFakeKubeApiserver, sampleNode, samplePod, type FakeKubeApiserver } from "../../../mocks/kube-apiserver/index.js";
 
-async function get(url: string): Promise<{ status: number; body: any }> {
-  const res = await fetch(url);
+const ADMIN = { Authorization: `Bearer ${FAKE_TOKENS.admin}` };
+const HVX = { Authorization: `Bearer ${FAKE_TOKENS.hvx}` };
+
+async function get(url: string, headers: Record<string, string> = ADMIN): Promise<{ status: number; body: any }> {
+  const res = await fetch(url, { headers });
+  return { status: res.status, body: await res.json() };
+}
+
+async function call(method: string, url: string, body: unknown, headers: Record<string, string> = ADMIN): Promise<{ status: number; body: any }> {
+  const res = await fetch(url, { method, headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) });
   return { status: res.status, body: await res.json() };
 }
 
 /** Reads a watch stream until `lines` lines or the server ends it. */
 async function watchLines(url: string, lines: number): Promise<{ status: number; events: any[] }> {
   const controller = new AbortController();
-  const res = await fetch(url, { signal: controller.signal });
+  const res = await fetch(url, { signal: controller.signal, headers: ADMIN });
   const events: any[] = [];
   let buffer = "";
   const decoder = new TextDecoder();
@@ -109,16 +117,16 @@ describe("fake kube-apiserver wire behaviour", () => {
     });
     const failing = await fetch(`${fake.url}/api/v1/nodes/n1`, {
       method: "PATCH",
-      headers: { "Content-Type": "application/json-patch+json" },
+      headers: { "Content-Type": "application/json-patch+json", ...ADMIN },
       body: JSON.stringify([{ op: "replace", path: "/metadata/labels/missing", value: "x" }]),
     });
     expect(failing.status).to.equal(422);
-    const yaml = await fetch(`${fake.url}/api/v1/nodes/n1`, { method: "PATCH", headers: { "Content-Type": "application/apply-patch+yaml" }, body: "{}" });
+    const yaml = await fetch(`${fake.url}/api/v1/nodes/n1`, { method: "PATCH", headers: { "Content-Type": "application/apply-patch+yaml", ...ADMIN }, body: "{}" });
     expect(yaml.status).to.equal(415);
   });
 
   it("given Lease writes, enforces create-once and resourceVersion conflicts (409) and 404 for a missing Lease", async () => {
-    const api = fake.kubeConfig().makeApiClient(CoordinationV1Api);
+    const api = fake.kubeConfig("admin").makeApiClient(CoordinationV1Api);
     const missing = await get(`${fake.url}/apis/coordination.k8s.io/v1/namespaces/hvx/leases/l1`);
     expect(missing.status).to.equal(404);
     expect(missing.body).to.include({ reason: "NotFound", message: 'leases.coordination.k8s.io "l1" not found' });
@@ -130,6 +138,139 @@ describe("fake kube-apiserver wire behaviour", () => {
     const conflict = await api.replaceNamespacedLease({ name: "l1", namespace: "hvx", body: stale }).catch((e) => e);
     expect(conflict.code).to.equal(409);
     expect(fake.controls.getLease("hvx", "l1")?.spec.holderIdentity).to.equal("a2");
+  });
+
+  it("given a Lease update without metadata.resourceVersion, refuses it with 422 Invalid as the real registry does; a Node update without one is allowed", async () => {
+    const api = fake.kubeConfig().makeApiClient(CoordinationV1Api);
+    const created = await api.createNamespacedLease({ namespace: "hvx-system", body: { metadata: { name: "l1" }, spec: { holderIdentity: "a" } } });
+    const leaseUrl = `${fake.url}/apis/coordination.k8s.io/v1/namespaces/hvx-system/leases/l1`;
+    const bare = await call("PUT", leaseUrl, { apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata: { name: "l1", namespace: "hvx-system" }, spec: { holderIdentity: "b" } }, HVX);
+    expect(bare.status).to.equal(422);
+    expect(bare.body).to.deep.equal({
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: {},
+      status: "Failure",
+      message: 'leases.coordination.k8s.io "l1" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update',
+      reason: "Invalid",
+      details: { name: "l1", group: "coordination.k8s.io", kind: "leases", causes: [{ reason: "FieldValueInvalid", message: "Invalid value: 0x0: must be specified for an update", field: "metadata.resourceVersion" }] },
+      code: 422,
+    });
+    const empty = await call("PUT", leaseUrl, { metadata: { name: "l1", resourceVersion: "" }, spec: {} }, HVX);
+    expect(empty.status).to.equal(422);
+    const stale = await call("PUT", leaseUrl, { metadata: { name: "l1", resourceVersion: "1" }, spec: {} }, HVX);
+    expect(stale.status).to.equal(409);
+    expect(stale.body).to.include({ kind: "Status", reason: "Conflict", code: 409 });
+    expect(stale.body.message).to.equal('Operation cannot be fulfilled on leases.coordination.k8s.io "l1": the object has been modified; please apply your changes to the latest version and try again');
+    expect(fake.controls.getLease("hvx-system", "l1")?.spec.holderIdentity).to.equal("a");
+    const ok = await call("PUT", leaseUrl, { ...created, spec: { holderIdentity: "c" } }, HVX);
+    expect(ok.status).to.equal(200);
+    const node = fake.controls.getNode("n1")!;
+    delete node.metadata.resourceVersion;
+    const nodeUpdate = await call("PUT", `${fake.url}/api/v1/nodes/n1`, node);
+    expect(nodeUpdate.status, "Nodes allow unconditional update").to.equal(200);
+  });
+
+  it("given no bearer token or an unknown one, answers 401 with a Status", async () => {
+    for (const headers of [{}, { Authorization: "Bearer nope" }, { Authorization: "Basic YTpi" }] as Record<string, string>[]) {
+      const res = await get(`${fake.url}/api/v1/nodes`, headers);
+      expect(res.status).to.equal(401);
+      expect(res.body).to.deep.equal({ kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message: "Unauthorized", reason: "Unauthorized", code: 401 });
+    }
+    expect(fake.controls.stats().unauthorized).to.equal(3);
+  });
+
+  it("given hvx's service account, allows exactly what manifests/base/rbac.yaml grants and answers anything else 403 with a real Status", async () => {
+    const allowed = [
+      await get(`${fake.url}/api/v1/nodes`, HVX),
+      await get(`${fake.url}/api/v1/nodes/n1`, HVX),
+      await get(`${fake.url}/api/v1/pods?fieldSelector=spec.nodeName%21%3D`, HVX),
+      await get(`${fake.url}/api/v1/namespaces`, HVX),
+      await call("PATCH", `${fake.url}/api/v1/nodes/n1`, { metadata: { labels: { x: "y" } } }, { ...HVX, "Content-Type": "application/merge-patch+json" }),
+      await get(`${fake.url}/apis/coordination.k8s.io/v1/namespaces/hvx-system/leases/none`, HVX),
+    ];
+    expect(allowed.map((r) => r.status)).to.deep.equal([200, 200, 200, 200, 200, 404]);
+    expect((await get(`${fake.url}/version`, HVX)).status, "discovery paths: any authenticated user (not served here)").to.equal(404);
+    const nonResource = await get(`${fake.url}/metrics`, HVX);
+    expect(nonResource.status).to.equal(403);
+    expect(nonResource.body.message).to.equal('forbidden: User "system:serviceaccount:hvx-system:hvx" cannot get path "/metrics"');
+
+    const listSecrets = await get(`${fake.url}/api/v1/secrets`, HVX);
+    expect(listSecrets.status, "authorised before routed: 403, not 404").to.equal(403);
+    expect(listSecrets.body).to.deep.equal({
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: {},
+      status: "Failure",
+      message: 'secrets is forbidden: User "system:serviceaccount:hvx-system:hvx" cannot list resource "secrets" in API group "" at the cluster scope',
+      reason: "Forbidden",
+      details: { kind: "secrets" },
+      code: 403,
+    });
+    const podInA = await get(`${fake.url}/api/v1/namespaces/a/pods/p1`, HVX);
+    expect(podInA.status, "pods: list/watch only").to.equal(403);
+    expect(podInA.body.message).to.equal('pods "p1" is forbidden: User "system:serviceaccount:hvx-system:hvx" cannot get resource "pods" in API group "" in the namespace "a"');
+    expect(podInA.body.details).to.deep.equal({ name: "p1", kind: "pods" });
+    const elsewhere = await call("POST", `${fake.url}/apis/coordination.k8s.io/v1/namespaces/kube-system/leases`, { metadata: { name: "kube-scheduler" } }, HVX);
+    expect(elsewhere.status, "Leases only in hvx-system").to.equal(403);
+    expect(elsewhere.body.message).to.equal('leases.coordination.k8s.io is forbidden: User "system:serviceaccount:hvx-system:hvx" cannot create resource "leases" in API group "coordination.k8s.io" in the namespace "kube-system"');
+    expect(elsewhere.body.details).to.deep.equal({ group: "coordination.k8s.io", kind: "leases" });
+    const deleteNode = await fetch(`${fake.url}/api/v1/nodes/n1`, { method: "DELETE", headers: HVX });
+    expect(deleteNode.status).to.equal(403);
+    const updatePod = await call("PUT", `${fake.url}/api/v1/namespaces/a/pods/p1`, fake.controls.getPod("a", "p1"), HVX);
+    expect(updatePod.status).to.equal(403);
+    expect(fake.controls.getNode("n1")).to.not.equal(undefined);
+    expect(fake.controls.stats().forbidden).to.deep.equal(["get /metrics", "list /secrets", "get /pods a/p1", "create coordination.k8s.io/leases kube-system/", "delete /nodes n1", "update /pods a/p1"]);
+  });
+
+  it("given RBAC text of its own, enforces that instead (a missing verb fails the informer's list)", async () => {
+    const narrow = await startFakeKubeApiserver({
+      rbac: [
+        "apiVersion: rbac.authorization.k8s.io/v1",
+        "kind: ClusterRole",
+        "metadata: { name: only-nodes }",
+        "rules: [{ apiGroups: [''], resources: ['nodes'], verbs: ['list'] }]",
+        "---",
+        "apiVersion: rbac.authorization.k8s.io/v1",
+        "kind: ClusterRoleBinding",
+        "metadata: { name: only-nodes }",
+        "roleRef: { apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: only-nodes }",
+        "subjects: [{ kind: ServiceAccount, name: hvx, namespace: hvx-system }]",
+      ].join("\n"),
+    });
+    try {
+      const api = narrow.kubeConfig().makeApiClient(CoreV1Api);
+      expect((await api.listNode()).items).to.deep.equal([]);
+      const err = await api.listPodForAllNamespaces().catch((e) => e);
+      expect(err.code).to.equal(403);
+      const watch = await get(`${narrow.url}/api/v1/nodes?watch=true`, HVX);
+      expect(watch.status).to.equal(403);
+      expect(watch.body.message).to.contain('cannot watch resource "nodes"');
+    } finally {
+      await narrow.close();
+    }
+    const open = await startFakeKubeApiserver({ rbac: false });
+    try {
+      expect((await get(`${open.url}/api/v1/secrets`, HVX)).status, "no authorisation: routed, then 404").to.equal(404);
+    } finally {
+      await open.close();
+    }
+  });
+
+  it("given silenceWatches(), open watches stay connected but deliver nothing; a new watch works", async () => {
+    const controller = new AbortController();
+    const res = await fetch(`${fake.url}/api/v1/nodes?watch=true&resourceVersion=${fake.controls.resourceVersion()}&allowWatchBookmarks=true`, { headers: ADMIN, signal: controller.signal });
+    const reader = res.body!.getReader();
+    const firstBookmark = new TextDecoder().decode((await reader.read()).value);
+    expect(firstBookmark).to.contain("BOOKMARK");
+    expect(fake.controls.silenceWatches()).to.equal(1);
+    fake.controls.upsertNode(sampleNode({ name: "n9" }));
+    const next = await Promise.race([reader.read().then(() => "data"), new Promise((r) => setTimeout(() => r("nothing"), 300))]);
+    expect(next).to.equal("nothing");
+    expect(fake.controls.stats().watchesOpen).to.equal(1);
+    controller.abort();
+    const { events } = await watchLines(`${fake.url}/api/v1/nodes?watch=true`, 3);
+    expect(events.map((e) => e.object.metadata.name)).to.deep.equal(["n1", "n2", "n9"]);
   });
 
   it("given an injected fault, answers every request with it; unknown paths get a 404 Status", async () => {

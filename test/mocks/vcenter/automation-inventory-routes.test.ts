@@ -13,7 +13,7 @@ describe("mock vCenter: Automation API inventory (demo scenario)", () => {
   after(() => vc.close());
 
   const hostCases: Array<{ name: string; query: string; want: string[] }> = [
-    { name: "no filter lists all six hosts", query: "", want: ["host-11", "host-12", "host-13", "host-14", "host-15", "host-16"] },
+    { name: "no filter lists all thirteen hosts", query: "", want: Array.from({ length: 13 }, (_, i) => `host-${11 + i}`) },
     { name: "repeated hosts keys", query: "?hosts=host-12&hosts=host-14", want: ["host-12", "host-14"] },
     { name: "names", query: "?names=esx-03", want: ["host-13"] },
     { name: "clusters (ids)", query: "?clusters=domain-c8&names=esx-01", want: ["host-11"] },

@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { readFileSync } from "node:fs";
 import { ScenarioError, demoScenarioPath, loadScenario, parseScenario } from "../../../mocks/vcenter/index.js";
 
 const HOST = "{ id: host-1, name: esx-1, cpuCores: 8, cpuMhz: 2000, memoryMiB: 1024 }";
@@ -15,6 +16,14 @@ const errorMessage = (text: string): string => {
 };
 
 describe("parseScenario", () => {
+  it("given a simulation scenario (examples/scenarios/), says it expected an inventory scenario and where those are", () => {
+    const text = readFileSync(new URL("../../../../examples/scenarios/steady.yaml", import.meta.url), "utf8");
+    const message = errorMessage(text);
+    expect(message).to.include("invalid mock vCenter inventory scenario");
+    expect(message).to.include("this is a simulation scenario (examples/scenarios/");
+    expect(message).to.include("expects an inventory scenario (mocks/vcenter/scenarios/");
+  });
+
   const bad: Array<{ name: string; text: string; want: string }> = [
     { name: "a missing host field", text: "hosts: [{ id: host-1, name: esx-1, cpuMhz: 2000, memoryMiB: 1024 }]", want: "hosts.0.cpuCores: Required" },
     { name: "a string for a number", text: "hosts: [{ id: host-1, name: esx-1, cpuCores: many, cpuMhz: 2000, memoryMiB: 1024 }]", want: "hosts.0.cpuCores: Expected number, received string" },
@@ -46,17 +55,18 @@ describe("parseScenario", () => {
     expect(() => loadScenario("/nonexistent/scenario.yaml")).to.throw(ScenarioError, "/nonexistent/scenario.yaml");
   });
 
-  it("loads the demo scenario: prod-a, esx-01..06, k8s-worker-01..12 two per host in order, lower-case 4226 UUIDs", () => {
+  it("loads the demo scenario: prod-a, esx-01..13, k8s-worker-01..12 two per host on esx-01..06, 13..19 one per host on esx-07..13, lower-case 4226 UUIDs", () => {
     const s = loadScenario(demoScenarioPath());
     expect(s.clusters.map((c) => c.name)).to.deep.equal(["prod-a"]);
-    expect(s.hosts.map((h) => `${h.id}=${h.name}`)).to.deep.equal(["host-11=esx-01", "host-12=esx-02", "host-13=esx-03", "host-14=esx-04", "host-15=esx-05", "host-16=esx-06"]);
+    expect(s.hosts.map((h) => `${h.id}=${h.name}`)).to.deep.equal(Array.from({ length: 13 }, (_, i) => `host-${11 + i}=esx-${String(1 + i).padStart(2, "0")}`));
     for (const h of s.hosts) expect([h.cpuCores, h.cpuMhz, h.memoryMiB]).to.deep.equal([32, 2600, 524288]);
     const workers = s.vms.filter((v) => v.name.startsWith("k8s-worker-"));
-    expect(workers).to.have.length(12);
+    expect(workers).to.have.length(19);
     workers.forEach((v, i) => {
       expect(v.id).to.equal(`vm-${101 + i}`);
       expect(v.name).to.equal(`k8s-worker-${String(i + 1).padStart(2, "0")}`);
-      expect(v.host).to.equal(`host-${11 + Math.floor(i / 2)}`);
+      // two per host on host-11..16, then one per host on host-17..23
+      expect(v.host).to.equal(`host-${i < 12 ? 11 + Math.floor(i / 2) : 17 + (i - 12)}`);
       expect([v.vcpus, v.memoryMiB]).to.deep.equal([8, 32768]);
     });
     for (const v of s.vms) expect(v.biosUuid).to.match(/^4226[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);

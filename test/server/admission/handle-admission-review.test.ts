@@ -187,3 +187,33 @@ describe("handleAdmissionReview: the safety cap never disappears", () => {
     expect(cpuPatch(handleAdmissionReview(requestText, ctx).body).cpu).to.equal("156m");
   });
 });
+
+describe("handleAdmissionReview in admission.mode: observe", () => {
+  it("given the reference pod CREATE, admits it unchanged and warns with each operation enforce would have applied", () => {
+    const counted: string[] = [];
+    const ctx = context({ mode: "observe", shadow: { countShadow: (verb, verdict, reason) => counted.push(`${verb}/${verdict}/${reason}`) } });
+    const r = reply(handleAdmissionReview(requestText, ctx).body);
+    expect(r.response.allowed).to.equal(true);
+    expect(r.response.patch).to.equal(undefined);
+    expect(r.response.patchType).to.equal(undefined);
+    const warnings = r.response.warnings ?? [];
+    expect(warnings).to.include(`hvx: admission.mode is observe: pod admitted unchanged; enforce would have applied ${expectedPatch.length} JSON Patch operation(s):`);
+    for (const op of expectedPatch as Array<{ op: string; path: string; value: unknown }>) {
+      const text = `hvx: would ${op.op} ${op.path} = ${JSON.stringify(op.value)}`;
+      expect(warnings.some((w) => w === text || (text.length > 256 && w === `${text.slice(0, 255)}\u2026`)), text).to.equal(true);
+    }
+    for (const w of warnings) expect(w.length).to.be.at.most(256);
+    expect(counted).to.deep.equal(["mutate/patch/oversell"]);
+  });
+
+  it("given a review enforce would not patch (an UPDATE), answers as enforce does and counts it unchanged", () => {
+    const counted: string[] = [];
+    const r0 = review();
+    r0.request.operation = "UPDATE";
+    const text = JSON.stringify(r0);
+    const enforce = reply(handleAdmissionReview(text, context()).body);
+    const observe = reply(handleAdmissionReview(text, context({ mode: "observe", shadow: { countShadow: (v, d, why) => counted.push(`${v}/${d}/${why}`) } })).body);
+    expect(observe).to.deep.equal(enforce);
+    expect(counted).to.deep.equal(["mutate/unchanged/none"]);
+  });
+});

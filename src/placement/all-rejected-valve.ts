@@ -1,0 +1,113 @@
+import type { NodeIdentity } from "../model/node.js";
+import { decideNode, RequestMemo, type NodeDecision, type PlacementContext } from "./decide-node.js";
+import type { PodMeta } from "./exemption.js";
+import type { FilterOutcome } from "./filter-nodes.js";
+import type { PlacementPolicy, ThresholdPolicy } from "./policy.js";
+import type { Reason } from "./reason.js";
+
+/** `filter.whenAllRejected`: what the filter does when host heat would reject every candidate. */
+export type WhenAllRejected = "pass-coolest" | "reject";
+
+/** What the safety valve did to one filter outcome where host heat rejected every candidate. */
+export interface ValveOutcome {
+  /** `passed-coolest`: the coolest tier was passed; `rejected`: `filter.whenAllRejected: reject` kept every rejection. */
+  readonly action: "passed-coolest" | "rejected";
+  /** The coolest tier's nodes: passed (action passed-coolest) or those the valve would have passed. */
+  readonly passed: readonly string[];
+  /** The tier passed: the worst value/threshold ratio of their heat reasons, rounded up to 0.1 (Infinity: no numeric headroom, e.g. memory state hard). */
+  readonly tier: number;
+  /** Heat-rejected nodes left rejected because a hotter tier than the one passed. */
+  readonly hotter: readonly string[];
+}
+
+export interface ValvedFilterOutcome extends FilterOutcome {
+  /** Set only when host heat rejected every candidate and some of them are eligible for the valve. */
+  readonly valve?: ValveOutcome;
+}
+
+/** Reason codes that are host heat (a threshold crossed on the host or the node's VM), the only ones the valve may override. */
+const HEAT_CODES: ReadonlySet<Reason["code"]> = new Set(["host_metric", "vm_metric"]);
+
+/**
+ * The safety valve (issue 15): when no candidate passes and host heat is why (at least one
+ * node is rejected for heat alone), pass the heat-rejected nodes whose hosts are the coolest
+ * tier present, so that hvx can never leave every pod Pending by itself. Nodes rejected by
+ * another host rule (maintenance, disconnected, stale data by policy) or by a Kubernetes-layer
+ * rule (limit overcommit, stacked overcommit, host spread) stay rejected: each heat-rejected
+ * node is decided again with the heat thresholds lifted, and only those that then pass (or are
+ * rejected for heat alone, e.g. a ballooned VM) are eligible.
+ * Pure. With `setting: "reject"` every rejection stays; the outcome only notes what the valve would have passed.
+ */
+export function applyAllRejectedValve(
+  outcome: FilterOutcome,
+  pod: PodMeta,
+  nodes: readonly NodeIdentity[],
+  ctx: PlacementContext,
+  setting: WhenAllRejected,
+): ValvedFilterOutcome {
+  if (outcome.passed.length > 0) return outcome;
+  const heatOnly = outcome.decisions.filter((d) => d.verdict === "reject" && d.unresolvable && d.reasons.length > 0 && d.reasons.every((r) => HEAT_CODES.has(r.code)));
+  if (heatOnly.length === 0) return outcome;
+
+  const blind: PlacementContext = { ...ctx, policy: heatBlindPolicy(ctx.policy) };
+  const byName = new Map(nodes.map((n) => [n.name, n]));
+  const memo = new RequestMemo(nodes);
+  const eligible = heatOnly.filter((d) => {
+    const node = byName.get(d.node);
+    if (!node) return false;
+    const again = decideNode(node, pod, blind, memo);
+    return again.verdict === "pass" || (again.unresolvable && again.reasons.every((r) => HEAT_CODES.has(r.code)));
+  });
+  if (eligible.length === 0) return outcome;
+
+  const tiers = new Map(eligible.map((d) => [d.node, heatTier(d)]));
+  const tier = Math.min(...tiers.values());
+  const chosen = new Set(eligible.filter((d) => tiers.get(d.node) === tier).map((d) => d.node));
+  const hotter = eligible.filter((d) => !chosen.has(d.node)).map((d) => d.node);
+  if (setting === "reject") return { ...outcome, valve: { action: "rejected", passed: [...chosen], tier, hotter } };
+  const unresolvable = new Map([...outcome.unresolvable].filter(([node]) => !chosen.has(node)));
+  return {
+    ...outcome,
+    // In the order the nodes were sent.
+    passed: outcome.decisions.filter((d) => chosen.has(d.node)).map((d) => d.node),
+    unresolvable,
+    valve: { action: "passed-coolest", passed: [...chosen], tier, hotter },
+  };
+}
+
+/**
+ * How far over its thresholds a node's host (and VM) is: the largest value/threshold ratio of its
+ * heat reasons, rounded up to tenths (ready 12 % >= 10 % -> 1.2). A reason without a numeric
+ * ratio (memory state hard, any VM balloon > 0 MiB) counts as Infinity: no headroom known.
+ */
+export function heatTier(d: Pick<NodeDecision, "reasons">): number {
+  let worst = 0;
+  for (const r of d.reasons) {
+    if (r.code !== "host_metric" && r.code !== "vm_metric") continue;
+    const ratio = typeof r.value === "number" && typeof r.threshold === "number" && r.threshold > 0 ? r.value / r.threshold : Number.POSITIVE_INFINITY;
+    worst = Math.max(worst, ratio);
+  }
+  return Number.isFinite(worst) ? Math.ceil(Math.round(worst * 1000) / 100) / 10 : worst;
+}
+
+const NO_HEAT: ThresholdPolicy = Object.freeze({
+  cpuReadyPercent: Number.POSITIVE_INFINITY,
+  cpuReadyWarnPercent: Number.POSITIVE_INFINITY,
+  hostCpuUsagePercent: Number.POSITIVE_INFINITY,
+  hostMemoryUsagePercent: Number.POSITIVE_INFINITY,
+  balloonPercent: Number.POSITIVE_INFINITY,
+  swapInKBps: Number.POSITIVE_INFINITY,
+  maxMetricAgeSeconds: 0,
+});
+
+const blindCache = new WeakMap<PlacementPolicy, PlacementPolicy>();
+
+/** The policy with every heat threshold lifted (data age kept), memoised so per-host memos stay warm. */
+function heatBlindPolicy(policy: PlacementPolicy): PlacementPolicy {
+  let blind = blindCache.get(policy);
+  if (!blind) {
+    blind = { ...policy, thresholds: { ...NO_HEAT, maxMetricAgeSeconds: policy.thresholds.maxMetricAgeSeconds } };
+    blindCache.set(policy, blind);
+  }
+  return blind;
+}

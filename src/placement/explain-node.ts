@@ -1,0 +1,168 @@
+import type { HostView, VmView } from "../model/inventory.js";
+import type { NodeIdentity } from "../model/node.js";
+import type { Heat } from "./assess-host.js";
+import { projectHost, type PendingDemand } from "./burst-guard.js";
+import type { NodeDecision, PlacementContext } from "./decide-node.js";
+import type { PodMeta } from "./exemption.js";
+import { filterNodes } from "./filter-nodes.js";
+import { mapNodeToVm, vmIndexOf } from "./map-node.js";
+import { WARM_FRACTION, type NodeMappingRule } from "./policy.js";
+import type { HostRef, Reason, VmRef } from "./reason.js";
+import { headroomTerms, hostHeadroom, scoreHost, type HeadroomTerm } from "./score-host.js";
+
+/** One threshold rule as the decision saw it: the value (projected with pending pods), its levels, and what it did. */
+export interface RuleCheck {
+  readonly scope: "host" | "vm";
+  readonly metric: string;
+  /** Undefined: vCenter did not return it (no opinion). */
+  readonly value: number | string | undefined;
+  readonly unit: "%" | "KB/s" | "MiB" | "";
+  readonly op: ">=" | ">" | "in";
+  readonly threshold: number | string;
+  readonly warnAt?: number | string;
+  /** reject / warn: the decision's own rejection or warning for this rule; ok: below both; unknown: no value, or data too old to judge. */
+  readonly status: "reject" | "warn" | "ok" | "unknown";
+  /** Age of the sample in whole seconds. */
+  readonly ageS?: number;
+}
+
+export interface NodeExplanation {
+  readonly node: string;
+  readonly mapping: { readonly rule?: NodeMappingRule; readonly vm?: VmRef; readonly host?: HostRef };
+  readonly verdict: "pass" | "reject";
+  readonly unresolvable: boolean;
+  readonly noOpinion: boolean;
+  readonly exemptBy?: string;
+  /** Rejections, or why hvx has no opinion. */
+  readonly reasons: readonly Reason[];
+  /** Warn levels crossed (why a host is warm). */
+  readonly warnings: readonly Reason[];
+  /** unknown: no opinion on the host (unmapped, missing or stale data). */
+  readonly heat: Heat | "unknown";
+  readonly rules: readonly RuleCheck[];
+  readonly headroom?: { readonly terms: readonly HeadroomTerm[]; readonly total: number | undefined };
+  readonly penalties: {
+    /** Pods bound to the host's nodes that its metrics cannot show yet (added to cpu and memory usage). */
+    readonly burstGuard?: PendingDemand;
+    /** Kubernetes-layer limit rules that rejected the node. */
+    readonly limits: readonly Reason[];
+    readonly stacked?: { readonly ratio: number; readonly penalty: number };
+    readonly spread?: { readonly penalty: number };
+  };
+  /** The host's tier score before the Kubernetes-layer penalties (undefined when hvx has no host opinion or rejects on the host). */
+  readonly baseScore?: number;
+  /** 0..10: what /prioritize answers. */
+  readonly score: number;
+}
+
+/**
+ * Why each candidate node passes or fails and scores what it does: the very decisions of
+ * /filter and /prioritize (`filterNodes`, i.e. `decideNode`), with the intermediate values
+ * laid out. In the order sent.
+ */
+export function explainNodes(pod: PodMeta, nodes: readonly NodeIdentity[], ctx: PlacementContext): NodeExplanation[] {
+  return filterNodes(pod, nodes, ctx).decisions.map((d, i) => explainDecision(d, nodes[i]!, ctx));
+}
+
+function explainDecision(d: NodeDecision, node: NodeIdentity, ctx: PlacementContext): NodeExplanation {
+  const t = ctx.policy.thresholds;
+  const rule = d.vm ? matchedRule(node, d.vm, ctx) : undefined;
+  const mapping = {
+    ...(rule ? { rule } : {}),
+    ...(d.vm ? { vm: { id: d.vm.id, name: d.vm.name } } : {}),
+    ...(d.host ? { host: { id: d.host.id, name: d.host.name } } : {}),
+  };
+  const projected = d.host && d.pending ? projectHost(d.host, d.pending) : d.host;
+  const a = d.assessment;
+  const judged = a !== undefined && a.staleness === undefined;
+  const heat = judged ? a.heat : "unknown";
+  const found = [...(a?.rejections ?? []), ...d.reasons];
+  const rules = projected && a ? ruleChecks(projected, d.vm, found, a.warnings, ctx, a.ageS, judged) : [];
+  const m = projected?.metrics;
+  const headroom = m && judged ? { terms: headroomTerms(m, d.vm?.metrics, t), total: hostHeadroom(m, d.vm?.metrics, t) } : undefined;
+  const baseScore = m && judged && d.verdict === "pass" && !d.noOpinion ? scoreHost(a, m, d.vm?.metrics, t) : undefined;
+  return {
+    node: d.node,
+    mapping,
+    verdict: d.verdict,
+    unresolvable: d.unresolvable,
+    noOpinion: d.noOpinion,
+    ...(d.exemptBy !== undefined ? { exemptBy: d.exemptBy } : {}),
+    reasons: d.reasons,
+    warnings: a?.warnings ?? [],
+    heat,
+    rules,
+    ...(headroom ? { headroom } : {}),
+    penalties: {
+      ...(d.pending && d.pending.pods > 0 ? { burstGuard: d.pending } : {}),
+      limits: d.reasons.filter((r) => r.code === "limit_overcommit"),
+      ...(d.stacked ? { stacked: { ratio: d.stacked.ratio, penalty: d.stacked.penalty } } : {}),
+      ...(d.spread ? { spread: { penalty: d.spread.penalty } } : {}),
+    },
+    ...(baseScore !== undefined ? { baseScore } : {}),
+    score: d.score,
+  };
+}
+
+/** The first mapping rule, in the configured order, that finds the decision's VM (the rule `mapNodeToVm` used). */
+function matchedRule(node: NodeIdentity, vm: VmView, ctx: PlacementContext): NodeMappingRule | undefined {
+  const known = ctx.cluster?.view.nodes.get(node.name);
+  const identity = !node.providerID && !node.systemUUID && known ? known : node;
+  const index = vmIndexOf(ctx.inventory);
+  return ctx.policy.nodeMapping.find((rule) => mapNodeToVm(identity, index, [rule]) === vm);
+}
+
+function ruleChecks(
+  host: HostView,
+  vm: VmView | undefined,
+  rejections: readonly Reason[],
+  warnings: readonly Reason[],
+  ctx: PlacementContext,
+  ageS: number | undefined,
+  judged: boolean,
+): RuleCheck[] {
+  const t = ctx.policy.thresholds;
+  const m = host.metrics;
+  const statusOf = (scope: "host" | "vm", metric: string, value: unknown): RuleCheck["status"] => {
+    const code = scope === "host" ? "host_metric" : "vm_metric";
+    const hit = (r: Reason) => r.code === code && r.metric === metric;
+    if (rejections.some(hit)) return "reject";
+    if (warnings.some(hit)) return "warn";
+    // Stale or missing data: the metric rules were not applied, whatever the old values say.
+    return value === undefined || !judged ? "unknown" : "ok";
+  };
+  const age = ageS !== undefined ? { ageS } : {};
+  const hostRule = (metric: string, value: number | undefined, unit: RuleCheck["unit"], threshold: number, warnAt: number): RuleCheck => ({
+    scope: "host",
+    metric,
+    value: value === undefined ? undefined : round1(value),
+    unit,
+    op: ">=",
+    threshold,
+    warnAt: round1(warnAt),
+    status: statusOf("host", metric, value),
+    ...age,
+  });
+  const checks: RuleCheck[] = [
+    hostRule("cpu ready", m?.cpuReadyPercent, "%", t.cpuReadyPercent, t.cpuReadyWarnPercent),
+    hostRule("cpu usage", m?.cpuUsagePercent, "%", t.hostCpuUsagePercent, WARM_FRACTION * t.hostCpuUsagePercent),
+    hostRule("memory usage", m?.memUsagePercent, "%", t.hostMemoryUsagePercent, WARM_FRACTION * t.hostMemoryUsagePercent),
+    hostRule("balloon", m?.balloonPercent, "%", t.balloonPercent, WARM_FRACTION * t.balloonPercent),
+    hostRule("swap-in rate", m?.swapInKBps, "KB/s", t.swapInKBps, WARM_FRACTION * t.swapInKBps),
+    { scope: "host", metric: "memory state", value: m?.memState, unit: "", op: "in", threshold: "hard|low", warnAt: "soft", status: statusOf("host", "memory state", m?.memState), ...age },
+  ];
+  if (vm) {
+    const vmAge = vm.metrics && ctx.nowMs >= vm.metrics.sampledAtMs ? { ageS: Math.round((ctx.nowMs - vm.metrics.sampledAtMs) / 1000) } : {};
+    const ready = vm.metrics?.cpuReadyPercent;
+    const balloon = vm.metrics?.balloonMiB;
+    checks.push(
+      { scope: "vm", metric: "cpu ready", value: ready === undefined ? undefined : round1(ready), unit: "%", op: ">=", threshold: t.cpuReadyPercent, warnAt: t.cpuReadyWarnPercent, status: statusOf("vm", "cpu ready", ready), ...vmAge },
+      { scope: "vm", metric: "balloon", value: balloon === undefined ? undefined : round1(balloon), unit: "MiB", op: ">", threshold: 0, status: statusOf("vm", "balloon", balloon), ...vmAge },
+    );
+  }
+  return checks;
+}
+
+function round1(value: number): number {
+  return Math.round(value * 10) / 10;
+}

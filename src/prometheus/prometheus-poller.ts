@@ -1,0 +1,181 @@
+import { readFileSync } from "node:fs";
+import type { Registry } from "prom-client";
+import type { Config } from "../config/schema.js";
+import { EMPTY_INVENTORY, type InventoryView } from "../model/inventory.js";
+import type { MetricsSource, SourceStatus } from "../model/metrics-source.js";
+import type { Logger } from "../observability/logger.js";
+import { backoffDelayMs } from "../vsphere/backoff-delay.js";
+import { buildExporterInventory } from "./build-exporter-inventory.js";
+import { buildTelegrafInventory } from "./build-telegraf-inventory.js";
+import { PrometheusClient } from "./prometheus-client.js";
+import { createPrometheusSourceMetrics, type PrometheusSourceMetrics } from "./prometheus-metrics.js";
+import { PrometheusQueryError } from "./prometheus-query-error.js";
+import { querySeries, type Querier } from "./query-series.js";
+import { createVcenterInventoryReader, type VcenterInventoryReader } from "./vcenter-inventory-reader.js";
+
+export interface PrometheusPollerOptions {
+  readonly prometheus: Config["prometheus"];
+  /** Used by the telegraf flavour only (inventory without QueryPerf). */
+  readonly vcenter: Config["vcenter"];
+  readonly maxMetricAgeSeconds: number;
+  readonly log: Logger;
+  readonly registry: Registry;
+  readonly clock?: () => number;
+  readonly random?: () => number;
+  /** Tests: a querier instead of the HTTP client. */
+  readonly querier?: Querier;
+}
+
+/** Snapshots older than this many maxMetricAge are dropped from memory altogether (as for vCenter). */
+const DROP_AFTER_MAX_AGES = 10;
+const MAX_BACKOFF_MS = 5 * 60_000;
+
+/**
+ * Reads host and VM contention from Prometheus (issue 11) and keeps the last good
+ * InventoryView, like VcenterPoller: one cycle in flight, exponential jittered backoff while
+ * Prometheus (or, for telegraf, vCenter's inventory) fails, last good snapshot served until
+ * it is DROP_AFTER_MAX_AGES x maxMetricAge old. `status().source` names the source.
+ */
+export class PrometheusPoller implements MetricsSource {
+  private readonly clock: () => number;
+  private readonly random: () => number;
+  private readonly metrics: PrometheusSourceMetrics;
+  private readonly client: PrometheusClient | undefined;
+  private readonly querier: Querier;
+  private readonly inventory: VcenterInventoryReader | undefined;
+  private snapshot: InventoryView | undefined;
+  private inFlight: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private lastSuccessMs: number | undefined;
+  private lastAttemptMs: number | undefined;
+  private lastError: string | undefined;
+  private failures = 0;
+
+  constructor(private readonly options: PrometheusPollerOptions) {
+    const p = options.prometheus;
+    if (!p.url && !options.querier) throw new PrometheusQueryError("config", "prometheus.url is required with metrics.source: prometheus");
+    this.clock = options.clock ?? Date.now;
+    this.random = options.random ?? Math.random;
+    this.metrics = createPrometheusSourceMetrics(options.registry, () => (this.lastSuccessMs === undefined ? undefined : (this.clock() - this.lastSuccessMs) / 1000));
+    if (options.querier) {
+      this.querier = options.querier;
+    } else {
+      this.client = new PrometheusClient({
+        url: p.url!,
+        timeoutMs: p.requestTimeoutSeconds * 1000,
+        insecureSkipTLSVerify: p.insecureSkipTLSVerify,
+        ...(p.bearerTokenFile !== undefined ? { bearerTokenFile: p.bearerTokenFile } : {}),
+        ...(p.username !== undefined ? { username: p.username } : {}),
+        ...(p.password !== undefined ? { password: p.password } : {}),
+        ...(p.caFile !== undefined ? { caPem: readCa(p.caFile, "prometheus.caFile") } : {}),
+        onRequest: (outcome) => this.metrics.countQuery(outcome),
+      });
+      this.querier = this.client;
+    }
+    if (p.flavour === "telegraf") {
+      const caPem = options.vcenter.caFile !== undefined ? readCa(options.vcenter.caFile, "vcenter.caFile") : undefined;
+      this.inventory = createVcenterInventoryReader(options.vcenter, caPem, options.log, options.registry, this.clock);
+    }
+    if (p.insecureSkipTLSVerify) options.log.warn("prometheus.insecureSkipTLSVerify is true: the Prometheus certificate is not verified");
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.schedule(0);
+  }
+
+  stop(): void {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    void (this.inFlight ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(() => this.inventory?.close())
+      .finally(() => this.client?.close());
+  }
+
+  /** Runs one cycle (or joins the running one); rejects when it failed (the failure is also recorded). */
+  pollOnce(): Promise<void> {
+    if (!this.inFlight) {
+      this.inFlight = this.cycle().finally(() => {
+        this.inFlight = undefined;
+      });
+    }
+    return this.inFlight;
+  }
+
+  latest(): InventoryView {
+    const snap = this.snapshot;
+    if (!snap) return EMPTY_INVENTORY;
+    const ageMs = this.clock() - (snap.polledAtMs ?? 0);
+    if (ageMs > DROP_AFTER_MAX_AGES * this.options.maxMetricAgeSeconds * 1000) {
+      this.snapshot = undefined;
+      this.options.log.warn({ ageS: Math.round(ageMs / 1000) }, "dropping Prometheus-sourced data: too old to be of use");
+      return EMPTY_INVENTORY;
+    }
+    return snap;
+  }
+
+  status(): SourceStatus {
+    return {
+      source: `prometheus/${this.options.prometheus.flavour}`,
+      consecutiveFailures: this.failures,
+      ...(this.lastSuccessMs !== undefined ? { lastSuccessMs: this.lastSuccessMs } : {}),
+      ...(this.lastAttemptMs !== undefined ? { lastAttemptMs: this.lastAttemptMs } : {}),
+      ...(this.lastError !== undefined ? { lastError: this.lastError } : {}),
+    };
+  }
+
+  nextDelayMs(): number {
+    const intervalMs = this.options.prometheus.queryIntervalSeconds * 1000;
+    return backoffDelayMs(this.failures, intervalMs, Math.max(intervalMs, MAX_BACKOFF_MS), this.random);
+  }
+
+  private async cycle(): Promise<void> {
+    const startedMs = this.clock();
+    this.lastAttemptMs = startedMs;
+    const p = this.options.prometheus;
+    try {
+      const [base, series] = await Promise.all([this.inventory?.read(), querySeries(this.querier, p.flavour, p.selector)]);
+      const view = base !== undefined ? buildTelegrafInventory(base, series) : buildExporterInventory(series, this.clock());
+      this.snapshot = view;
+      this.failures = 0;
+      this.lastError = undefined;
+      this.lastSuccessMs = view.polledAtMs ?? this.clock();
+      this.metrics.observeCycle((this.clock() - startedMs) / 1000, "success", "");
+      this.metrics.setLastSuccess(this.lastSuccessMs);
+      this.options.log.debug({ hosts: view.hosts.size, vms: view.vms.size }, "Prometheus source cycle done");
+    } catch (err) {
+      this.failures += 1;
+      const kind = (err as { kind?: unknown })?.kind;
+      this.lastError = err instanceof Error ? err.message : String(err);
+      this.metrics.observeCycle((this.clock() - startedMs) / 1000, "failure", typeof kind === "string" ? kind : "other");
+      this.options.log.warn(
+        { error: { name: (err as Error)?.name, message: this.lastError, kind }, consecutiveFailures: this.failures },
+        "Prometheus source cycle failed; keeping the last good data",
+      );
+      throw err;
+    }
+  }
+
+  private schedule(delayMs: number): void {
+    this.timer = setTimeout(() => {
+      void this.pollOnce()
+        .catch(() => undefined)
+        .finally(() => {
+          if (this.running) this.schedule(this.nextDelayMs());
+        });
+    }, delayMs);
+    this.timer.unref();
+  }
+}
+
+function readCa(path: string, key: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (err) {
+    throw new PrometheusQueryError("config", `cannot read ${key} ${path}: ${(err as NodeJS.ErrnoException).code ?? "error"}`);
+  }
+}

@@ -1,0 +1,23 @@
+import type { ClusterView } from "../model/cluster.js";
+import type { InventoryView } from "../model/inventory.js";
+import type { NodeIdentity } from "../model/node.js";
+import { explainNodeMapping } from "../placement/explain-mapping.js";
+import type { NodeMappingRule } from "../placement/policy.js";
+
+/**
+ * `GET /debug/nodes`: every node with the mapping rule that matched, its VM and host, or why
+ * it is unmapped. Nodes come from the informer cache when it is synced, else from the nodes
+ * kube-scheduler sent in recent requests.
+ */
+export function buildDebugNodes(inventory: InventoryView, rules: readonly NodeMappingRule[], cluster: ClusterView | undefined, recent: () => readonly NodeIdentity[]) {
+  const fromCache = cluster !== undefined && cluster.syncedAtMs !== undefined;
+  const nodes = fromCache ? [...cluster.nodes.values()].sort((a, b) => a.name.localeCompare(b.name)) : recent();
+  const mappings = nodes.map((n) => ({ ...explainNodeMapping(n, inventory, rules), providerID: n.providerID ?? null, systemUUID: n.systemUUID ?? null }));
+  return {
+    source: fromCache ? "informer cache" : "nodes seen in recent extender requests (no Kubernetes cache)",
+    rules,
+    mapped: mappings.filter((m) => m.mapped).length,
+    unmapped: mappings.filter((m) => !m.mapped).length,
+    nodes: mappings,
+  };
+}

@@ -1,0 +1,38 @@
+import { expect } from "chai";
+import { parseConfig } from "../../src/config/index.js";
+import { startHvx } from "../../src/main.js";
+import { createLogger } from "../../src/observability/logger.js";
+import { demoScenarioPath, loadScenario, startMockVcenter } from "../../mocks/vcenter/index.js";
+import { freePort } from "../fixtures/net.js";
+
+/** Issue 15 section 3: one start-up log line per listener, naming every endpoint it serves. */
+describe("hvx serve start-up log (in process)", function () {
+  this.timeout(30_000);
+
+  it("logs exactly one 'listening' line for each of the extender, admin and admission listeners", async () => {
+    const scenario = loadScenario(demoScenarioPath());
+    const mock = await startMockVcenter({ scenario });
+    const lines: Array<{ msg: string }> = [];
+    const log = createLogger("info", { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const config = parseConfig(
+      [
+        `server: { port: ${await freePort()}, adminPort: ${await freePort()} }`,
+        `vcenter: { url: "${mock.url}", username: "${scenario.credentials.username}", password: "${scenario.credentials.password}" }`,
+        "kubernetes: { enabled: false }",
+        `admission: { port: ${await freePort()} }`,
+      ].join("\n"),
+    );
+    const hvx = await startHvx(config, log, { inCluster: false });
+    try {
+      const listening = lines.map((l) => l.msg).filter((m) => /listening/.test(m));
+      expect(listening).to.have.length(3);
+      expect(listening.filter((m) => m.startsWith("extender listening"))).to.have.length(1);
+      expect(listening.filter((m) => m.startsWith("admission webhook listening (POST /mutate"))).to.have.length(1);
+      const admin = listening.find((m) => m.startsWith("admin listening"))!;
+      for (const endpoint of ["GET /metrics", "GET /debug/hosts", "GET /debug/nodes", "GET /debug/shadow", "GET /healthz", "GET /readyz"]) expect(admin).to.include(endpoint);
+    } finally {
+      await hvx.stop();
+      await mock.close();
+    }
+  });
+});

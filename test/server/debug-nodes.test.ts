@@ -1,0 +1,27 @@
+import { expect } from "chai";
+import { buildDebugNodes } from "../../src/server/debug-nodes.js";
+import { RecentNodes } from "../../src/server/recent-nodes.js";
+import { clusterViewOf, nodeView } from "../fixtures/cluster.js";
+import { hostView, inventoryOf, NOW_MS, vmView } from "../fixtures/inventory.js";
+
+const inventory = inventoryOf([hostView({ id: "host-1", name: "esx-01" })], [vmView({ id: "vm-1", name: "w1", hostId: "host-1", biosUuid: undefined })]);
+const rules = ["providerID", "systemUUID", "name"] as const;
+
+describe("buildDebugNodes", () => {
+  it("given a synced cache, lists its nodes (sorted) with the rule that matched or why not", () => {
+    const view = { ...clusterViewOf([nodeView({ name: "w1" }), nodeView({ name: "a-ghost" })]), syncedAtMs: NOW_MS };
+    const out = buildDebugNodes(inventory, rules, view, () => [{ name: "never-used" }]);
+    expect(out).to.deep.include({ source: "informer cache", mapped: 1, unmapped: 1 });
+    expect(out.nodes.map((n) => [n.node, n.mapped])).to.deep.equal([["a-ghost", false], ["w1", true]]);
+  });
+
+  it("given no cache, lists the nodes seen in recent requests", () => {
+    const recent = new RecentNodes(2);
+    recent.saw([{ name: "old" }, { name: "w1" }]);
+    recent.saw([{ name: "x" }]);
+    const out = buildDebugNodes(inventory, rules, undefined, () => recent.list());
+    expect(out.source).to.match(/recent extender requests/);
+    // At most 2 remembered: "old" was forgotten first.
+    expect(out.nodes.map((n) => n.node)).to.deep.equal(["w1", "x"]);
+  });
+});
