@@ -14,6 +14,7 @@ const SUITES: Record<string, () => Promise<{ run: BenchRun }>> = {
   simulate: () => import("./simulate.bench.js"),
   "prometheus-source": () => import("./prometheus-source.bench.js"),
   "image-size": () => import("./image-size.bench.js"),
+  "two-layers": () => import("./two-layers.bench.js"),
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -4,6 +4,7 @@ import { stringify as toYaml } from "yaml";
 import { ConfigError, loadConfig, redactConfig } from "./config/index.js";
 import { intFlag, parseArgs, UsageError } from "./cli-args.js";
 import { startHvx } from "./main.js";
+import { REPORT_USAGE, runReportCommand } from "./report-commands.js";
 import { createLogger } from "./observability/logger.js";
 import { wrongScenarioForSimulate } from "./scenario-kind.js";
 import path from "node:path";
@@ -19,7 +20,7 @@ Usage:
   hvx simulate --scenario FILE --seed N --out DIR [--config FILE]   replay a cluster under each placement strategy
   ${EXPLAIN_USAGE}
       why each node passes or fails (admin port; URL default: HVX_URL, else http://localhost:9090)
-`;
+${REPORT_USAGE}`;
 
 const COMMANDS = {
   serve: ["config", "print-config?"],
@@ -28,6 +29,7 @@ const COMMANDS = {
 } as const;
 
 async function main(argv: readonly string[]): Promise<number> {
+  if (argv[0] === "report" || argv[0] === "advise") return runReportCommand(argv, (t) => process.stdout.write(t));
   if (argv[0] === "explain") {
     process.stdout.write(await runExplain(parseExplainArgs(argv.slice(1), explainUrlFromEnv())));
     return 0;

@@ -68,5 +68,5 @@ export function demoCommandLines(ports: DemoPorts, examples: string): string[] {
 /** What `npm start` prints after start-up. */
 export function demoHelp(vcenterUrl: string, ports: DemoPorts, examples: string): string {
   const lines = demoCommandLines(ports, examples).map((l) => `  ${l}`);
-  return `\nhvx is serving the demo (mock vCenter at ${vcenterUrl}). Try:\n\n${lines.join("\n")}\n\n`;
+  return `\nhvx is serving the demo (mock vCenter at ${vcenterUrl}). Try:\n\n${lines.join("\n")}\n\nOpen ${ports.admin}/ui in a browser: every ESXi host by heat, the oversell ledger, advice and explain.\n\n`;
 }

@@ -15,7 +15,7 @@ import { createRefusalMetrics } from "./observability/refusal-metrics.js";
 import { installUnhandledRejectionHandler } from "./observability/unhandled-rejections.js";
 import { ShadowMetrics } from "./observability/shadow-metrics.js";
 import { assessHostAlone } from "./placement/assess-host.js";
-import { hostsBackingNodes } from "./placement/host-occupancy.js";
+import { hostOccupancyOf, hostsBackingNodes } from "./placement/host-occupancy.js";
 import { desiredNodeMarks } from "./protocol/node-marks.js";
 import { cpuMilli, memoryBytes } from "./quantity/index.js";
 import { buildAdminApp } from "./server/admin-app.js";
@@ -36,6 +36,11 @@ import { routeList } from "./server/route-list.js";
 import { ShadowRecorder } from "./server/shadow-recorder.js";
 import { IN_FLIGHT_GRACE_MS, startListener } from "./server/start-listener.js";
 import { VcenterPoller, type VcenterPollerOptions } from "./vsphere/index.js";
+import { registerOversellMetrics } from "./observability/oversell-metrics.js";
+import { buildAdviceView, buildOversellView, heatByHost, ledgerOf, type TwoLayerSources } from "./server/two-layer-views.js";
+import { renderUiPage } from "./server/ui/ui-page.js";
+import { HostPainHistory } from "./vsphere/host-pain-history.js";
+import { VmReservations } from "./vsphere/vm-reservations.js";
 
 export interface RunningHvx {
   readonly extenderPort: number;
@@ -109,6 +114,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
     registerNodeInfoGauge(registry, { inventory: () => poller.latest(), cluster: clusterView, nodeMapping: config.nodeMapping, vcenter: vcenterLabel(vcenter.url!) });
     const watchCertificate = registerCertificateExpiryGauge(registry);
 
+    const twoLayers = startTwoLayers(config, poller, informer, registry, log, stops);
     const shadowMetrics = new ShadowMetrics(registry);
     const shadow = new ShadowRecorder({ metrics: shadowMetrics, log, clock: Date.now });
     const recentNodes = new RecentNodes();
@@ -162,7 +168,10 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
         ...(informer ? { cluster: () => ({ status: informer!.status(), nodes: informer!.latest().nodes.size }) } : {}),
         nodes: () => buildDebugNodes(poller.latest(), config.nodeMapping, informer?.latest(), () => recentNodes.list()),
         shadow: () => ({ mode: config.mode, admissionMode: config.admission.mode, recent: shadow.recent() }),
+        oversell: () => buildOversellView(twoLayers, config, Date.now()),
+        advice: () => buildAdviceView(twoLayers, config, Date.now()),
       },
+      uiPage: () => renderUiPage({ refreshSeconds: config.vcenter.pollIntervalSeconds }),
       readiness: ready,
       explain: { handler: explain, bodyLimitMB: config.server.bodyLimitMB },
     });
@@ -257,6 +266,37 @@ function startNodeLabeller(config: Readonly<Config>, kc: KubeConfig, namespace: 
   labeller.start();
   stops.push(() => elector.stop());
   stops.push(() => labeller.stop());
+}
+
+/** The ledger and advice's sources: pain history and VM reservations, refreshed every poll interval. */
+function startTwoLayers(config: Readonly<Config>, poller: MetricsSource, informer: ClusterInformer | undefined, registry: Registry, log: Logger, stops: Stop[]): TwoLayerSources {
+  const history = new HostPainHistory();
+  // Reservations come from vCenter's VI/JSON API; with the Prometheus source they stay unknown (no finding).
+  const vcenter = poller instanceof VcenterPoller ? poller : undefined;
+  const reservations = new VmReservations({ readSummary: (id) => vcenter!.vmSummary(id), clock: Date.now, refreshMs: 3_600_000, maxReadsPerRefresh: 50, log });
+  const EMPTY = { nodes: new Map(), podsByNode: new Map(), namespaces: new Map() };
+  const tick = () => {
+    const inventory = poller.latest();
+    const now = Date.now();
+    const heat = heatByHost(inventory, config.thresholds, now);
+    history.observe(inventory, (id) => heat.get(id) === "hot", now);
+    const vms = informer ? [...hostOccupancyOf(informer.latest(), inventory, config.nodeMapping).vmOfNode.values()] : [];
+    if (vcenter) void reservations.refresh(vms.map((v) => v.id));
+  };
+  const timer = setInterval(tick, config.vcenter.pollIntervalSeconds * 1000);
+  timer.unref();
+  stops.push(() => clearInterval(timer));
+  registerOversellMetrics(registry, {
+    ledger: () => ledgerOf(informer?.latest() ?? EMPTY, poller.latest(), config),
+    knownNamespace: (ns) => informer?.latest().namespaces.has(ns) ?? false,
+  });
+  return {
+    inventory: () => poller.latest(),
+    cluster: () => informer?.latest(),
+    reservations: () => reservations.current(),
+    memoryPainSince: (now, windowMs) => history.memoryPainSince(now, windowMs),
+    hotSince: (now, windowMs) => history.hotSince(now, windowMs),
+  };
 }
 
 interface Demo {

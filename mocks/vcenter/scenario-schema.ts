@@ -107,6 +107,9 @@ export const VmSchema = z
     powerState: z.enum(VM_POWER_STATES).default("POWERED_ON"),
     host: moId("host-"),
     guestOS: z.string().default("UBUNTU_64"),
+    /** `summary.config.memoryReservation` (MB) and `cpuReservation` (MHz); 0 = none. */
+    memoryReservationMiB: z.number().int().min(0).default(0),
+    cpuReservationMhz: z.number().int().min(0).default(0),
     metrics: VmMetricsSchema,
   })
   .strict();

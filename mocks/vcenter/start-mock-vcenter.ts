@@ -10,6 +10,8 @@ import { createMockState } from "./mock-state.js";
 import { validateScenario } from "./parse-scenario.js";
 import type { Scenario } from "./scenario-schema.js";
 import { mountViPerfRoutes } from "./vi-perf-routes.js";
+import { VI_BASE } from "./vi-session-routes.js";
+import { mountViVmSummaryRoute } from "./vi-vm-summary-route.js";
 import { mountViSessionRoutes } from "./vi-session-routes.js";
 import { sendJson, vapiError, viFault } from "./wire-errors.js";
 
@@ -67,6 +69,7 @@ export async function startMockVcenter(opts: MockVcenterOptions): Promise<MockVc
   mountAutomationInventoryRoutes(app, state);
   mountViSessionRoutes(app, state);
   mountViPerfRoutes(app, state);
+  mountViVmSummaryRoute(app, state, VI_BASE);
   app.use((req: Request, res: Response) => {
     if (req.path.startsWith("/api/")) sendJson(res, 404, vapiError("NOT_FOUND", "com.vmware.vapi.rest.httpNotFound", "Not found."));
     else res.status(404).end();

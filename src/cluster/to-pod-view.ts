@@ -52,6 +52,7 @@ export function toPodView(pod: PodWire, defaults: ResourceAmounts, firstSeenBoun
     expectedDemand: demand.expectedDemand,
     terminal: phase === "Succeeded" || phase === "Failed",
   };
+  if (demand.originalRequests) view.originalRequests = demand.originalRequests;
   const nodeName = pod.spec?.nodeName;
   if (nodeName) {
     view.nodeName = nodeName;

@@ -204,6 +204,15 @@ const limitsSchema = z
   .strict()
   .default({});
 
+/** Thresholds of the advice (`GET /debug/advice`, `hvx advise`); hvx acts on none of it. */
+const adviceSchema = z
+  .object({
+    maxVcpuPerPcpu: positive.default(3.0),
+    maxVramPerPram: positive.default(1.0),
+  })
+  .strict()
+  .default({});
+
 const nodeLabelsSchema = z
   .object({
     enabled: z.boolean().default(false),
@@ -246,6 +255,7 @@ export const configSchema = z
     kubernetes: kubernetesSchema,
     burstGuard: burstGuardSchema,
     limits: limitsSchema,
+    advice: adviceSchema,
     nodeLabels: nodeLabelsSchema,
     log: z
       .object({ level: z.enum(["fatal", "error", "warn", "info", "debug", "trace"]).default("info") })

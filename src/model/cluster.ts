@@ -29,6 +29,8 @@ export interface PodView {
   readonly limits: ResourceAmounts;
   /** Demand the burst guard projects: original requests, else requests, else limits, else defaults. */
   readonly expectedDemand: ResourceAmounts;
+  /** Requests before the oversell webhook scaled them (`hvx.io/original-requests`); undefined when not scaled. */
+  readonly originalRequests?: ResourceAmounts;
   /**
    * Binding time on hvx's own clock: when its informer's watch first showed the pod bound.
    * Undefined for a pod already bound when listed (at start-up or a relist): not a new binding.

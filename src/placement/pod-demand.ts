@@ -33,6 +33,12 @@ export interface PodDemand {
   readonly requests: ResourceAmounts;
   readonly limits: ResourceAmounts;
   readonly expectedDemand: ResourceAmounts;
+  /**
+   * The requests as written before the oversell webhook scaled them (from a valid
+   * `hvx.io/original-requests`; a resource without an original keeps its request);
+   * undefined when the pod carries no valid annotation (it was not scaled).
+   */
+  readonly originalRequests?: ResourceAmounts;
   /** Unparseable quantities and an invalid annotation, one line each, for the caller to log. */
   readonly problems: readonly string[];
 }
@@ -51,7 +57,7 @@ export function podDemand(
   const containers = spec?.containers ?? [];
   const inits = spec?.initContainers ?? [];
   const originals = parseOriginals(annotations?.[ORIGINAL_REQUESTS_ANNOTATION], problems);
-  const out = { requests: {} as Record<Resource, number>, limits: {} as Record<Resource, number>, expected: {} as Record<Resource, number> };
+  const out = { requests: {} as Record<Resource, number>, limits: {} as Record<Resource, number>, expected: {} as Record<Resource, number>, original: {} as Record<Resource, number> };
   for (const r of RESOURCES) {
     const q = (map: QuantityMap, where: string): number | undefined => quantity(map?.[r], r, where, problems);
     const overhead = q(spec?.overhead ?? undefined, "overhead") ?? 0;
@@ -72,12 +78,14 @@ export function podDemand(
         map.get(c.name ?? "")?.[r] ?? qq(c.resources?.requests) ?? qq(c.resources?.limits) ?? 0;
       expected = aggregate(containers.map((c) => orig(originals.containers, c)), inits, (c) => orig(originals.initContainers, c)) + overhead;
     }
+    out.original[r] = expected ?? requests;
     out.expected[r] = expected ?? (requests > 0 ? requests : limits > 0 ? limits : r === "cpu" ? defaults.cpuMilli : defaults.memoryBytes);
   }
   return {
     requests: { cpuMilli: out.requests.cpu, memoryBytes: out.requests.memory },
     limits: { cpuMilli: out.limits.cpu, memoryBytes: out.limits.memory },
     expectedDemand: { cpuMilli: out.expected.cpu, memoryBytes: out.expected.memory },
+    ...(originals ? { originalRequests: { cpuMilli: out.original.cpu, memoryBytes: out.original.memory } } : {}),
     problems,
   };
 }

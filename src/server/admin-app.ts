@@ -16,6 +16,8 @@ export interface AdminAppDeps {
   /** Extra debug views by name, e.g. `cluster` -> `GET /debug/cluster`. */
   readonly debugViews?: Readonly<Record<string, () => unknown>>;
   readonly readiness?: () => Readiness;
+  /** HTML of `GET /ui` (self-contained: no external assets). */
+  readonly uiPage?: () => string;
   /** `POST /debug/explain` (ExtenderArgs, read up to `bodyLimitMB`) and `GET /debug/explain?pod=NAMESPACE/NAME`. */
   readonly explain?: { readonly handler: ExplainHandler; readonly bodyLimitMB: number };
 }
@@ -43,6 +45,13 @@ export function buildAdminApp(deps: AdminAppDeps): Express {
   if (deps.explain) mountExplain(app, deps.explain);
   const views: Record<string, () => unknown> = { hosts: deps.debugHosts, ...deps.debugViews };
   for (const [name, view] of Object.entries(views)) app.get(`/debug/${name}`, (_req, res) => res.json(view()));
+  const uiPage = deps.uiPage;
+  if (uiPage) {
+    app.get("/ui", (_req, res) => {
+      res.set("Content-Security-Policy", "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src data:; form-action 'none'; base-uri 'none'");
+      res.type("html").send(uiPage());
+    });
+  }
   const every = routeList(app);
   app.use((_req, res) => sendJsonError(res, 404, `no such endpoint on the admin port (${every})`));
   app.use(errorHandler);

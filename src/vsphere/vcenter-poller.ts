@@ -18,6 +18,7 @@ import { VcenterConfigError } from "./vcenter-config-error.js";
 import { createVcenterHttp } from "./vcenter-http.js";
 import { VcenterHttpError } from "./vcenter-http-error.js";
 import { VijsonClient } from "./vijson-client.js";
+import type { VmSummaryInfo } from "./vm-reservations.js";
 
 export interface VcenterPollerOptions {
   readonly vcenter: Config["vcenter"];
@@ -154,6 +155,11 @@ export class VcenterPoller implements MetricsSource {
       });
     }
     return this.inFlight;
+  }
+
+  /** One VM's `summary` through the poller's VI/JSON session (VM reservations, read hourly). */
+  vmSummary(vmId: string): Promise<VmSummaryInfo> {
+    return this.vijson.vmSummary(vmId);
   }
 
   latest(): InventoryView {

@@ -18,6 +18,7 @@ import {
   type PerfEntityMetric,
   type PerfQuerySpec,
 } from "./vijson-types.js";
+import { vmSummarySchema, type VmSummaryInfo } from "./vm-reservations.js";
 
 /**
  * VI/JSON API (`/sdk/vim25/{release}`, vCenter 8.0U1+): its own Login, the counter
@@ -108,6 +109,11 @@ export class VijsonClient {
   /** `HostSystem/{id}/summary`: hardware, quickStats, runtime. */
   hostSummary(hostId: string): Promise<HostSummaryInfo> {
     return this.call({ method: "GET", path: `${this.base}/HostSystem/${encodeURIComponent(hostId)}/summary` }, hostSummarySchema);
+  }
+
+  /** `VirtualMachine/{id}/summary`: the VM's config summary (reservations) among others. */
+  vmSummary(vmId: string): Promise<VmSummaryInfo> {
+    return this.call({ method: "GET", path: `${this.base}/VirtualMachine/${encodeURIComponent(vmId)}/summary` }, vmSummarySchema);
   }
 
   /** `ServiceInstance/ServiceInstance/content`, read once (no session needed). */
