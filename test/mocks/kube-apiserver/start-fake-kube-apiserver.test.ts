@@ -207,9 +207,10 @@ describe("fake kube-apiserver wire behaviour", () => {
       details: { kind: "secrets" },
       code: 403,
     });
-    const podInA = await get(`${fake.url}/api/v1/namespaces/a/pods/p1`, HVX);
-    expect(podInA.status, "pods: list/watch only").to.equal(403);
-    expect(podInA.body.message).to.equal('pods "p1" is forbidden: User "system:serviceaccount:hvx-system:hvx" cannot get resource "pods" in API group "" in the namespace "a"');
+    expect((await get(`${fake.url}/api/v1/namespaces/a/pods/p1`, HVX)).status, "pods: get (hvx explain) allowed").to.equal(200);
+    const podInA = await call("DELETE", `${fake.url}/api/v1/namespaces/a/pods/p1`, undefined, HVX);
+    expect(podInA.status, "pods: get/list/watch only").to.equal(403);
+    expect(podInA.body.message).to.equal('pods "p1" is forbidden: User "system:serviceaccount:hvx-system:hvx" cannot delete resource "pods" in API group "" in the namespace "a"');
     expect(podInA.body.details).to.deep.equal({ name: "p1", kind: "pods" });
     const elsewhere = await call("POST", `${fake.url}/apis/coordination.k8s.io/v1/namespaces/kube-system/leases`, { metadata: { name: "kube-scheduler" } }, HVX);
     expect(elsewhere.status, "Leases only in hvx-system").to.equal(403);
@@ -220,7 +221,7 @@ describe("fake kube-apiserver wire behaviour", () => {
     const updatePod = await call("PUT", `${fake.url}/api/v1/namespaces/a/pods/p1`, fake.controls.getPod("a", "p1"), HVX);
     expect(updatePod.status).to.equal(403);
     expect(fake.controls.getNode("n1")).to.not.equal(undefined);
-    expect(fake.controls.stats().forbidden).to.deep.equal(["get /metrics", "list /secrets", "get /pods a/p1", "create coordination.k8s.io/leases kube-system/", "delete /nodes n1", "update /pods a/p1"]);
+    expect(fake.controls.stats().forbidden).to.deep.equal(["get /metrics", "list /secrets", "delete /pods a/p1", "create coordination.k8s.io/leases kube-system/", "delete /nodes n1", "update /pods a/p1"]);
   });
 
   it("given RBAC text of its own, enforces that instead (a missing verb fails the informer's list)", async () => {
