@@ -46,6 +46,6 @@ COPY --from=build /app/dist/src ./dist/src
 # Files stay root-owned and read-only to the process (readOnlyRootFilesystem in the pod).
 # Numeric uid:gid so that Kubernetes can verify runAsNonRoot.
 USER 65532:65532
-EXPOSE 8888 8443
+EXPOSE 8888 8443 9090
 ENTRYPOINT ["node", "dist/src/cli.js"]
 CMD ["serve", "--config", "/etc/hvx/config.yaml"]
