@@ -13,8 +13,8 @@ export interface NamedSource {
  * failing one keeps its last good snapshot until its own staleness rules drop it, and never
  * touches the others. Host and VM ids are per vCenter, so every id (and each VM's `hostId`)
  * is prefixed with the vCenter's name: `vc01/host-11`. A BIOS UUID seen in two vCenters (a VM
- * mid cross-vCenter vMotion, or a clone) is removed from both VMs so that no node maps to
- * either; it is logged once per UUID.
+ * mid cross-vCenter vMotion, or a clone) is removed from both VMs and listed in
+ * `ambiguousBiosUuids`, so that no node maps to either (not even by name); it is logged once.
  */
 export class MultiVcenterSource implements MetricsSource {
   private cache: { inputs: readonly InventoryView[]; view: InventoryView } | undefined;
@@ -96,6 +96,6 @@ export class MultiVcenterSource implements MetricsSource {
       if (inv.polledAtMs !== undefined) polledAtMs = Math.max(polledAtMs ?? 0, inv.polledAtMs);
     });
     // polledAtMs: the newest vCenter's; staleness is judged per host from its own times.
-    return { hosts, vms, ...(polledAtMs !== undefined ? { polledAtMs } : {}) };
+    return { hosts, vms, ...(polledAtMs !== undefined ? { polledAtMs } : {}), ...(duplicate.size > 0 ? { ambiguousBiosUuids: duplicate } : {}) };
   }
 }
