@@ -296,7 +296,7 @@ function startNodeLabeller(config: Readonly<Config>, kc: KubeConfig, namespace: 
 function startTwoLayers(config: Readonly<Config>, poller: MetricsSource, informer: ClusterInformer | undefined, registry: Registry, log: Logger, stops: Stop[]): TwoLayerSources {
   const history = new HostPainHistory();
   // Reservations come from vCenter's VI/JSON API; with the Prometheus source they stay unknown (no finding).
-  const vcenter = poller instanceof VcenterPoller ? poller : undefined;
+  const vcenter = poller instanceof VcenterPoller || poller instanceof MultiVcenterSource ? poller : undefined;
   const reservations = new VmReservations({ readSummary: (id) => vcenter!.vmSummary(id), clock: Date.now, refreshMs: 3_600_000, maxReadsPerRefresh: 50, log });
   const EMPTY = { nodes: new Map(), podsByNode: new Map(), namespaces: new Map() };
   const tick = () => {

@@ -1,11 +1,12 @@
 import type { HostView, InventoryView, VmView } from "../model/inventory.js";
 import type { HostErrorStatus, MetricsSource, SourceStatus } from "../model/metrics-source.js";
 import type { Logger } from "../observability/logger.js";
+import type { VmSummaryInfo } from "./vm-reservations.js";
 
 /** One polled vCenter: its configured name and its own source (own sessions, backoff, staleness). */
 export interface NamedSource {
   readonly name: string;
-  readonly source: MetricsSource & { status(): SourceStatus; stop?(): Promise<void> | void };
+  readonly source: MetricsSource & { status(): SourceStatus; stop?(): Promise<void> | void; vmSummary?(vmId: string): Promise<VmSummaryInfo> };
 }
 
 /**
@@ -51,6 +52,14 @@ export class MultiVcenterSource implements MetricsSource {
       ...(Object.keys(hostErrors).length > 0 ? { hostErrors } : {}),
       ...(suspended ? { authSuspended: { ...suspended.st.authSuspended!, api: `${suspended.name}/${suspended.st.authSuspended!.api}` } } : {}),
     };
+  }
+
+  /** One VM's `summary` (VM reservations), from the vCenter its prefixed id (`vc01/vm-101`) names. */
+  vmSummary(vmId: string): Promise<VmSummaryInfo> {
+    const slash = vmId.indexOf("/");
+    const named = this.sources.find((s) => s.name === vmId.slice(0, slash));
+    if (slash < 0 || !named?.source.vmSummary) return Promise.reject(new Error(`no vCenter named in VM id ${vmId}`));
+    return named.source.vmSummary(vmId.slice(slash + 1));
   }
 
   /** Stops every vCenter's poller; resolves when all are done. */

@@ -127,6 +127,18 @@ describe("MultiVcenterSource: two mock vCenters with overlapping ids", function 
     expect(dupWarnings).to.have.length(1);
   });
 
+  it("reads a VM's summary from the vCenter its prefixed id names; an unknown prefix is refused", async () => {
+    const { source } = await start([demo, second]);
+    const before = mocks.map((m) => m.controls.stats());
+    await source.vmSummary("vc02/vm-101");
+    const after = mocks.map((m) => m.controls.stats());
+    expect(JSON.stringify(after[0])).to.equal(JSON.stringify(before[0]));
+    expect(JSON.stringify(after[1])).to.not.equal(JSON.stringify(before[1]));
+    let refused: unknown;
+    await source.vmSummary("vc09/vm-101").catch((err: unknown) => (refused = err));
+    expect(String(refused)).to.match(/no vCenter named in VM id vc09\/vm-101/);
+  });
+
   it("labels each poller's metrics with its vCenter's name in one registry", async () => {
     const { registry } = await start([demo, second]);
     const text = await registry.metrics();
