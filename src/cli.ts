@@ -6,6 +6,7 @@ import { intFlag, parseArgs, UsageError } from "./cli-args.js";
 import { startHvx } from "./main.js";
 import { REPORT_USAGE, runReportCommand } from "./report-commands.js";
 import { createLogger } from "./observability/logger.js";
+import { mockPorts, scenarioPathsOf } from "./mock-vcenter-args.js";
 import { wrongScenarioForSimulate } from "./scenario-kind.js";
 import path from "node:path";
 import { explainUrlFromEnv } from "./config/explain-url.js";
@@ -16,7 +17,7 @@ const USAGE = `hvx: hypervisor-aware kube-scheduler extender for Kubernetes on V
 
 Usage:
   hvx serve [--config FILE] [--print-config]   run the extender (no vcenter.url: bundled mock vCenter, demo scenario)
-  hvx mock-vcenter [--port N] [--scenario FILE] run the mock vCenter alone (default port 8989; FILE: an inventory scenario, mocks/vcenter/scenarios/)
+  hvx mock-vcenter [--port N] [--scenario FILE]... run the mock vCenter alone (default port 8989; FILE: an inventory scenario, mocks/vcenter/scenarios/; several: one mock per file on N, N+1, ...)
   hvx simulate --scenario FILE --seed N --out DIR [--config FILE]   replay a cluster under each placement strategy
   ${EXPLAIN_USAGE}
       why each node passes or fails (admin port; URL default: HVX_URL, else http://localhost:9090)
@@ -43,11 +44,19 @@ async function main(argv: readonly string[]): Promise<number> {
       return serve(flags.get("config") as string | undefined, flags.has("print-config"));
     case "mock-vcenter": {
       const { demoScenarioPath, loadScenario, startMockVcenter } = await importMockVcenter();
-      const scenarioPath = (flags.get("scenario") as string | undefined) ?? demoScenarioPath();
-      const mock = await startMockVcenter({ scenario: loadScenario(scenarioPath), port: intFlag(flags, "port", 8989) });
-      process.stderr.write(`mock vCenter serving ${scenarioPath} at ${mock.url} (user administrator@vsphere.local / hvx-demo unless the scenario says otherwise)\n`);
+      // Several --scenario files: one mock per file, on ports N, N+1, ... (several vCenters).
+      const given = scenarioPathsOf(argv.slice(1));
+      const paths = given.length > 0 ? given : [demoScenarioPath()];
+      const ports = mockPorts(intFlag(flags, "port", 8989), paths.length);
+      const scenarios = paths.map((p) => loadScenario(p));
+      const mocks = [];
+      for (const [i, scenario] of scenarios.entries()) {
+        const mock = await startMockVcenter({ scenario, port: ports[i]! });
+        mocks.push(mock);
+        process.stderr.write(`mock vCenter serving ${paths[i]} at ${mock.url} (user administrator@vsphere.local / hvx-demo unless the scenario says otherwise)\n`);
+      }
       await untilSignal();
-      await mock.close();
+      await Promise.all(mocks.map((m) => m.close()));
       return 0;
     }
     case "simulate": {

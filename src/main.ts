@@ -35,7 +35,7 @@ import { RecentNodes } from "./server/recent-nodes.js";
 import { routeList } from "./server/route-list.js";
 import { ShadowRecorder } from "./server/shadow-recorder.js";
 import { IN_FLIGHT_GRACE_MS, startListener } from "./server/start-listener.js";
-import { VcenterPoller, type VcenterPollerOptions } from "./vsphere/index.js";
+import { MultiVcenterSource, VcenterPoller, type VcenterPollerOptions } from "./vsphere/index.js";
 import { registerOversellMetrics } from "./observability/oversell-metrics.js";
 import { buildAdviceView, buildOversellView, heatByHost, ledgerOf, type TwoLayerSources } from "./server/two-layer-views.js";
 import { renderUiPage } from "./server/ui/ui-page.js";
@@ -84,12 +84,13 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
     // Standard names (process_cpu_seconds_total, nodejs_eventloop_lag_seconds, ...), as dashboards expect them.
     collectDefaultMetrics({ register: registry });
     stops.push(installUnhandledRejectionHandler(log, registry));
-    const demo = config.vcenter.url === undefined ? await startDemo(config, log, stops) : undefined;
+    const several = config.vcenters.length > 0;
+    const demo = config.vcenter.url === undefined && !several ? await startDemo(config, log, stops) : undefined;
     const vcenter = demo ? { ...config.vcenter, ...demo.credentials, url: demo.vcenterUrl } : config.vcenter;
 
     // The demo's credentials come from its scenario, not from the files.
     const credentialFiles = demo ? {} : readVcenterCredentialFiles();
-    const poller = startMetricsSource(config, vcenter, log, registry, credentialFiles);
+    const poller = several ? startVcenters(config, log, registry, credentialFiles) : startMetricsSource(config, vcenter, log, registry, credentialFiles);
     stops.push(() => poller.stop());
 
     const access = demo?.kubeConfig ? { enabled: true as const, kubeConfig: demo.kubeConfig } : kubeConfigFromConfig(config.kubernetes, kubeEnv);
@@ -111,7 +112,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
     }
     const clusterView = () => informer?.latest();
     registerHostGauges(registry, { inventory: () => poller.latest(), cluster: clusterView, policy: config, clock: Date.now });
-    registerNodeInfoGauge(registry, { inventory: () => poller.latest(), cluster: clusterView, nodeMapping: config.nodeMapping, vcenter: vcenterLabel(vcenter.url!) });
+    registerNodeInfoGauge(registry, { inventory: () => poller.latest(), cluster: clusterView, nodeMapping: config.nodeMapping, vcenter: several ? config.vcenters.map((vc) => vc.name ?? vcenterLabel(vc.url!)).join(",") : vcenterLabel(vcenter.url!) });
     const watchCertificate = registerCertificateExpiryGauge(registry);
 
     const twoLayers = startTwoLayers(config, poller, informer, registry, log, stops);
@@ -218,7 +219,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
       extenderTls: extender.tls,
       adminPort: admin.port,
       ...(admissionPort !== undefined ? { admissionPort } : {}),
-      vcenterUrl: vcenter.url!,
+      vcenterUrl: several ? config.vcenters[0]!.url! : vcenter.url!,
       demo: demo !== undefined,
       stop: stopAll,
       shutdown,
@@ -244,6 +245,29 @@ function startMetricsSource(config: Readonly<Config>, vcenter: Config["vcenter"]
   poller.start();
   log.info({ flavour: config.prometheus.flavour }, "metrics source: Prometheus");
   return poller;
+}
+
+/**
+ * `vcenters:` (issue 11 §2): one poller per vCenter, combined into one inventory. With more
+ * than one, ids are prefixed with each name (`vc01/host-11`) and metrics labelled `vcenter`.
+ */
+function startVcenters(config: Readonly<Config>, log: Logger, registry: Registry, credentialFiles: VcenterPollerOptions["credentialFiles"]): MetricsSource & { status(): SourceStatus; stop(): Promise<void> } {
+  if (config.metrics.source !== "vcenter") throw new Error("vcenters: is supported with metrics.source: vcenter only (use one vcenter: with prometheus)");
+  const maxMetricAgeSeconds = config.thresholds.maxMetricAgeSeconds;
+  if (config.vcenters.length === 1) {
+    const { name: _name, ...vc } = config.vcenters[0]!;
+    const poller = new VcenterPoller({ vcenter: vc, maxMetricAgeSeconds, log, registry, ...(credentialFiles ? { credentialFiles } : {}) });
+    poller.start();
+    return poller;
+  }
+  const sources = config.vcenters.map((vc) => {
+    const name = vc.name!;
+    const poller = new VcenterPoller({ vcenter: vc, name, maxMetricAgeSeconds, log: log.child({ vcenter: name }), registry, ...(credentialFiles ? { credentialFiles } : {}) });
+    poller.start();
+    return { name, source: poller };
+  });
+  log.info({ vcenters: sources.map((s) => s.name) }, "polling several vCenters; host and VM ids are prefixed with the vCenter name");
+  return new MultiVcenterSource(sources, log);
 }
 
 function startNodeLabeller(config: Readonly<Config>, kc: KubeConfig, namespace: string, informer: ClusterInformer, poller: MetricsSource, log: Logger, stops: Stop[], podName: string | undefined): void {
@@ -272,7 +296,7 @@ function startNodeLabeller(config: Readonly<Config>, kc: KubeConfig, namespace: 
 function startTwoLayers(config: Readonly<Config>, poller: MetricsSource, informer: ClusterInformer | undefined, registry: Registry, log: Logger, stops: Stop[]): TwoLayerSources {
   const history = new HostPainHistory();
   // Reservations come from vCenter's VI/JSON API; with the Prometheus source they stay unknown (no finding).
-  const vcenter = poller instanceof VcenterPoller ? poller : undefined;
+  const vcenter = poller instanceof VcenterPoller || poller instanceof MultiVcenterSource ? poller : undefined;
   const reservations = new VmReservations({ readSummary: (id) => vcenter!.vmSummary(id), clock: Date.now, refreshMs: 3_600_000, maxReadsPerRefresh: 50, log });
   const EMPTY = { nodes: new Map(), podsByNode: new Map(), namespaces: new Map() };
   const tick = () => {

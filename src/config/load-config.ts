@@ -27,8 +27,16 @@ export function parseConfig(text: string | undefined, env: Env = {}, readFile: R
     throw new ConfigError(["the file must hold a mapping of keys (server, vcenter, thresholds, ...)"]);
   }
   const doc = raw as Record<string, unknown>;
+  if (doc.vcenter != null && Array.isArray(doc.vcenters) && doc.vcenters.length > 0) {
+    throw new ConfigError(["vcenter and vcenters: set one of them, not both (vcenters: lists several vCenters, vcenter: is the one-vCenter form)"]);
+  }
   const credentials = credentialsFromEnv(env, readFile);
-  if (Object.keys(credentials).length > 0) {
+  if (Object.keys(credentials).length > 0 && Array.isArray(doc.vcenters) && doc.vcenters.length > 0) {
+    // HVX_VCENTER_* fill in the credentials an entry does not set itself.
+    doc.vcenters = doc.vcenters.map((vc: unknown) =>
+      typeof vc === "object" && vc !== null && !Array.isArray(vc) ? { ...credentials, ...(vc as object) } : vc,
+    );
+  } else if (Object.keys(credentials).length > 0) {
     const vcenter = doc.vcenter;
     if (vcenter !== undefined && (typeof vcenter !== "object" || vcenter === null || Array.isArray(vcenter))) {
       throw new ConfigError(["vcenter: must be a mapping"]);
@@ -113,6 +121,7 @@ const REDACTED = "<redacted>";
 export function redactConfig(config: Readonly<Config>): Config {
   const copy = structuredClone(config) as Config;
   if (copy.vcenter.password !== undefined) copy.vcenter.password = REDACTED;
+  for (const vc of copy.vcenters) if (vc.password !== undefined) vc.password = REDACTED;
   if (copy.prometheus.password !== undefined) copy.prometheus.password = REDACTED;
   return copy;
 }

@@ -77,8 +77,18 @@ const vcenterSchema = z
     /** After vCenter refuses the credentials, no login before this many seconds (unless the credential files change). */
     authRetrySeconds: positive.default(300),
   })
-  .strict()
-  .default({});
+  .strict();
+
+/**
+ * Issue 11 §2: one entry of `vcenters:` (several vCenters), the `vcenter:` block plus a
+ * `name` (the `vcenter` metric label and the prefix of host and VM ids: `vc01/host-11`).
+ */
+export const vcenterEntrySchema = vcenterSchema.extend({
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/, "must be 1-63 letters, digits, '-', '_' or '.', no '/'")
+    .optional(),
+});
 
 /** Issue 11: where host and VM contention metrics come from (README "Sources"). */
 const metricsSchema = z
@@ -232,7 +242,22 @@ export const configSchema = z
     /** `observe`: the extender answers as if hvx were not there and records what it would have done. */
     mode: z.enum(["enforce", "observe"]).default("enforce"),
     server: serverSchema,
-    vcenter: vcenterSchema,
+    vcenter: vcenterSchema.default({}),
+    /** Several vCenters (issue 11 §2); `vcenter:` is the one-vCenter form. Both at once is an error. */
+    vcenters: z
+      .array(vcenterEntrySchema)
+      .default([])
+      .superRefine((list, ctx) => {
+        const seen = new Set<string>();
+        list.forEach((vc, i) => {
+          if (vc.url === undefined) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [i, "url"], message: "is required in a vcenters entry" });
+          if (vc.name === undefined) {
+            if (list.length > 1) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [i, "name"], message: "is required when more than one vCenter is listed" });
+          } else if (seen.has(vc.name)) {
+            ctx.addIssue({ code: z.ZodIssueCode.custom, path: [i, "name"], message: `${JSON.stringify(vc.name)} is used by two entries` });
+          } else seen.add(vc.name);
+        });
+      }),
     metrics: metricsSchema,
     prometheus: prometheusSchema,
     nodeMapping: z

@@ -93,6 +93,11 @@ export interface InventoryView {
   readonly vms: ReadonlyMap<string, VmView>;
   /** End of the last successful poll cycle, epoch ms; undefined before the first one. */
   readonly polledAtMs?: number;
+  /**
+   * BIOS UUIDs (lower case) found in more than one vCenter (issue 11 §2: mid cross-vCenter
+   * vMotion, or a clone): a node naming one maps to no VM, by any rule.
+   */
+  readonly ambiguousBiosUuids?: ReadonlySet<string>;
 }
 
 export const EMPTY_INVENTORY: InventoryView = Object.freeze({ hosts: new Map(), vms: new Map() });

@@ -6,8 +6,11 @@ import type { NodeMappingRule } from "./policy.js";
 export interface VmIndex {
   readonly byBiosUuid: ReadonlyMap<string, VmView>;
   readonly byName: ReadonlyMap<string, VmView>;
+  /** UUIDs found in more than one vCenter: a node naming one maps to nothing. */
+  readonly ambiguousUuids: ReadonlySet<string>;
 }
 
+const NO_UUIDS: ReadonlySet<string> = new Set();
 const indexCache = new WeakMap<InventoryView, VmIndex>();
 
 /** Builds (once per snapshot; snapshots are immutable) the VM lookup tables. */
@@ -22,7 +25,7 @@ export function vmIndexOf(inventory: InventoryView): VmIndex {
     const other = byName.get(vm.name);
     if (!other || (other.powerState !== "POWERED_ON" && vm.powerState === "POWERED_ON")) byName.set(vm.name, vm);
   }
-  const index = { byBiosUuid, byName };
+  const index = { byBiosUuid, byName, ambiguousUuids: inventory.ambiguousBiosUuids ?? NO_UUIDS };
   indexCache.set(inventory, index);
   return index;
 }
@@ -32,9 +35,11 @@ const PROVIDER_PREFIX = "vsphere://";
 /**
  * Finds the VM behind a node by the rules in order: `spec.providerID` (`vsphere://<bios uuid>`),
  * `status.nodeInfo.systemUUID` (as is, then with the first three groups byte-swapped),
- * node name == VM name. All UUID comparisons ignore case.
+ * node name == VM name. All UUID comparisons ignore case. A node whose providerID or
+ * systemUUID names a UUID found in two vCenters maps to none (no guess by name).
  */
 export function mapNodeToVm(node: NodeIdentity, index: VmIndex, rules: readonly NodeMappingRule[]): VmView | undefined {
+  if (index.ambiguousUuids.size > 0 && namesAmbiguousUuid(node, index.ambiguousUuids)) return undefined;
   for (const rule of rules) {
     const vm = applyRule(rule, node, index);
     if (vm) return vm;
@@ -58,6 +63,14 @@ function applyRule(rule: NodeMappingRule, node: NodeIdentity, index: VmIndex): V
     case "name":
       return index.byName.get(node.name);
   }
+}
+
+function namesAmbiguousUuid(node: NodeIdentity, ambiguous: ReadonlySet<string>): boolean {
+  const provider = node.providerID?.trim().toLowerCase();
+  const fromProvider = provider?.startsWith(PROVIDER_PREFIX) ? provider.slice(PROVIDER_PREFIX.length).replace(/^\/+/, "") : undefined;
+  const system = node.systemUUID?.trim().toLowerCase();
+  const candidates = [fromProvider, system, system ? byteSwapUuid(system) : undefined];
+  return candidates.some((u) => u !== undefined && ambiguous.has(u));
 }
 
 const UUID_RE = /^([0-9a-f]{8})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{4}-[0-9a-f]{12})$/;

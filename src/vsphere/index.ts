@@ -27,3 +27,4 @@ export { VcenterNetworkError } from "./vcenter-network-error.js";
 export { VcenterPoller, type VcenterPollerOptions } from "./vcenter-poller.js";
 export { VcenterResponseError } from "./vcenter-response-error.js";
 export { VijsonClient } from "./vijson-client.js";
+export { MultiVcenterSource, type NamedSource } from "./multi-vcenter-source.js";

@@ -25,6 +25,8 @@ export interface VcenterPollerOptions {
   readonly maxMetricAgeSeconds: number;
   readonly log: Logger;
   readonly registry: Registry;
+  /** `vcenters[].name` when several vCenters are polled: the `vcenter` label of the metrics. */
+  readonly name?: string;
   /** Epoch ms; injectable for tests. */
   readonly clock?: () => number;
   /** [0, 1); jitter source, injectable for tests. */
@@ -101,8 +103,10 @@ export class VcenterPoller implements MetricsSource {
     this.random = options.random ?? Math.random;
     this.credentials = { username: vc.username, password: vc.password };
     this.credentialText = this.readCredentialFiles();
-    this.metrics = createPollerMetrics(options.registry, () =>
-      this.lastSuccessMs === undefined ? undefined : (this.clock() - this.lastSuccessMs) / 1000,
+    this.metrics = createPollerMetrics(
+      options.registry,
+      () => (this.lastSuccessMs === undefined ? undefined : (this.clock() - this.lastSuccessMs) / 1000),
+      options.name,
     );
     this.http = createVcenterHttp({
       baseUrl: vc.url,

@@ -118,3 +118,33 @@ describe("parseConfig", () => {
     expect(Object.isFrozen(c.vcenter)).to.equal(true);
   });
 });
+
+describe("parseConfig: several vCenters (vcenters:)", () => {
+  const entry = (name: string | undefined, url: string) => `{ ${name === undefined ? "" : `name: ${name}, `}url: "${url}" }`;
+  it("given two named entries, loads each with the vcenter: defaults", () => {
+    const config = parseConfig(`vcenters: [${entry("vc01", "https://a.example.com")}, ${entry("vc02", "https://b.example.com")}]`);
+    expect(config.vcenters.map((v) => [v.name, v.url, v.pollIntervalSeconds, v.viJsonRelease])).to.deep.equal([
+      ["vc01", "https://a.example.com", 20, "8.0.1.0"],
+      ["vc02", "https://b.example.com", 20, "8.0.1.0"],
+    ]);
+  });
+  it("given no vcenters, defaults to [] and leaves vcenter: as it was", () => expect(parseConfig(undefined).vcenters).to.deep.equal([]));
+  it("given one entry without a name, loads it", () => expect(parseConfig(`vcenters: [${entry(undefined, "https://a.example.com")}]`).vcenters).to.have.length(1));
+  const errors: Array<{ name: string; yaml: string; want: RegExp }> = [
+    { name: "both vcenter: and vcenters:", yaml: `vcenter: { url: "https://a.example.com" }\nvcenters: [${entry("vc01", "https://b.example.com")}]`, want: /vcenter and vcenters: set one of them, not both/ },
+    { name: "two entries with one name", yaml: `vcenters: [${entry("vc01", "https://a.example.com")}, ${entry("vc01", "https://b.example.com")}]`, want: /vcenters\.1\.name: "vc01" is used by two entries/ },
+    { name: "a missing name with more than one entry", yaml: `vcenters: [${entry("vc01", "https://a.example.com")}, ${entry(undefined, "https://b.example.com")}]`, want: /vcenters\.1\.name: is required when more than one vCenter is listed/ },
+    { name: "an entry without a url", yaml: `vcenters: [{ name: vc01 }]`, want: /vcenters\.0\.url: is required/ },
+    { name: "a name with a slash", yaml: `vcenters: [${entry('"a/b"', "https://a.example.com")}]`, want: /vcenters\.0\.name: must be 1-63/ },
+  ];
+  for (const c of errors) it(`given ${c.name}, stops start-up naming the key`, () => expect(() => parseConfig(c.yaml)).to.throw(ConfigError, c.want));
+  it("given HVX_VCENTER_USERNAME/PASSWORD, fills in entries that set none; an entry's own wins", () => {
+    const config = parseConfig(`vcenters: [{ name: vc01, url: "https://a.example.com" }, { name: vc02, url: "https://b.example.com", username: own }]`, { HVX_VCENTER_USERNAME: "env", HVX_VCENTER_PASSWORD: "pw" });
+    expect(config.vcenters.map((v) => [v.username, v.password])).to.deep.equal([["env", "pw"], ["own", "pw"]]);
+    expect(config.vcenter.username).to.equal(undefined);
+  });
+  it("redactConfig hides every entry's password", () => {
+    const config = parseConfig(`vcenters: [{ name: vc01, url: "https://a.example.com", password: s3cret }]`);
+    expect(JSON.stringify(redactConfig(config))).to.not.include("s3cret");
+  });
+});

@@ -39,3 +39,24 @@ describe("byteSwapUuid", () => {
     expect(byteSwapUuid(byteSwapUuid(u)!)).to.equal(u);
   });
 });
+
+describe("mapNodeToVm with BIOS UUIDs found in two vCenters (issue 11 §2)", () => {
+  // The combiner drops the ambiguous UUID from both VMs; the node still names it.
+  const ambiguous = "42260de1-d027-400d-9143-0000195f6b1b";
+  const several = {
+    ...inventoryOf(
+      [hostView()],
+      [vmView({ id: "vc01/vm-113", name: "k8s-worker-13", biosUuid: undefined }), vmView({ id: "vc02/vm-113", name: "k8s-worker-13", biosUuid: undefined }), vmView({ id: "vc01/vm-1", name: "worker-a", biosUuid: "422e4956-ad22-1139-8c4b-0a1b2c3d4e5f" })],
+    ),
+    ambiguousBiosUuids: new Set([ambiguous]),
+  };
+  const cases: Array<{ name: string; node: Parameters<typeof mapNodeToVm>[0]; want: string | undefined }> = [
+    { name: "given a providerID naming an ambiguous UUID, maps to none, not even by name", node: { name: "k8s-worker-13", providerID: `vsphere://${ambiguous.toUpperCase()}` }, want: undefined },
+    { name: "given a byte-swapped systemUUID naming an ambiguous UUID, maps to none", node: { name: "k8s-worker-13", systemUUID: byteSwapUuid(ambiguous)! }, want: undefined },
+    { name: "given another node's UUID, maps as usual", node: { name: "worker-a", providerID: "vsphere://422e4956-ad22-1139-8c4b-0a1b2c3d4e5f" }, want: "vc01/vm-1" },
+    { name: "given a node with no UUID, maps by name as usual", node: { name: "worker-a" }, want: "vc01/vm-1" },
+  ];
+  for (const c of cases) {
+    it(c.name, () => expect(mapNodeToVm(c.node, vmIndexOf(several), ALL)?.id).to.equal(c.want));
+  }
+});
