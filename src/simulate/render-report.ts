@@ -96,7 +96,7 @@ function meaning(world: World, t: ThresholdPolicy): string[] {
     `| contended: node VM's own CPU ready per vCPU (report only) | >= ${CONTENDED_PERCENT} % |`,
     `| severe (report only) | >= ${SEVERE_PERCENT} % |`,
     `| cascade: gap between evictions (report only) | <= ${CASCADE_GAP_MINUTES} min |`,
-    `| hvx rejects a host: CPU ready (\`thresholds.cpuReadyPercent\`) | >= ${fmtNum(t.cpuReadyPercent)} % |`,
+    `| hvx rejects a node: its host's or VM's CPU ready (\`thresholds.cpuReadyPercent\`) | >= ${fmtNum(t.cpuReadyPercent)} % |`,
     `| hvx lowers a node's score: CPU ready (\`thresholds.cpuReadyWarnPercent\`) | >= ${fmtNum(t.cpuReadyWarnPercent)} % |`,
     `| hvx rejects a host: CPU usage (\`thresholds.hostCpuUsagePercent\`) | >= ${fmtNum(t.hostCpuUsagePercent)} % |`,
     `| hvx rejects a host: memory usage (\`thresholds.hostMemoryUsagePercent\`) | >= ${fmtNum(t.hostMemoryUsagePercent)} % |`,
@@ -110,7 +110,7 @@ function configSection(config: ReportConfig): string[] {
     out.push("The production defaults (no `--config`): the same values as `hvx serve` with an empty configuration file.");
     return out;
   }
-  out.push(`\`--config ${config.path}\`. Keys that differ from the defaults:`, "");
+  out.push(`\`--config ${config.path}\`. Keys that differ from the defaults (the simulated hvx uses the placement keys: \`thresholds\`, \`scoring\`, \`limits\`, \`burstGuard\` and the like; connection keys have no effect here):`, "");
   if (config.changes.length === 0) {
     out.push("none: the file sets only default values.");
     return out;

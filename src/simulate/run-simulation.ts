@@ -86,13 +86,13 @@ export function renderFiles(
       title: "Per strategy (one panel per unit; figures that are 0 for every strategy are left out)",
       panels: [
         {
-          unit: "pod-hours (contended: ready >= 5 %, severe: >= 10 %)",
+          unit: "pod-hours",
           groups: [
-            { label: "contended", values: results.map((r) => r.figures.contendedPodSeconds / 3600) },
-            { label: "severe", values: results.map((r) => r.figures.severeContendedPodSeconds / 3600) },
+            { label: "contended (>= 5 %)", values: results.map((r) => r.figures.contendedPodSeconds / 3600) },
+            { label: "severe (>= 10 %)", values: results.map((r) => r.figures.severeContendedPodSeconds / 3600) },
           ],
         },
-        { unit: "%", groups: [{ label: "p99 VM ready", values: results.map((r) => r.figures.p99VmReadyPercent) }] },
+        { unit: "ready %", groups: [{ label: "p99 VM ready", values: results.map((r) => r.figures.p99VmReadyPercent) }] },
         { unit: "GiB-hours", groups: [
           { label: "balloon", values: results.map((r) => r.figures.balloonGiBSeconds / 3600) },
           { label: "swap", values: results.map((r) => r.figures.swapGiBSeconds / 3600) },

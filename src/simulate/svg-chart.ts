@@ -7,7 +7,7 @@ const W = 800;
 const H = 320;
 const M = { left: 64, right: 150, top: 52, bottom: 44 };
 /** Panel charts: the legend runs under the title, the panels start below it. */
-const PANEL_TOP = 76;
+const PANEL_TOP = 84;
 const PANEL_W = 1100;
 const MAX_POINTS = 600;
 
@@ -96,7 +96,7 @@ export function renderPanelChart(spec: PanelChartSpec): string {
   const parts = [header(spec.title, PANEL_W)];
   spec.seriesNames.forEach((name, i) => {
     const x = M.left + i * 130;
-    parts.push(`<rect x="${x}" y="${top - 26}" width="12" height="12" fill="${COLORS[i % COLORS.length]}"/><text x="${x + 18}" y="${top - 16}">${esc(name)}</text>`);
+    parts.push(`<rect x="${x}" y="32" width="12" height="12" fill="${COLORS[i % COLORS.length]}"/><text x="${x + 18}" y="42">${esc(name)}</text>`);
   });
   if (panels.length === 0) {
     parts.push(`<text x="${PANEL_W / 2}" y="${H / 2}" text-anchor="middle" fill="#666">every figure is 0 for every strategy</text>`);
@@ -113,7 +113,7 @@ export function renderPanelChart(spec: PanelChartSpec): string {
     const width = (groupsW * p.groups.length) / totalGroups;
     const yTop = niceCeil(Math.max(...p.groups.flatMap((g) => g.values)) * 1.1);
     const py = (y: number) => base - (y / yTop) * (base - top);
-    parts.push(`<text x="${f(left + width / 2)}" y="${top - 2}" text-anchor="middle" font-weight="bold">${esc(p.unit)}</text>`);
+    parts.push(`<text x="${f(left + width / 2)}" y="${top - 14}" text-anchor="middle" font-weight="bold">${esc(p.unit)}</text>`);
     for (let i = 0; i <= 4; i++) {
       const y = (yTop * i) / 4;
       parts.push(`<line x1="${f(left)}" y1="${f(py(y))}" x2="${f(left + width)}" y2="${f(py(y))}" stroke="#eee"/>`);
@@ -181,6 +181,7 @@ function f(v: number): string {
 function short(v: number): string {
   if (Math.abs(v) >= 1000) return `${Math.round(v / 100) / 10}k`;
   if (Number.isInteger(v)) return String(v);
+  if (Math.abs(v) < 1) return String(Number(v.toPrecision(2)));
   return v.toFixed(Math.abs(v) >= 100 ? 0 : 1);
 }
 

@@ -44,7 +44,7 @@ describe("renderLineChart / renderPanelChart", () => {
     });
     expect((svg.match(/<rect x=/g) ?? []).length).to.equal(6 + 3); // 2 groups x 3 bars + legend swatches
     expect(svg).to.contain(">pod-hours</text>");
-    expect(svg).to.contain(">%</text>");
+    expect(svg).to.contain(">%</text>"); // the second panel's title
     expect(svg).to.not.contain(">evictions</text>");
     expect(svg).to.not.contain(">y</text>");
   });
