@@ -18,7 +18,8 @@ const USAGE = `hvx: hypervisor-aware kube-scheduler extender for Kubernetes on V
 Usage:
   hvx serve [--config FILE] [--print-config]   run the extender (no vcenter.url: bundled mock vCenter, demo scenario)
   hvx mock-vcenter [--port N] [--scenario FILE]... run the mock vCenter alone (default port 8989; FILE: an inventory scenario, mocks/vcenter/scenarios/; several: one mock per file on N, N+1, ...)
-  hvx simulate --scenario FILE --seed N --out DIR [--config FILE]   replay a cluster under each placement strategy
+  hvx simulate --scenario FILE [--seed N] [--out DIR] [--config FILE]   replay a cluster under each placement strategy
+      (FILE: a simulator scenario, examples/scenarios/; --seed default 1; --out default simulation-out; --config default: hvx's defaults)
   ${EXPLAIN_USAGE}
       why each node passes or fails (admin port; URL default: HVX_URL, else http://localhost:9090)
 ${REPORT_USAGE}`;
@@ -60,12 +61,13 @@ async function main(argv: readonly string[]): Promise<number> {
       return 0;
     }
     case "simulate": {
-      const { runSimulation, parseSimulateArgs } = await import("./simulate/index.js");
+      const { runSimulation, parseSimulateArgs, writtenFilesMessage } = await import("./simulate/index.js");
       const options = parseSimulateArgs(argv.slice(1));
       const wrong = wrongScenarioForSimulate(options.scenarioPath);
       if (wrong !== undefined) throw new UsageError(wrong);
       const summary = await runSimulation(options);
       process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+      process.stderr.write(writtenFilesMessage(options.outDir));
       return 0;
     }
     default:

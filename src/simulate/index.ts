@@ -10,3 +10,4 @@ export { ScenarioError } from "./scenario-error.js";
 export { simulateStrategy } from "./simulate-strategy.js";
 export { STRATEGY_NAMES, type StrategyName } from "./strategy.js";
 export { targetLoadPackingScore } from "./target-load-packing.js";
+export { SIMULATION_FILES, writtenFilesMessage } from "./written-files-message.js";

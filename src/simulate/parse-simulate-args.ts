@@ -9,7 +9,7 @@ export interface SimulateOptions {
 }
 
 /**
- * Parses `hvx simulate --scenario FILE --seed N --out DIR [--config FILE]` (a leading `simulate` is
+ * Parses `hvx simulate --scenario FILE [--seed N] [--out DIR] [--config FILE]` (a leading `simulate` is
  * skipped; `--flag=value` works too). Seed defaults to 1, out to `simulation-out`.
  */
 export function parseSimulateArgs(argv: readonly string[]): SimulateOptions {
@@ -18,7 +18,7 @@ export function parseSimulateArgs(argv: readonly string[]): SimulateOptions {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const m = /^--(scenario|seed|out|config)(?:=(.*))?$/.exec(arg);
-    if (!m) throw new ScenarioError([`unknown argument '${arg}' (usage: hvx simulate --scenario FILE --seed N --out DIR [--config FILE])`]);
+    if (!m) throw new ScenarioError([`unknown argument '${arg}' (usage: hvx simulate --scenario FILE [--seed N (default 1)] [--out DIR (default simulation-out)] [--config FILE (default: hvx's defaults)])`]);
     const value = m[2] ?? args[++i];
     if (value === undefined || value === "") throw new ScenarioError([`--${m[1]} needs a value`]);
     values.set(m[1]!, value);

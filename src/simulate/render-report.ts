@@ -1,33 +1,53 @@
 import type { World } from "./build-world.js";
+import type { ConfigChange } from "./config-changes.js";
 import type { RunResult } from "./figures.js";
 import type { SimulationSummary } from "./run-simulation.js";
+import type { ThresholdPolicy } from "../placement/index.js";
 
 const BAR_WIDTH = 40;
+/** The twin's fixed contention levels (docs/simulation.md section 8). */
+const CONTENDED_PERCENT = 5;
+const SEVERE_PERCENT = 10;
+const CASCADE_GAP_MINUTES = 5;
 
-/** report.md: setup, the per-strategy table, text bars, the comparison and the charts. */
-export function renderReport(world: World, seed: number, results: readonly RunResult[], summary: SimulationSummary, scenarioPath: string): string {
+/** What the report says about the hvx configuration the run used. */
+export interface ReportConfig {
+  /** The `--config` file, or undefined for the production defaults. */
+  readonly path?: string;
+  /** The thresholds the hvx strategy used. */
+  readonly thresholds: ThresholdPolicy;
+  /** Keys that differ from the defaults (empty without `--config`). */
+  readonly changes: readonly ConfigChange[];
+}
+
+/**
+ * report.md, readable on its own: what the figures mean, the thresholds and hvx
+ * configuration used, the model's limits, then the per-strategy tables, text bars,
+ * the comparison and the charts. Pure: same inputs, same bytes.
+ */
+export function renderReport(world: World, seed: number, results: readonly RunResult[], summary: SimulationSummary, scenarioPath: string, config: ReportConfig): string {
   const s = world.scenario;
   const lines: string[] = [];
   lines.push(`# hvx simulate: ${s.name}`, "");
   if (s.description) lines.push(s.description.trim(), "");
+  const configFlag = config.path !== undefined ? ` --config ${config.path}` : "";
   lines.push(
     `Seed ${seed}; ${s.durationHours} h at ${world.stepSeconds} s steps (${world.steps} steps); metrics reach the strategies ${s.pollIntervalSeconds} s late.`,
     `${world.hosts.count} ESXi hosts, ${world.nodes.count} node VMs, ${world.vms.count - world.nodes.count} non-Kubernetes VMs, ${world.pods.count} pods` +
       ` (oversell ratio cpu ${s.oversell.cpuRatio}, memory ${s.oversell.memoryRatio}).`,
     "",
-    `Regenerate: \`npx hvx simulate --scenario ${scenarioPath} --seed ${seed} --out <dir>\`. The model and every formula: docs/simulation.md.`,
+    `Regenerate: \`npx hvx simulate --scenario ${scenarioPath} --seed ${seed} --out <dir>${configFlag}\`. The model and every formula: docs/simulation.md.`,
     "",
   );
-  lines.push(...headlineTable(summary), "");
-  lines.push(
-    "Contended: the pod's own node VM had CPU ready >= 5 % per vCPU in that 20 s step (worth watching); severe: >= 10 % (a problem). docs/simulation.md section 8.",
-    "",
-  );
-  lines.push("## Pod-hours on contended node VMs (own CPU ready >= 5 %)", "", "```");
+  lines.push(...meaning(world, config.thresholds), "");
+  lines.push(...configSection(config), "");
+  lines.push(...limits(), "");
+  lines.push("## Results", "", ...headlineTable(summary), "");
+  lines.push(`## Pod-hours on contended node VMs (own CPU ready >= ${CONTENDED_PERCENT} %)`, "", "```");
   const maxContended = Math.max(0, ...results.map((r) => r.figures.contendedPodSeconds));
   for (const r of results) lines.push(`${r.strategy.padEnd(14)} ${bar(r.figures.contendedPodSeconds, maxContended)} ${fmt(r.figures.contendedPodSeconds / 3600, 1)}`);
   lines.push("```", "");
-  lines.push("## Pod-hours on severely contended node VMs (own CPU ready >= 10 %)", "", "```");
+  lines.push(`## Pod-hours on severely contended node VMs (own CPU ready >= ${SEVERE_PERCENT} %)`, "", "```");
   const maxSevere = Math.max(0, ...results.map((r) => r.figures.severeContendedPodSeconds));
   for (const r of results) lines.push(`${r.strategy.padEnd(14)} ${bar(r.figures.severeContendedPodSeconds, maxSevere)} ${fmt(r.figures.severeContendedPodSeconds / 3600, 1)}`);
   lines.push("```", "");
@@ -35,17 +55,15 @@ export function renderReport(world: World, seed: number, results: readonly RunRe
   lines.push(
     "## Charts",
     "",
-    "![Hottest host CPU ready % over time](host-ready.svg)",
+    "![Hottest host at each step: CPU ready % per vCPU, the maximum over all hosts](host-ready.svg)",
     "",
     "![Cumulative contended pod-hours](cumulative-contention.svg)",
     "",
-    "![Per-strategy figures](strategies.svg)",
+    "![Per-strategy figures, one panel per unit](strategies.svg)",
     "",
   );
   lines.push(
     "## Other figures",
-    "",
-    "Host-contended pod-hours: the earlier definition (the node VM's or its host's ready % >= 5), kept for continuity.",
     "",
     "| strategy | host-contended pod-hours | bindings | running at end | max evictions of one pod | p99 host ready % | unschedulable attempts |",
     "|---|---:|---:|---:|---:|---:|---:|",
@@ -57,15 +75,72 @@ export function renderReport(world: World, seed: number, results: readonly RunRe
   return `${lines.join("\n")}\n`;
 }
 
+function meaning(world: World, t: ThresholdPolicy): string[] {
+  const step = world.stepSeconds;
+  return [
+    "## What the figures mean",
+    "",
+    `- **Contended pod-hours**: for every ${step} s step and every node VM whose own CPU ready time was >= ${CONTENDED_PERCENT} % per vCPU in that step, the pods running on it count for ${step} s each; the total is shown in hours. One pod on a contended node VM for one hour is one pod-hour. ${CONTENDED_PERCENT} % is VMware's usual "worth watching" level.`,
+    `- **Severe pod-hours**: the same at >= ${SEVERE_PERCENT} % (VMware's usual rule of thumb for a problem).`,
+    `- **Why ${CONTENDED_PERCENT} % and not hvx's rejection threshold**: hvx rejects a node for new pods when its host's or its own VM's CPU ready per vCPU reaches \`thresholds.cpuReadyPercent\` (${fmtNum(t.cpuReadyPercent)} % in this run) and lowers its score from \`thresholds.cpuReadyWarnPercent\` (${fmtNum(t.cpuReadyWarnPercent)} %). That threshold decides where the next pod goes; these figures measure what the pods already placed felt. Counting from ${CONTENDED_PERCENT} % shows the time spent approaching the problem as well as the problem, and it is the same yardstick for every strategy, whatever hvx is configured with.`,
+    "- **Host-contended pod-hours** (under \"Other figures\"): the earlier definition, kept for continuity: a pod counts when its node VM's **or its host's** ready % was >= 5. Host ready % is a vCPU-weighted mean over every VM on the host, so this charges a pod for waits of VMs it does not run on.",
+    "- **p99 VM ready %**: of all (node VM, step) samples of CPU ready per vCPU, 99 % were at or below this value.",
+    `- **Balloon / swap GiB-hours**: ballooned (or host-swapped) GiB summed over all VMs, times the time it lasted: 10 GiB ballooned for 3 hours is 30 GiB-hours.`,
+    `- **Evictions**: kubelet evictions under memory pressure. **Longest cascade**: the most evictions in a row, each within ${CASCADE_GAP_MINUTES} min of the previous one.`,
+    "- **Pending**: pods still waiting for a node at the end. **Placed**: distinct pods bound at least once (packing density). **Mean host CPU %**: mean over steps and in-service hosts.",
+    "",
+    "### Thresholds used",
+    "",
+    "| what | value |",
+    "|---|---:|",
+    `| contended: node VM's own CPU ready per vCPU (report only) | >= ${CONTENDED_PERCENT} % |`,
+    `| severe (report only) | >= ${SEVERE_PERCENT} % |`,
+    `| cascade: gap between evictions (report only) | <= ${CASCADE_GAP_MINUTES} min |`,
+    `| hvx rejects a node: its host's or VM's CPU ready (\`thresholds.cpuReadyPercent\`) | >= ${fmtNum(t.cpuReadyPercent)} % |`,
+    `| hvx lowers a node's score: CPU ready (\`thresholds.cpuReadyWarnPercent\`) | >= ${fmtNum(t.cpuReadyWarnPercent)} % |`,
+    `| hvx rejects a host: CPU usage (\`thresholds.hostCpuUsagePercent\`) | >= ${fmtNum(t.hostCpuUsagePercent)} % |`,
+    `| hvx rejects a host: memory usage (\`thresholds.hostMemoryUsagePercent\`) | >= ${fmtNum(t.hostMemoryUsagePercent)} % |`,
+    `| hvx rejects a host: ballooned memory (\`thresholds.balloonPercent\`) | >= ${fmtNum(t.balloonPercent)} % |`,
+  ];
+}
+
+function configSection(config: ReportConfig): string[] {
+  const out = ["## hvx configuration used", ""];
+  if (config.path === undefined) {
+    out.push("The production defaults (no `--config`): the same values as `hvx serve` with an empty configuration file.");
+    return out;
+  }
+  out.push(`\`--config ${config.path}\`. Keys that differ from the defaults (the simulated hvx uses the placement keys: \`thresholds\`, \`scoring\`, \`limits\`, \`burstGuard\` and the like; connection keys have no effect here):`, "");
+  if (config.changes.length === 0) {
+    out.push("none: the file sets only default values.");
+    return out;
+  }
+  out.push("| key | this run | default |", "|---|---|---|");
+  for (const c of config.changes) out.push(`| \`${c.key}\` | ${cell(c.value)} | ${cell(c.defaultValue)} |`);
+  return out;
+}
+
+function limits(): string[] {
+  return [
+    "## What the model does not do",
+    "",
+    "- **No rebalancing after placement**: no descheduler, and DRS is not modelled yet (a scenario with `drs.enabled: true` is refused); VMs move only when a host enters maintenance. A pod stays where it was placed until it finishes or is evicted.",
+    "- **Production features not modelled**: the all-rejected safety valve (`filter.whenAllRejected`): when every host is hot, the simulated hvx rejects every node and the pod waits; and observe mode (`mode: observe`): the simulated hvx always enforces.",
+    "- **Not modelled in the hosts**: co-stop, hyper-threads, NUMA, vCPUs of one VM busy together, memory compression (counted as swap), page sharing and large pages.",
+    "- **Not modelled in Kubernetes**: zones, preemption, kube-scheduler's `percentageOfNodesToScore` sampling.",
+    "- **The workload is synthetic**: pod usage follows the scenario's formulas (docs/simulation.md section 3), not your metrics; the figures compare strategies on the same workload, they do not forecast your cluster.",
+  ];
+}
+
 /** The headline table (also what the README shows for noisy-neighbours). */
 export function headlineTable(summary: SimulationSummary): string[] {
   const out = [
-    "| strategy | contended pod-hours (>= 5 %) | severe pod-hours (>= 10 %) | p99 VM ready % | balloon GiB·s | swap GiB·s | evictions | longest cascade | pending | placed | mean host CPU % |",
+    "| strategy | contended pod-hours (>= 5 %) | severe pod-hours (>= 10 %) | p99 VM ready % | balloon GiB-hours | swap GiB-hours | evictions | longest cascade | pending | placed | mean host CPU % |",
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   for (const [name, f] of Object.entries(summary.strategies)) {
     out.push(
-      `| ${name} | ${fmt(f.contendedPodSeconds / 3600, 1)} | ${fmt(f.severeContendedPodSeconds / 3600, 1)} | ${fmt(f.p99VmReadyPercent, 2)} | ${fmt(f.balloonGiBSeconds, 0)} | ${fmt(f.swapGiBSeconds, 0)} | ${f.evictions} | ${f.longestCascade} | ${f.pendingPods} | ${f.placedPods} | ${fmt(f.meanHostCpuUtilPercent, 1)} |`,
+      `| ${name} | ${fmt(f.contendedPodSeconds / 3600, 1)} | ${fmt(f.severeContendedPodSeconds / 3600, 1)} | ${fmt(f.p99VmReadyPercent, 2)} | ${fmt(f.balloonGiBSeconds / 3600, 1)} | ${fmt(f.swapGiBSeconds / 3600, 1)} | ${f.evictions} | ${f.longestCascade} | ${f.pendingPods} | ${f.placedPods} | ${fmt(f.meanHostCpuUtilPercent, 1)} |`,
     );
   }
   return out;
@@ -81,7 +156,7 @@ function comparison(results: readonly RunResult[]): string[] {
     if (!o) continue;
     const placed = o.placedPods > 0 ? (hvx.placedPods / o.placedPods) * 100 : 100;
     out.push(
-      `- against \`${other}\`: contended pod-seconds ${change(hvx.contendedPodSeconds, o.contendedPodSeconds)}; severe ${change(hvx.severeContendedPodSeconds, o.severeContendedPodSeconds)}; pods placed ${fmt(placed, 1)} % of ${other}'s.`,
+      `- against \`${other}\`: contended pod-hours ${change(hvx.contendedPodSeconds, o.contendedPodSeconds)}; severe ${change(hvx.severeContendedPodSeconds, o.severeContendedPodSeconds)}; pods placed ${fmt(placed, 1)} % of ${other}'s.`,
     );
   }
   return out;
@@ -101,4 +176,12 @@ function bar(value: number, max: number): string {
 
 function fmt(v: number, digits: number): string {
   return v.toFixed(digits);
+}
+
+function fmtNum(v: number): string {
+  return String(v);
+}
+
+function cell(text: string): string {
+  return `\`${text.replace(/\|/g, "\\|").replace(/`/g, "'")}\``;
 }

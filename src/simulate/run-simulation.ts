@@ -7,8 +7,9 @@ import { ensureDir } from "./ensure-dir.js";
 import type { RunResult, StrategyFigures } from "./figures.js";
 import { loadScenario } from "./load-scenario.js";
 import type { SimulateOptions } from "./parse-simulate-args.js";
-import { renderReport } from "./render-report.js";
-import { renderBarChart, renderLineChart } from "./svg-chart.js";
+import { configChanges } from "./config-changes.js";
+import { renderReport, type ReportConfig } from "./render-report.js";
+import { renderLineChart, renderPanelChart } from "./svg-chart.js";
 import { simulateStrategy } from "./simulate-strategy.js";
 import { STRATEGY_NAMES, type StrategyName } from "./strategy.js";
 
@@ -41,19 +42,33 @@ export function summaryOf(world: World, seed: number, results: readonly RunResul
 export async function runSimulation(opts: SimulateOptions): Promise<SimulationSummary> {
   const world = buildWorld(loadScenario(opts.scenarioPath));
   ensureDir(opts.outDir);
-  const results = simulateAll(world, opts.seed, opts.configPath !== undefined ? loadConfig(opts.configPath) : productionPolicy());
+  const config = opts.configPath !== undefined ? loadConfig(opts.configPath) : parseConfig(undefined);
+  const results = simulateAll(world, opts.seed, config);
   const summary = summaryOf(world, opts.seed, results);
-  for (const [file, text] of Object.entries(renderFiles(world, opts.seed, results, summary, opts.scenarioPath))) writeFileSync(join(opts.outDir, file), text);
+  const reportConfig: ReportConfig = {
+    ...(opts.configPath !== undefined ? { path: opts.configPath } : {}),
+    thresholds: config.thresholds,
+    changes: configChanges(config, parseConfig(undefined)),
+  };
+  for (const [file, text] of Object.entries(renderFiles(world, opts.seed, results, summary, opts.scenarioPath, reportConfig))) writeFileSync(join(opts.outDir, file), text);
   return summary;
 }
 
 /** Every output file's name and text. */
-export function renderFiles(world: World, seed: number, results: readonly RunResult[], summary: SimulationSummary, scenarioPath = `${world.scenario.name}.yaml`): Record<string, string> {
+export function renderFiles(
+  world: World,
+  seed: number,
+  results: readonly RunResult[],
+  summary: SimulationSummary,
+  scenarioPath = `${world.scenario.name}.yaml`,
+  config: ReportConfig = { thresholds: productionPolicy().thresholds, changes: [] },
+): Record<string, string> {
   const hours = (i: number) => (i * world.stepSeconds) / 3600;
   return {
     "summary.json": `${JSON.stringify(summary, null, 2)}\n`,
     "host-ready.svg": renderLineChart({
-      title: "Hottest host: CPU ready % per vCPU",
+      title: "Hottest host: CPU ready % per vCPU (maximum over all hosts at each step)",
+      subtitle: "Each point is the highest host ready % of any host in that step (and over the steps it covers), not one particular host.",
       xLabel: "hours",
       yLabel: "ready %",
       series: results.map((r) => ({ name: r.strategy, values: r.series.maxHostReadyPercent })),
@@ -67,18 +82,30 @@ export function renderFiles(world: World, seed: number, results: readonly RunRes
       series: results.map((r) => ({ name: r.strategy, values: r.series.cumulativeContendedPodSeconds, scale: 1 / 3600 })),
       xOf: hours,
     }),
-    "strategies.svg": renderBarChart({
-      title: "Per strategy",
-      groups: [
-        { label: "contended pod-hours", values: results.map((r) => r.figures.contendedPodSeconds / 3600) },
-        { label: "severe pod-hours", values: results.map((r) => r.figures.severeContendedPodSeconds / 3600) },
-        { label: "p99 VM ready %", values: results.map((r) => r.figures.p99VmReadyPercent) },
-        { label: "evictions", values: results.map((r) => r.figures.evictions) },
-        { label: "pods placed", values: results.map((r) => r.figures.placedPods) },
+    "strategies.svg": renderPanelChart({
+      title: "Per strategy (one panel per unit; figures that are 0 for every strategy are left out)",
+      panels: [
+        {
+          unit: "pod-hours",
+          groups: [
+            { label: "contended (>= 5 %)", values: results.map((r) => r.figures.contendedPodSeconds / 3600) },
+            { label: "severe (>= 10 %)", values: results.map((r) => r.figures.severeContendedPodSeconds / 3600) },
+          ],
+        },
+        { unit: "ready %", groups: [{ label: "p99 VM ready", values: results.map((r) => r.figures.p99VmReadyPercent) }] },
+        { unit: "GiB-hours", groups: [
+          { label: "balloon", values: results.map((r) => r.figures.balloonGiBSeconds / 3600) },
+          { label: "swap", values: results.map((r) => r.figures.swapGiBSeconds / 3600) },
+        ] },
+        { unit: "evictions", groups: [{ label: "evictions", values: results.map((r) => r.figures.evictions) }] },
+        { unit: "pods", groups: [
+          { label: "placed", values: results.map((r) => r.figures.placedPods) },
+          { label: "pending", values: results.map((r) => r.figures.pendingPods) },
+        ] },
       ],
       seriesNames: results.map((r) => r.strategy),
     }),
-    "report.md": renderReport(world, seed, results, summary, scenarioPath),
+    "report.md": renderReport(world, seed, results, summary, scenarioPath, config),
   };
 }
 

@@ -20,13 +20,13 @@ describe(`the image (${IMAGE}): contents and user`, function () {
   });
   after(() => ctr?.remove());
 
-  it("runs node dist/src/cli.js serve --config /etc/hvx/config.yaml from /app as 65532:65532, on ports 8888 and 8443", () => {
+  it("runs node dist/src/cli.js serve --config /etc/hvx/config.yaml from /app as 65532:65532, on ports 8888, 8443 and 9090", () => {
     const config = imageConfig();
     expect(config.User).to.equal("65532:65532");
     expect(config.WorkingDir).to.equal("/app");
     expect(config.Entrypoint).to.deep.equal(["node", "dist/src/cli.js"]);
     expect(config.Cmd).to.deep.equal(["serve", "--config", "/etc/hvx/config.yaml"]);
-    expect(Object.keys(config.ExposedPorts ?? {}).sort()).to.deep.equal(["8443/tcp", "8888/tcp"]);
+    expect(Object.keys(config.ExposedPorts ?? {}).sort()).to.deep.equal(["8443/tcp", "8888/tcp", "9090/tcp"]);
     expect(config.Env).to.include("NODE_ENV=production");
   });
 
