@@ -1,5 +1,6 @@
 import { expect } from "chai";
 import { projectHost } from "../../src/placement/burst-guard.js";
+import { exemptionOf } from "../../src/placement/exemption.js";
 import { HOST_SPREAD_ANNOTATION, HOST_SPREAD_MAX_SKEW_ANNOTATION, replicasOn, spreadRuleOf } from "../../src/placement/host-spread.js";
 import { podDemand, type ContainerResourceSpec } from "../../src/placement/pod-demand.js";
 import { byteSwapUuid, mapNodeToVm, vmIndexOf } from "../../src/placement/map-node.js";
@@ -141,5 +142,15 @@ describe("projectHost and vmIndexOf with fresh snapshots", () => {
     expect(byteSwapUuid(uuid)).to.equal("637e2642-e0e4-81c6-b5dd-f69dfa981039");
     expect(byteSwapUuid(`x${uuid}`)).to.equal(undefined);
     expect(byteSwapUuid(`${uuid}0`)).to.equal(undefined);
+  });
+});
+
+describe("exemptionOf priority boundary", () => {
+  const pod = (priority: number | undefined) => ({ namespace: "shop", name: "p", ownerKinds: [], annotations: {}, ...(priority !== undefined ? { priority } : {}) });
+  const policy = { namespaces: [], priorityClassNames: [] };
+  it("exempts from kube-scheduler's system-critical priority (2000000000) up, not below", () => {
+    expect(exemptionOf(pod(2_000_000_000), policy)).to.equal("system-critical priority 2000000000");
+    expect(exemptionOf(pod(1_999_999_999), policy)).to.equal(undefined);
+    expect(exemptionOf(pod(undefined), policy)).to.equal(undefined);
   });
 });
