@@ -1,12 +1,14 @@
 import { expect } from "chai";
 import { projectHost } from "../../src/placement/burst-guard.js";
+import { decideNode, type PlacementContext } from "../../src/placement/decide-node.js";
 import { exemptionOf } from "../../src/placement/exemption.js";
 import { HOST_SPREAD_ANNOTATION, HOST_SPREAD_MAX_SKEW_ANNOTATION, replicasOn, spreadRuleOf } from "../../src/placement/host-spread.js";
 import { podDemand, type ContainerResourceSpec } from "../../src/placement/pod-demand.js";
 import { byteSwapUuid, mapNodeToVm, vmIndexOf } from "../../src/placement/map-node.js";
 import { listed, podTotals } from "../../src/placement/pod-totals.js";
-import { podView } from "../fixtures/cluster.js";
-import { hostView, inventoryOf, vmView } from "../fixtures/inventory.js";
+import { amounts, clusterViewOf, nodeView, podMetaOf, podView } from "../fixtures/cluster.js";
+import { hostView, inventoryOf, NOW_MS, vmView } from "../fixtures/inventory.js";
+import { DEFAULT_POLICY } from "../fixtures/policy.js";
 
 // Edges and messages found by mutation testing (docs/testing.md): each case fails on a
 // change to src/placement that the other tests let through.
@@ -152,5 +154,20 @@ describe("exemptionOf priority boundary", () => {
     expect(exemptionOf(pod(2_000_000_000), policy)).to.equal("system-critical priority 2000000000");
     expect(exemptionOf(pod(1_999_999_999), policy)).to.equal(undefined);
     expect(exemptionOf(pod(undefined), policy)).to.equal(undefined);
+  });
+});
+
+describe("decideNode for a node hvx cannot map", () => {
+  it("rejects it (resolvable) when it is over its limits, rather than having no opinion", () => {
+    const inventory = inventoryOf([hostView({ id: "host-1" })], [vmView({ id: "vm-1", hostId: "host-1" })]);
+    const node = nodeView({ name: "node-x", providerID: "vsphere://42269999-0000-0000-0000-000000000000" });
+    const incoming = podView({ uid: "incoming", limits: amounts(2, 2), boundAtMs: undefined });
+    const pods = [podView({ nodeName: "node-x", limits: amounts(16, 1) })];
+    const ctx: PlacementContext = { inventory, policy: DEFAULT_POLICY, nowMs: NOW_MS, cluster: { view: clusterViewOf([node], pods), pod: incoming } };
+    const d = decideNode({ name: "node-x", providerID: node.providerID! }, podMetaOf(incoming), ctx);
+    expect([d.verdict, d.unresolvable, d.noOpinion]).to.deep.equal(["reject", false, false]);
+    expect(d.reasons.map((r) => r.code)).to.deep.equal(["limit_overcommit"]);
+    const fits = decideNode({ name: "node-x", providerID: node.providerID! }, podMetaOf(incoming), { ...ctx, cluster: { view: clusterViewOf([node]), pod: incoming } });
+    expect([fits.verdict, fits.noOpinion, fits.reasons[0]?.code]).to.deep.equal(["pass", true, "node_unmapped"]);
   });
 });
