@@ -11,6 +11,17 @@ import { freePort } from "../fixtures/net.js";
 const CLI = fileURLToPath(new URL("../../src/cli.js", import.meta.url));
 const EXAMPLE = fileURLToPath(new URL("../../../examples/filter-nodenames.json", import.meta.url));
 const PASSWORD = "e2e-Secret-pa55";
+const MAX_AGE_S = 25;
+
+/** The value of `hvx_vcenter_polls_total{outcome="failure",...}` summed over error kinds: sample lines, never HELP/TYPE text. */
+function failedPolls(metricsText: string): number {
+  let total = 0;
+  for (const line of metricsText.split("\n")) {
+    const m = /^hvx_vcenter_polls_total\{([^}]*)\} (\S+)$/.exec(line);
+    if (m && /(^|,)outcome="failure"(,|$)/.test(m[1]!)) total += Number(m[2]);
+  }
+  return total;
+}
 
 describe("hvx serve as a separate process (end to end)", function () {
   this.timeout(40_000);
@@ -30,7 +41,13 @@ describe("hvx serve as a separate process (end to end)", function () {
     const adminPort = await freePort();
     dir = mkdtempSync(join(tmpdir(), "hvx-e2e-"));
     const configPath = join(dir, "config.yaml");
-    writeFileSync(configPath, `server:\n  port: ${port}\n  adminPort: ${adminPort}\nvcenter:\n  url: ${mock.url}\n  pollIntervalSeconds: 2\nadmission:\n  enabled: false\nkubernetes:\n  enabled: false\nlog:\n  level: debug\n`);
+    // maxMetricAgeSeconds: the mock's samples are on 20 s boundaries, so a fresh sample is up to
+    // ~21 s old here (20 s + the 1 s poll interval); 25 s keeps live data fresh and lets the
+    // outage test see the verdicts go stale within seconds instead of the default 120 s.
+    writeFileSync(
+      configPath,
+      `server:\n  port: ${port}\n  adminPort: ${adminPort}\nvcenter:\n  url: ${mock.url}\n  pollIntervalSeconds: 1\nthresholds:\n  maxMetricAgeSeconds: ${MAX_AGE_S}\nadmission:\n  enabled: false\nkubernetes:\n  enabled: false\nlog:\n  level: debug\n`,
+    );
     writeFileSync(join(dir, "password"), `${PASSWORD}\n`);
     child = spawn(process.execPath, [CLI, "serve", "--config", configPath], {
       env: { ...process.env, HVX_VCENTER_USERNAME: "svc-hvx@vsphere.local", HVX_VCENTER_PASSWORD_FILE: join(dir, "password"), KUBECONFIG: "" },
@@ -72,18 +89,45 @@ describe("hvx serve as a separate process (end to end)", function () {
     expect(Object.values(scores).every(Number.isInteger)).to.equal(true);
   });
 
-  it("keeps answering when vCenter goes away, from the last good data", async () => {
+  it("keeps answering when vCenter goes away: from the last good data, counting failed polls, until the data is too old to judge", async function () {
+    this.timeout(MAX_AGE_S * 1000 + 30_000);
+    const metrics = async () => (await fetch(`${admin}/metrics`)).text();
+    const failedBefore = failedPolls(await metrics());
     await mock.close();
     mockClosed = true;
-    await new Promise((r) => setTimeout(r, 2500));
-    const res = await post("filter");
-    expect(res.status).to.equal(200);
-    const body = (await res.json()) as { FailedAndUnresolvableNodes: Record<string, string> };
-    expect(Object.keys(body.FailedAndUnresolvableNodes)).to.include("k8s-worker-01");
+    const failedAfter = await until(async () => {
+      const n = failedPolls(await metrics());
+      return n > failedBefore ? n : undefined;
+    }, 15_000, "a failed vCenter poll to be counted");
+    expect(failedAfter).to.be.greaterThan(failedBefore);
+
+    // The same snapshot, a later clock: still judged from the last good data, and the
+    // sample's age in the reason grows with the clock.
+    const sampledAgo = (reason: string | undefined) => Number(/\(sampled (\d+)s ago\)/.exec(reason ?? "")?.[1]);
+    const first = (await (await post("filter")).json()) as { FailedAndUnresolvableNodes: Record<string, string> };
+    expect(first.FailedAndUnresolvableNodes["k8s-worker-01"]).to.match(/cpu ready/);
+    const firstAge = sampledAgo(first.FailedAndUnresolvableNodes["k8s-worker-01"]);
+    expect(firstAge).to.be.at.most(MAX_AGE_S);
+    const older = await until(async () => {
+      const b = (await (await post("filter")).json()) as { FailedAndUnresolvableNodes: Record<string, string> };
+      const reason = b.FailedAndUnresolvableNodes["k8s-worker-01"];
+      return reason === undefined || sampledAgo(reason) > firstAge ? b : undefined;
+    }, 5_000, "the sample age in the reason to grow", 250);
+    const laterReason = older.FailedAndUnresolvableNodes["k8s-worker-01"];
+    if (laterReason !== undefined) expect(sampledAgo(laterReason)).to.be.greaterThan(firstAge);
+    expect((await fetch(`${base}/readyz`)).status).to.equal(200);
+
+    // Past maxMetricAgeSeconds the verdicts are stale: no opinion (staleMetrics: pass), every node passes.
+    const stale = await until(async () => {
+      const b = (await (await post("filter")).json()) as { NodeNames: string[]; FailedAndUnresolvableNodes: Record<string, string> };
+      return Object.keys(b.FailedAndUnresolvableNodes).length === 0 ? b : undefined;
+    }, MAX_AGE_S * 1000 + 10_000, "the verdicts to become stale", 500);
+    expect(stale.NodeNames).to.have.length(19);
+    expect(stale.NodeNames).to.include("k8s-worker-01");
+    const scores = (await (await post("prioritize")).json()) as Array<{ Host: string; Score: number }>;
+    expect(new Set(scores.map((h) => h.Score))).to.deep.equal(new Set([5]));
     expect((await fetch(`${base}/readyz`)).status).to.equal(200);
     expect((await fetch(`${admin}/readyz`)).status).to.equal(200);
-    const metrics = await (await fetch(`${admin}/metrics`)).text();
-    expect(metrics).to.match(/hvx_vcenter_poll/);
     expect((await fetch(`${base}/metrics`)).status, "/metrics is on the admin port only").to.equal(404);
   });
 

@@ -120,13 +120,35 @@ function applied(p: PodShape, ops: unknown[]): PodShape {
   return fjp.applyPatch(structuredClone(p), ops as fjp.Operation[], true, false).newDocument as PodShape;
 }
 
+/**
+ * Counts how many generated cases were scaled: a property that returns early on `skip`
+ * would pass vacuously if nothing were ever scaled, so each such test also asserts that
+ * a meaningful share of its cases did lower a request.
+ */
+class ScaledShare {
+  cases = 0;
+  scaled = 0;
+  count(kind: "skip" | "scale"): void {
+    this.cases++;
+    if (kind === "scale") this.scaled++;
+  }
+  expectAtLeast(share: number): void {
+    expect(this.cases, "cases run").to.be.greaterThan(0);
+    expect(this.scaled / this.cases, `${this.scaled} of ${this.cases} generated cases scaled`).to.be.at.least(share);
+  }
+}
+
 describe("oversell properties (fast-check, fast-json-patch)", () => {
   it("the patch applies cleanly; requests stay <= limits and <= originals; limits and other fields untouched; no request added", () => {
+    const share = new ScaledShare();
     fc.assert(
       fc.property(podArb, policyArb, (p, { policy: pol, fleet }) => {
         const d = decideOversell({ pod: p, namespace: "team", policy: pol, ownNamespace: "hvx-system", fleet });
+        share.count(d.kind);
         if (d.kind === "skip") return;
+        expect(d.changes.length, "a scale decision lowers at least one request").to.be.greaterThan(0);
         const out = applied(p, buildOversellPatch(p, d));
+        let lowered = 0;
         for (const [list, before] of lists(p)) {
           const after = out.spec?.[list] ?? [];
           expect(after.length).to.equal(before.length);
@@ -139,15 +161,19 @@ describe("oversell properties (fast-check, fast-json-patch)", () => {
               const was = b.resources?.requests?.[r];
               const now = a.resources?.requests?.[r];
               if (was === undefined || now === undefined) continue;
-              expect(compareQuantity(parseQuantity(now), parseQuantity(was)), `${r} ${was} -> ${now}`).to.be.at.most(0);
+              const cmp = compareQuantity(parseQuantity(now), parseQuantity(was));
+              expect(cmp, `${r} ${was} -> ${now}`).to.be.at.most(0);
+              if (cmp < 0) lowered++;
               const lim = b.resources?.limits?.[r];
               if (lim !== undefined) expect(compareQuantity(parseQuantity(now), parseQuantity(lim))).to.be.at.most(0);
             }
           });
         }
+        expect(lowered, "the applied patch lowers as many requests as the decision lists").to.equal(d.changes.length);
       }),
       { numRuns: 400 },
     );
+    share.expectAtLeast(0.5);
   });
 
   it("without host data since start, no pod is ever scaled (no cap to keep, so no oversell)", () => {
@@ -171,9 +197,11 @@ describe("oversell properties (fast-check, fast-json-patch)", () => {
   });
 
   it("a second review of the patched pod yields no patch, and the annotation restores the originals exactly", () => {
+    const share = new ScaledShare();
     fc.assert(
       fc.property(podArb, policyArb, (p, { policy: pol, fleet }) => {
         const d = decideOversell({ pod: p, namespace: "team", policy: pol, ownNamespace: "hvx-system", fleet });
+        share.count(d.kind);
         if (d.kind === "skip") return;
         const out = applied(p, buildOversellPatch(p, d));
         const again = decideOversell({ pod: out, namespace: "team", policy: pol, ownNamespace: "hvx-system", fleet });
@@ -195,5 +223,6 @@ describe("oversell properties (fast-check, fast-json-patch)", () => {
       }),
       { numRuns: 400 },
     );
+    share.expectAtLeast(0.5);
   });
 });

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { buildWorld, type World } from "../../src/simulate/build-world.js";
-import { hvxStrategy } from "../../src/simulate/hvx-strategy.js";
+import { hvxStrategy, type HvxDecision } from "../../src/simulate/hvx-strategy.js";
 import { ObservationRing } from "../../src/simulate/observation-ring.js";
 import { mulberry32 } from "../../src/simulate/prng.js";
 import { productionPolicy } from "../../src/simulate/run-simulation.js";
@@ -24,12 +24,18 @@ function observe(world: World, ring: ObservationRing, state: RunState, step: num
   }
 }
 
-function setup() {
+function setup(record?: (d: HvxDecision) => void) {
   const world = buildWorld(smallScenario());
   const state = new RunState(world);
   const ring = new ObservationRing(world, world.lagSteps);
-  const strategy = hvxStrategy({ world, state, ring, rng: mulberry32(1) }, productionPolicy());
+  const strategy = hvxStrategy({ world, state, ring, rng: mulberry32(1) }, productionPolicy(), record ? { record } : {});
   return { world, state, ring, strategy };
+}
+
+/** One pod bound on every node but `free`, so the default profile's best node is `free` alone. */
+function loadAllBut(state: RunState, free: number): void {
+  let pod = 0;
+  for (const n of ALL_NODES) if (n !== free) state.bind(pod++, n, 0);
 }
 
 const ALL_NODES = [0, 1, 2, 3, 4, 5, 6, 7];
@@ -57,15 +63,27 @@ describe("hvxStrategy (real filterNodes / prioritizeNodes)", () => {
     for (let p = 0; p < 10; p++) expect(world.vms.initialHost[strategy.choose(p, ALL_NODES, 2)]).to.not.equal(1);
   });
 
-  it("given no sample yet (start of the run), has no opinion and still places the pod", () => {
-    const { strategy } = setup();
-    expect(strategy.choose(0, ALL_NODES, 0)).to.be.within(0, 7);
+  it("given no sample yet (start of the run), has no opinion: passes every node with equal scores, so the default profile's best node wins", () => {
+    const decisions: HvxDecision[] = [];
+    const { world, state, strategy } = setup((d) => decisions.push(d));
+    loadAllBut(state, 5);
+    expect(strategy.choose(10, ALL_NODES, 0)).to.equal(5);
+    const [d] = decisions;
+    expect(d!.observation).to.equal(undefined);
+    expect(d!.passed).to.deep.equal(ALL_NODES.map((n) => world.nodes.names[n]));
+    expect(d!.extenderScores).to.deep.equal(ALL_NODES.map(() => productionPolicy().scoring.unknownScore));
   });
 
   it("given no sample visible at that step, has no opinion and passes every node", () => {
-    const { world, state, ring, strategy } = setup();
+    const decisions: HvxDecision[] = [];
+    const { world, state, ring, strategy } = setup((d) => decisions.push(d));
     observe(world, ring, state, 0, [0, 1, 2, 3], 3000);
-    // step 2 sees sample 0; step 10 would need sample 8, which was never written
-    expect(strategy.choose(0, ALL_NODES, 10)).to.be.within(0, 7);
+    loadAllBut(state, 2);
+    // step 2 sees sample 0 (every host hot: nothing passes); step 10 would need sample 8, which was never written
+    expect(strategy.choose(10, ALL_NODES, 2)).to.equal(-1);
+    expect(strategy.choose(10, ALL_NODES, 10)).to.equal(2);
+    expect(decisions[1]!.observation).to.equal(undefined);
+    expect(decisions[1]!.passed).to.deep.equal(ALL_NODES.map((n) => world.nodes.names[n]));
+    expect(new Set(decisions[1]!.extenderScores).size).to.equal(1);
   });
 });
