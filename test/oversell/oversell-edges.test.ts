@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { decideEffectiveRatios } from "../../src/oversell/effective-ratios.js";
 import { fleetView } from "../../src/oversell/fleet-view.js";
 import { resolveNamespaceRatios } from "../../src/oversell/namespace-ratios.js";
+import { qosClass } from "../../src/oversell/qos-class.js";
 import { scaleCpuRequest, scaleMemoryRequest } from "../../src/oversell/scale-request.js";
 import { host, policy } from "./fixtures.js";
 
@@ -49,6 +50,14 @@ describe("oversell edges", () => {
     it("with hosts reporting no ratio, applies the configured ratio as without host data", () => {
       const fleet = { hostCount: 2, vcpuPerPcpu: 0, vramPerPram: 0, hotHostCount: 0, hotPercent: 0 };
       expect(decideEffectiveRatios(configured, fleet, policy()).cpu).to.deep.include({ ratio: 2, limit: { code: "no_host_data" } });
+    });
+  });
+
+  describe("QoS class over several containers", () => {
+    it("compares the summed requests with the summed limits", () => {
+      const c = (name: string, req: string, lim: string) => ({ name, resources: { requests: { cpu: req, memory: "1Gi" }, limits: { cpu: lim, memory: "1Gi" } } });
+      expect(qosClass({ spec: { containers: [c("a", "1", "2"), c("b", "2", "3")] } })).to.equal("Burstable");
+      expect(qosClass({ spec: { containers: [c("a", "1", "1"), c("b", "2", "2")] } })).to.equal("Guaranteed");
     });
   });
 

@@ -28,6 +28,11 @@ const messageOf = (body: unknown): string | undefined => {
 };
 
 describe("parseAdmissionReview edges", () => {
+  it("refuses a null body or request without throwing", () => {
+    expect(messageOf(null)).to.equal("malformed AdmissionReview: body is not a JSON object");
+    expect(messageOf({ ...review(), request: null })).to.equal("malformed AdmissionReview: request is missing or not an object");
+  });
+
   it("accepts each admission operation", () => {
     for (const op of ["CREATE", "UPDATE", "DELETE", "CONNECT"]) expect(messageOf(review((r) => (r.operation = op))), op).to.equal(undefined);
   });
@@ -100,6 +105,11 @@ describe("parseExtenderArgs edges", () => {
     }
   });
 
+  it("refuses a null body or Pod with ExtenderArgsError", () => {
+    expect(() => parseExtenderArgs(null)).to.throw(ExtenderArgsError, "request body must be a JSON object (ExtenderArgs)");
+    expect(() => parseExtenderArgs({ Pod: null, NodeNames: [] })).to.throw(ExtenderArgsError, "missing or invalid `Pod`");
+  });
+
   it("keeps providerID and systemUUID only when they are strings", () => {
     const parsed = parseExtenderArgs({ Pod: {}, Nodes: { items: [{ metadata: { name: "w1" }, spec: { providerID: 5 }, status: { nodeInfo: { systemUUID: null } } }, { metadata: { name: "w2" } }] } });
     expect(parsed.nodes).to.deep.equal([{ name: "w1" }, { name: "w2" }]);
@@ -128,6 +138,8 @@ describe("formatReason edges", () => {
   it("writes every reason kind", () => {
     const cases: Array<[Reason, string]> = [
       [{ code: "metrics_missing", host }, "ESXi host esx-07 (host-21): no metrics sample yet"],
+      [{ code: "host_metric", host, metric: "cpu ready", value: 12.5, op: ">=", threshold: 10, unit: "%", ageS: 3 }, "ESXi host esx-07 (host-21): cpu ready 12.5% >= 10% (sampled 3s ago)"],
+      [{ code: "host_metric", host, metric: "memory state", value: "hard", op: "in", threshold: "hard|low", unit: "", ageS: 3 }, "ESXi host esx-07 (host-21): memory state hard in hard|low (sampled 3s ago)"],
       [{ code: "node_unmapped", node: "w1" }, "node w1: no vSphere VM matches its providerID, systemUUID or name"],
       [{ code: "vm_host_unknown", vm: { id: "vm-1", name: "w1" }, hostId: "host-9" }, "VM w1 (vm-1): its host host-9 is not in the polled inventory"],
       [{ code: "host_metric", host, metric: "swap-in rate", value: 40, op: ">=", threshold: 1, unit: "KB/s", ageS: 3 }, "ESXi host esx-07 (host-21): swap-in rate 40 KB/s >= 1 KB/s (sampled 3s ago)"],
