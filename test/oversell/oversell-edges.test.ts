@@ -42,14 +42,14 @@ describe("oversell edges", () => {
 
   describe("effective ratios", () => {
     const configured = resolveNamespaceRatios(policy(), "team", undefined);
-    it("without hosts, applies the configured ratios and never brakes", () => {
+    it("without hosts, oversells nothing (ratio 1: the safety cap never falls away) and never brakes", () => {
       const empty = { hostCount: 0, vcpuPerPcpu: 0, vramPerPram: 0, hotHostCount: 0, hotPercent: 100 };
       const r = decideEffectiveRatios(configured, empty, policy());
-      expect([r.cpu.ratio, r.cpu.limit.code, r.memory.limit.code]).to.deep.equal([2, "no_host_data", "no_host_data"]);
+      expect([r.cpu.ratio, r.cpu.limit.code, r.memory.limit.code]).to.deep.equal([1, "no_host_data", "no_host_data"]);
     });
-    it("with hosts reporting no ratio, applies the configured ratio as without host data", () => {
+    it("with hosts reporting no ratio, oversells nothing, as without host data", () => {
       const fleet = { hostCount: 2, vcpuPerPcpu: 0, vramPerPram: 0, hotHostCount: 0, hotPercent: 0 };
-      expect(decideEffectiveRatios(configured, fleet, policy()).cpu).to.deep.include({ ratio: 2, limit: { code: "no_host_data" } });
+      expect(decideEffectiveRatios(configured, fleet, policy()).cpu).to.deep.include({ ratio: 1, limit: { code: "no_host_data" } });
     });
   });
 

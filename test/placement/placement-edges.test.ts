@@ -151,7 +151,7 @@ describe("exemptionOf priority boundary", () => {
   const pod = (priority: number | undefined) => ({ namespace: "shop", name: "p", ownerKinds: [], annotations: {}, ...(priority !== undefined ? { priority } : {}) });
   const policy = { namespaces: [], priorityClassNames: [] };
   it("exempts from kube-scheduler's system-critical priority (2000000000) up, not below", () => {
-    expect(exemptionOf(pod(2_000_000_000), policy)).to.equal("system-critical priority 2000000000");
+    expect(exemptionOf(pod(2_000_000_000), policy)).to.deep.equal({ by: "system-critical priority 2000000000", scope: "all" });
     expect(exemptionOf(pod(1_999_999_999), policy)).to.equal(undefined);
     expect(exemptionOf(pod(undefined), policy)).to.equal(undefined);
   });
