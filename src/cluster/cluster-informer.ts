@@ -71,6 +71,7 @@ export class ClusterInformer implements ClusterSource {
   private readonly informers: [ResourceInformer<NodeView>, ResourceInformer<PodView>, ResourceInformer<Labels>];
   private readonly state = new ClusterState();
   private syncedAtMs: number | undefined;
+  private syncTimer: NodeJS.Timeout | undefined;
   private readonly now: () => number;
 
   constructor(private readonly o: ClusterInformerOptions) {
@@ -156,10 +157,9 @@ export class ClusterInformer implements ClusterSource {
   /** Starts the three informers; resolves once all listed, rejects after `syncTimeoutMs` (they keep retrying). */
   async start(): Promise<void> {
     for (const i of this.informers) i.start();
-    let timer: NodeJS.Timeout | undefined;
     const timeoutMs = this.o.syncTimeoutMs ?? 60_000;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
+      this.syncTimer = setTimeout(() => {
         const missing = this.informers.map((i) => i.status()).filter((s) => !s.synced);
         const detail = missing.map((s) => `${s.resource}${s.lastError ? ` (${s.lastError})` : ""}`).join(", ");
         reject(new ClusterSyncError(`Kubernetes informers not synced after ${timeoutMs} ms: ${detail}`));
@@ -170,11 +170,13 @@ export class ClusterInformer implements ClusterSource {
       this.syncedAtMs = this.now();
       this.o.metrics?.synced.set(1);
     } finally {
-      clearTimeout(timer);
+      clearTimeout(this.syncTimer);
     }
   }
 
+  /** Stops the informers; a `start()` still waiting for the first sync then never settles. */
   async stop(): Promise<void> {
+    clearTimeout(this.syncTimer);
     await Promise.all(this.informers.map((i) => i.stop()));
   }
 

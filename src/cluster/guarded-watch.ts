@@ -29,6 +29,7 @@ type Done = (err: unknown) => unknown;
  */
 export class GuardedWatch extends Watch {
   private current: { controller?: AbortController; agent?: Agent; lastMs: number; idle: boolean } | undefined;
+  private closed = false;
 
   constructor(config: KubeConfig, private readonly hooks: GuardedWatchHooks) {
     // Sees the agent of each watch request, so that a watch still waiting for its response
@@ -56,8 +57,24 @@ export class GuardedWatch extends Watch {
     else w.agent?.destroy();
   }
 
+  /**
+   * Ends the open watch and opens no other: `ListWatch` opens its watch when its list returns,
+   * even when it was stopped while the list was in flight.
+   */
+  close(): void {
+    this.closed = true;
+    const w = this.current;
+    if (w?.controller) w.controller.abort();
+    else w?.agent?.destroy();
+  }
+
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override async watch(path: string, queryParams: any, callback: Callback, done: Done): Promise<AbortController> {
+    if (this.closed) {
+      const none = new AbortController();
+      none.abort();
+      return none;
+    }
     const w: { controller?: AbortController; agent?: Agent; lastMs: number; idle: boolean } = { lastMs: this.hooks.now(), idle: false };
     this.current = w;
     let ended = false;

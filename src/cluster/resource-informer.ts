@@ -109,6 +109,7 @@ export class ResourceInformer<V> {
     clearTimeout(this.retryTimer);
     clearInterval(this.watchdog);
     this.watchdog = undefined;
+    this.watch.close();
     await this.informer.stop();
   }
 
