@@ -1,4 +1,6 @@
-import { cpuSharesOf, type Scenario, type UsageSpec } from "./scenario.js";
+import { NO_TRACES, usesTraces, type ScenarioTraces, type TraceSeries } from "./load-traces.js";
+import { cpuSharesOf, isTracedCpu, type Scenario, type UsageSpec } from "./scenario.js";
+import { ScenarioError } from "./scenario-error.js";
 
 /**
  * The static part of a simulation: hosts, VMs, nodes and pods as flat typed arrays,
@@ -16,8 +18,14 @@ export interface World {
   readonly vms: VmArrays;
   readonly nodes: NodeArrays;
   readonly pods: PodArrays;
-  /** Usage spec per noisy VM (index v - nodes.count). */
-  readonly noisyCpu: readonly UsageSpec[];
+  /** Usage spec per noisy VM (index v - nodes.count); undefined when a trace drives it. */
+  readonly noisyCpu: ReadonlyArray<UsageSpec | undefined>;
+  /** Trace per noisy VM (index v - nodes.count), or undefined. */
+  readonly noisyTrace: ReadonlyArray<TraceSeries | undefined>;
+  /** Trace per pod (its replica's file), or undefined. */
+  readonly podTrace: ReadonlyArray<TraceSeries | undefined>;
+  /** Trace rows skipped (unparsable or zero capacity). */
+  readonly skippedTraceRows: number;
 }
 
 export interface HostArrays {
@@ -67,6 +75,10 @@ export interface PodArrays {
    */
   readonly replicaSet: Int32Array;
   readonly arriveStep: Int32Array;
+  /** Arrival time, seconds from the start (within its step: when the scheduler first sees it). */
+  readonly arriveSecond: Float64Array;
+  /** Index among its batch's replicas (a trace's k-th file). */
+  readonly replica: Int32Array;
   /** Steps a pod runs before it finishes; 0 = until the end. */
   readonly lifetimeSteps: Int32Array;
   readonly priority: Int32Array;
@@ -82,8 +94,9 @@ export interface PodArrays {
 
 const MIB_PER_GIB = 1024;
 
-/** Expands a validated scenario. Deterministic: no randomness here. */
-export function buildWorld(s: Scenario): World {
+/** Expands a validated scenario (and its loaded traces). Deterministic: no randomness here. */
+export function buildWorld(s: Scenario, traces: ScenarioTraces = NO_TRACES): World {
+  if (traces === NO_TRACES && usesTraces(s)) throw new ScenarioError(["the scenario reads trace files: load them with loadTraces first"]);
   const stepSeconds = s.stepSeconds;
   const steps = Math.round((s.durationHours * 3600) / stepSeconds);
   const H = s.hosts.count;
@@ -105,7 +118,8 @@ export function buildWorld(s: Scenario): World {
   const cpuRes: number[] = [];
   const cpuLim: number[] = [];
   const names: string[] = [];
-  const noisyCpu: UsageSpec[] = [];
+  const noisyCpu: Array<UsageSpec | undefined> = [];
+  const noisyTrace: Array<TraceSeries | undefined> = [];
   const nv = s.nodeVms;
   for (let i = 0; i < H * nv.perHost; i++) {
     vmHost.push(i % H);
@@ -119,9 +133,13 @@ export function buildWorld(s: Scenario): World {
     names.push(`k8s-node-${pad(i + 1)}`);
   }
   const nodeCount = names.length;
-  for (const group of s.noisyVms) {
+  s.noisyVms.forEach((group, gi) => {
+    const files = traces.noisyGroups[gi];
+    let kth = 0;
     for (const h of group.hosts ?? range(H)) {
       for (let k = 0; k < group.perHost; k++) {
+        noisyTrace.push(files ? files[kth % files.length] : undefined);
+        kth++;
         vmHost.push(h);
         vcpus.push(group.vcpus);
         memMiB.push(group.memoryGiB * MIB_PER_GIB);
@@ -134,7 +152,7 @@ export function buildWorld(s: Scenario): World {
         noisyCpu.push(group.cpu);
       }
     }
-  }
+  });
   const V = names.length;
   const vms: VmArrays = {
     count: V,
@@ -157,25 +175,45 @@ export function buildWorld(s: Scenario): World {
     allocCpuMilli: Float64Array.from(range(nodeCount), () => nv.vcpus * 1000 - nv.kubeReservedCpuMilli),
     allocMemMiB: Float64Array.from(range(nodeCount), () => nv.memoryGiB * MIB_PER_GIB - nv.kubeReservedMemoryMiB - nv.evictionHardMiB),
   };
-  return { scenario: s, stepSeconds, steps, lagSteps: Math.ceil(s.pollIntervalSeconds / stepSeconds), startMs: Date.parse(s.startTime), hosts, vms, nodes, pods: buildPods(s, steps), noisyCpu };
+  const pods = buildPods(s, steps);
+  const podTrace = Array.from({ length: pods.count }, (_, p) => {
+    const files = traces.workloads[pods.workload[p]!];
+    return files ? files[pods.replica[p]! % files.length] : undefined;
+  });
+  return {
+    scenario: s,
+    stepSeconds,
+    steps,
+    lagSteps: Math.ceil(s.pollIntervalSeconds / stepSeconds),
+    startMs: Date.parse(s.startTime),
+    hosts,
+    vms,
+    nodes,
+    pods,
+    noisyCpu,
+    noisyTrace,
+    podTrace,
+    skippedTraceRows: traces.skippedRows,
+  };
 }
 
 function buildPods(s: Scenario, steps: number): PodArrays {
   const stepMin = s.stepSeconds / 60;
-  const rows: Array<{ name: string; owner: string; w: number; rs: number; arrive: number; life: number }> = [];
+  const rows: Array<{ name: string; owner: string; w: number; rs: number; arrive: number; arriveS: number; replica: number; life: number }> = [];
   s.workloads.forEach((w, wi) => {
     const every = w.repeatEveryMinutes;
     const batches = every === undefined ? 1 : Math.max(1, Math.floor((s.durationHours * 60 - w.arrival.startMinute) / every));
     for (let b = 0; b < batches; b++) {
       const start = w.arrival.startMinute + b * (every ?? 0);
       for (let r = 0; r < w.replicas; r++) {
-        // replicas arrive evenly over the spread window
-        const minute = start + (w.replicas > 1 ? (w.arrival.spreadMinutes * r) / w.replicas : 0);
+        // replicas arrive evenly over the spread window, or in a burst at ratePerSecond
+        const rate = w.arrival.ratePerSecond;
+        const minute = rate !== undefined ? start + r / rate / 60 : start + (w.replicas > 1 ? (w.arrival.spreadMinutes * r) / w.replicas : 0);
         const arrive = Math.floor(minute / stepMin);
         if (arrive >= steps) continue;
         const name = batches > 1 ? `${w.name}-b${b}-${r}` : `${w.name}-${r}`;
         const owner = batches > 1 ? `Job/default/${w.name}-b${b}` : `ReplicaSet/default/${w.name}`;
-        rows.push({ name, owner, w: wi, rs: batches > 1 ? -1 : wi, arrive, life: w.lifetimeMinutes === undefined ? 0 : Math.max(1, Math.round(w.lifetimeMinutes / stepMin)) });
+        rows.push({ name, owner, w: wi, rs: batches > 1 ? -1 : wi, arrive, arriveS: minute * 60, replica: r, life: w.lifetimeMinutes === undefined ? 0 : Math.max(1, Math.round(w.lifetimeMinutes / stepMin)) });
       }
     }
   });
@@ -190,6 +228,8 @@ function buildPods(s: Scenario, steps: number): PodArrays {
     workload: Int32Array.from(rows, (r) => r.w),
     replicaSet: Int32Array.from(rows, (r) => r.rs),
     arriveStep: Int32Array.from(rows, (r) => r.arrive),
+    arriveSecond: Float64Array.from(rows, (r) => r.arriveS),
+    replica: Int32Array.from(rows, (r) => r.replica),
     lifetimeSteps: Int32Array.from(rows, (r) => r.life),
     priority: Int32Array.from(range(P), (p) => wl(p).priority),
     // the admission webhook divides requests by the ratio, whole millicores / MiB (DESIGN: never below a floor)

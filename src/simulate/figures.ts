@@ -27,6 +27,14 @@ export interface StrategyFigures {
   readonly p99HostReadyPercent: number;
   /** Placement attempts that found no node (feasibility or extender filter). */
   readonly unschedulableAttempts: number;
+  /** DRS vMotions (maintenance evacuations not counted). */
+  readonly vmotions: number;
+  /** Pods hvx evicted (rebalancing); 0 for strategies that never evict. */
+  readonly hvxEvictions: number;
+  /** Pod-hours run (sum over steps of running pods x step length). */
+  readonly podHours: number;
+  /** Trace rows skipped (unparsable or zero capacity); a property of the scenario's input. */
+  readonly skippedTraceRows: number;
 }
 
 /** Time series for the charts, one value per step. */
@@ -40,6 +48,8 @@ export interface RunSeries {
 export interface RunResult {
   readonly strategy: string;
   readonly figures: StrategyFigures;
+  /** The same figures counted from the start of day 2 (undefined when the run is one day or shorter). */
+  readonly fromDay2: StrategyFigures | undefined;
   readonly series: RunSeries;
 }
 

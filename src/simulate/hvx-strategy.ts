@@ -53,20 +53,20 @@ export function hvxStrategy(deps: StrategyDeps, policy: PlacementPolicy, opts: H
   let recordedObs: Observation | undefined;
   const cluster = opts.cluster === false ? undefined : new SimClusterView(world, world.startMs);
   const profile = new DefaultProfile(deps);
-  const contextAt = (step: number): PlacementContext => {
+  const contextAt = (step: number, atMs: number): PlacementContext => {
     if (cachedStep !== step || inventory === undefined) {
       const obs = ring.visibleAt(step);
       const nowMs = world.startMs + step * stepMs;
       inventory = observedInventory(world, obs, state.vmHost, state.hostInMaintenance, nowMs);
       cachedStep = step;
     }
-    return { inventory, policy, nowMs: world.startMs + step * stepMs };
+    return { inventory, policy, nowMs: atMs };
   };
-  const withPod = (ctx: PlacementContext, pod: number): PlacementContext => (cluster ? { ...ctx, cluster: { view: cluster.current(), pod: cluster.podView(pod) } } : ctx);
+  const withPod = (ctx: PlacementContext, pod: number): PlacementContext => (cluster ? { ...ctx, cluster: { view: cluster.current(ctx.nowMs), pod: cluster.podView(pod) } } : ctx);
   return {
     name: "hvx",
-    choose(pod, feasible, step) {
-      const ctx = withPod(contextAt(step), pod);
+    choose(pod, feasible, step, atMs = world.startMs + step * stepMs) {
+      const ctx = withPod(contextAt(step, atMs), pod);
       const meta = podMetaOf(world.pods.names[pod]!, world.pods.priority[pod]!);
       const outcome = filterNodes(meta, feasible.map((n) => identities[n]!), ctx);
       const passed = outcome.passed.map((name) => indexByName.get(name)!);
@@ -92,8 +92,8 @@ export function hvxStrategy(deps: StrategyDeps, policy: PlacementPolicy, opts: H
       }
       return chosen;
     },
-    bound(pod, node, step) {
-      cluster?.bind(pod, node, step);
+    bound(pod, node, step, atMs = world.startMs + step * stepMs) {
+      cluster?.bind(pod, node, atMs);
     },
     unbound(pod, node) {
       cluster?.unbind(pod, node);

@@ -35,6 +35,26 @@ const usageSchema = z
   })
   .strict();
 
+/**
+ * Trace files in the Grid Workloads Archive's GWA-T-12 per-VM format, one file per VM,
+ * in `dir` (relative to the scenario file); `startHour` hours into each file aligns with
+ * the simulation's start (docs/simulation.md section 3).
+ */
+const traceSchema = z
+  .object({
+    dir: z.string().min(1),
+    startHour: nonNegative.default(0),
+  })
+  .strict();
+
+/** A workload's CPU from traces: a replica's millicores = CPU usage [%] / 100 x traceScaleMilli. */
+const tracedCpuSchema = z
+  .object({
+    trace: traceSchema,
+    traceScaleMilli: positive,
+  })
+  .strict();
+
 const memoryUsageSchema = z
   .object({
     meanMiB: nonNegative,
@@ -54,10 +74,18 @@ const workloadSchema = z
     cpuLimitMilli: positive,
     memoryRequestMiB: nonNegative,
     memoryLimitMiB: positive,
-    /** CPU usage in millicores. */
-    cpu: usageSchema,
+    /** CPU usage in millicores: the seeded formula, or trace files. */
+    cpu: z.union([usageSchema, tracedCpuSchema]),
     memory: memoryUsageSchema,
-    arrival: z.object({ startMinute: nonNegative.default(0), spreadMinutes: nonNegative.default(0) }).strict().default({}),
+    arrival: z
+      .object({
+        startMinute: nonNegative.default(0),
+        spreadMinutes: nonNegative.default(0),
+        /** Replicas arrive in a burst at this rate from `startMinute` (replaces `spreadMinutes`). */
+        ratePerSecond: positive.optional(),
+      })
+      .strict()
+      .default({}),
     /** Pods finish this long after they start running (batch work); absent: they run to the end. */
     lifetimeMinutes: positive.optional(),
     /** A fresh batch of `replicas` pods arrives this often. */
@@ -89,11 +117,26 @@ const noisyVmSchema = z
     perHost: z.number().int().min(1).default(1),
     vcpus: z.number().int().min(1),
     memoryGiB: positive,
-    /** CPU usage in percent of the VM's vCPUs. */
-    cpu: usageSchema,
-    /** Memory the guest touches, percent of its configured memory. */
+    /** CPU usage in percent of the VM's vCPUs (absent when `trace` gives it). */
+    cpu: usageSchema.optional(),
+    /** Memory the guest touches, percent of its configured memory (a trace replaces it). */
     memoryPercent: z.number().min(0).max(100).default(80),
+    /** CPU and memory usage from trace files instead of the formula. */
+    trace: traceSchema.optional(),
     cpuAllocation: cpuAllocationSchema,
+  })
+  .strict()
+  .refine((n) => (n.cpu === undefined) !== (n.trace === undefined), { message: "give exactly one of cpu and trace" });
+
+export const drsSchema = z
+  .object({
+    enabled: z.boolean().default(false),
+    /** Only `load-stddev` (vSphere 6.x, KB 1007485) is modelled; vSphere 7's VM DRS score is not. */
+    model: z.literal("load-stddev").default("load-stddev"),
+    intervalMinutes: z.number().int().min(1).max(60).default(5),
+    /** 1 (conservative: mandatory moves only) .. 5 (aggressive); vSphere's default 3. */
+    migrationThreshold: z.number().int().min(1).max(5).default(3),
+    maxMovesPerPass: z.number().int().min(1).default(8),
   })
   .strict();
 
@@ -146,26 +189,19 @@ export const scenarioSchema = z
       .strict()
       .default({}),
     /**
-     * vSphere DRS load balancing, for the placement-v2 issue: the defaults are recorded here
-     * (docs/simulation.md section 11) and the key is validated, but DRS is not modelled yet:
-     * `enabled: true` is refused.
+     * vSphere DRS load balancing (docs/simulation.md section 11): the host load standard
+     * deviation model of vSphere 6.x (VMware KB 1007485). `hvx simulate --drs on|off|both`
+     * overrides `enabled`.
      */
-    drs: z
-      .object({
-        enabled: z.boolean().default(false),
-        /** `vm-score`: vSphere 7+ (VM DRS score, every minute); `load-stddev`: vSphere 6.x and earlier (every 5 minutes). */
-        model: z.enum(["vm-score", "load-stddev"]).default("vm-score"),
-        /** Default: 1 for `vm-score`, 5 for `load-stddev`. */
-        intervalMinutes: z.number().int().min(1).max(60).optional(),
-        migrationThreshold: z.number().int().min(1).max(5).default(3),
-        maxMovesPerPass: z.number().int().min(1).default(8),
-      })
-      .strict()
-      .default({}),
+    drs: drsSchema.default({}),
+    /**
+     * Seconds between the scheduler's binding and the pod's appearance in hvx's cluster view
+     * (API server write, watch event, informer); kube-scheduler's own cache sees it at once.
+     */
+    bindLatencySeconds: z.number().min(0).max(60).default(2),
   })
   .strict()
   .superRefine((s, ctx) => {
-    if (s.drs.enabled) ctx.addIssue({ code: "custom", path: ["drs", "enabled"], message: "DRS load balancing is not modelled yet (placement-v2 issue); only its defaults are recorded" });
     s.maintenance.forEach((m, i) => {
       if (m.host >= s.hosts.count) ctx.addIssue({ code: "custom", path: ["maintenance", i, "host"], message: `no host ${m.host}` });
     });
@@ -179,6 +215,14 @@ export const scenarioSchema = z
 export type Scenario = z.infer<typeof scenarioSchema>;
 export type Workload = Scenario["workloads"][number];
 export type UsageSpec = z.infer<typeof usageSchema>;
+export type TracedCpuSpec = z.infer<typeof tracedCpuSchema>;
+export type TraceSpec = z.infer<typeof traceSchema>;
+export type DrsSettings = z.infer<typeof drsSchema>;
+
+/** A workload's CPU spec read from trace files (not the seeded formula). */
+export function isTracedCpu(cpu: UsageSpec | TracedCpuSpec): cpu is TracedCpuSpec {
+  return "trace" in cpu;
+}
 export type CpuAllocation = z.infer<typeof cpuAllocationSchema>;
 
 /** CPU shares per vCPU of each level (vSphere API SharesInfo.Level). */

@@ -14,6 +14,9 @@ export class SimClusterView {
   private readonly nodes: ReadonlyMap<string, NodeView>;
   private readonly podsByNode = new Map<string, readonly PodView[]>();
   private snapshot: ClusterView | undefined;
+  /** Bound pods hvx's informer has not seen yet, in binding order. */
+  private inFlight: Array<{ pod: number; node: number; visibleAtMs: number }> = [];
+  private readonly latencyMs: number;
 
   constructor(
     private readonly world: World,
@@ -30,10 +33,11 @@ export class SimClusterView {
       });
     });
     this.nodes = nodes;
+    this.latencyMs = (world.scenario.bindLatencySeconds ?? 0) * 1000;
   }
 
-  /** The pod as the scheduler sees it (bound when `node` and `step` are given). */
-  podView(pod: number, node?: number, step?: number): PodView {
+  /** The pod as the scheduler sees it (bound when `node` and `boundAtMs` are given). */
+  podView(pod: number, node?: number, boundAtMs?: number): PodView {
     const { pods } = this.world;
     return {
       namespace: "default",
@@ -44,25 +48,49 @@ export class SimClusterView {
       requests: { cpuMilli: pods.reqCpuMilli[pod]!, memoryBytes: pods.reqMemMiB[pod]! * BYTES_PER_MIB },
       limits: { cpuMilli: pods.limCpuMilli[pod]!, memoryBytes: pods.limMemMiB[pod]! * BYTES_PER_MIB },
       expectedDemand: { cpuMilli: pods.origCpuMilli[pod]!, memoryBytes: pods.origMemMiB[pod]! * BYTES_PER_MIB },
-      ...(step !== undefined ? { boundAtMs: this.startMs + step * this.world.stepSeconds * 1000 } : {}),
+      ...(boundAtMs !== undefined ? { boundAtMs } : {}),
       terminal: false,
     };
   }
 
-  bind(pod: number, node: number, step: number): void {
+  /**
+   * The scheduler bound `pod` at `atMs`; the informer sees it `bindLatencySeconds` later,
+   * and that is its binding time for the burst guard (DESIGN: the time hvx first saw it bound).
+   */
+  bind(pod: number, node: number, atMs: number): void {
+    const visibleAtMs = atMs + this.latencyMs;
+    if (this.latencyMs > 0) this.inFlight.push({ pod, node, visibleAtMs });
+    else this.show(pod, node, visibleAtMs);
+  }
+
+  private show(pod: number, node: number, boundAtMs: number): void {
     const name = this.world.nodes.names[node]!;
-    this.podsByNode.set(name, [...(this.podsByNode.get(name) ?? []), this.podView(pod, node, step)]);
+    this.podsByNode.set(name, [...(this.podsByNode.get(name) ?? []), this.podView(pod, node, boundAtMs)]);
     this.snapshot = undefined;
   }
 
   unbind(pod: number, node: number): void {
+    const pending = this.inFlight.findIndex((f) => f.pod === pod);
+    if (pending >= 0) {
+      this.inFlight.splice(pending, 1);
+      return;
+    }
     const name = this.world.nodes.names[node]!;
     const uid = `pod-${pod}`;
     this.podsByNode.set(name, (this.podsByNode.get(name) ?? []).filter((p) => p.uid !== uid));
     this.snapshot = undefined;
   }
 
-  current(): ClusterView {
+  /** What the informers hold at `nowMs` (pods bound less than the latency ago are missing). */
+  current(nowMs = Infinity): ClusterView {
+    if (this.inFlight.length > 0 && this.inFlight[0]!.visibleAtMs <= nowMs) {
+      const still: typeof this.inFlight = [];
+      for (const f of this.inFlight) {
+        if (f.visibleAtMs <= nowMs) this.show(f.pod, f.node, f.visibleAtMs);
+        else still.push(f);
+      }
+      this.inFlight = still;
+    }
     this.snapshot ??= { nodes: this.nodes, podsByNode: new Map(this.podsByNode), namespaces: new Map([["default", {}]]), syncedAtMs: this.startMs };
     return this.snapshot;
   }

@@ -1,7 +1,10 @@
 import type { PlacementPolicy } from "../placement/index.js";
 import type { World } from "./build-world.js";
 import { defaultStrategy } from "./default-strategy.js";
-import { CascadeTracker, PercentHistogram, type RunResult } from "./figures.js";
+import { DrsRunner } from "./drs-runner.js";
+import type { RunResult } from "./figures.js";
+import { RunTally } from "./run-tally.js";
+import type { DrsSettings } from "./scenario.js";
 import { hvxStrategy, type HvxStrategyOptions } from "./hvx-strategy.js";
 import { evictUnderPressure } from "./evict-under-pressure.js";
 import { ObservationRing } from "./observation-ring.js";
@@ -17,10 +20,7 @@ import { applyMaintenance } from "./maintenance.js";
 export const RETRY_STEPS = 3;
 /** kubelet's evictionPressureTransitionPeriod: the memory-pressure taint stays 5 min. */
 export const PRESSURE_TAINT_STEPS = 15;
-/** Contended: the pod's own node VM has CPU ready per vCPU at or above this ("worth watching"). */
-export const CONTENDED_READY_PERCENT = 5;
-/** Severely contended: at or above this (VMware's usual rule of thumb for a problem). */
-export const SEVERE_READY_PERCENT = 10;
+export { CONTENDED_READY_PERCENT, SEVERE_READY_PERCENT } from "./run-tally.js";
 
 export interface SimulateStrategyOptions {
   readonly world: World;
@@ -29,47 +29,57 @@ export interface SimulateStrategyOptions {
   readonly policy: PlacementPolicy;
   /** Options of the hvx strategy (tests: record decisions, drop the cluster view). */
   readonly hvx?: HvxStrategyOptions;
+  /** DRS settings for this run (default: the scenario's `drs`). */
+  readonly drs?: DrsSettings;
 }
 
-/** Runs the whole scenario under one strategy. Deterministic in (world, strategy, seed). */
+/** Steps in one simulated day (the `fromDay2` figures start here). */
+export function stepsPerDay(world: World): number {
+  return Math.round((24 * 3600) / world.stepSeconds);
+}
+
+/** Runs the whole scenario under one strategy. Deterministic in (world, strategy, seed, drs). */
 export function simulateStrategy(opts: SimulateStrategyOptions): RunResult {
   const { world, seed } = opts;
-  const { pods, nodes, vms } = world;
+  const { pods, nodes } = world;
   const stepS = world.stepSeconds;
+  const stepMs = stepS * 1000;
   const state = new RunState(world);
   const ring = new ObservationRing(world, world.lagSteps);
-  const deps: StrategyDeps = { world, state, ring, rng: mulberry32(seed ^ 0x5eed5eed) };
-  const strategy = makeStrategy(opts.strategy, deps, opts.policy, opts.hvx);
+  const day2 = stepsPerDay(world);
+  const tallies = [new RunTally(world, 0, PRESSURE_TAINT_STEPS), ...(world.steps > day2 ? [new RunTally(world, day2, PRESSURE_TAINT_STEPS)] : [])];
+  const [all, fromDay2] = tallies as [RunTally, RunTally | undefined];
+  let strategy: Strategy | undefined;
+  const evictPod = (pod: number, step: number, restartSeconds: number): void => {
+    if (state.podPhase[pod] !== PHASE_RUNNING) return;
+    strategy!.unbound?.(pod, state.podNode[pod]!);
+    state.unbind(pod);
+    state.enqueue(pod, step + Math.max(1, Math.ceil(restartSeconds / stepS)));
+    for (const t of tallies) if (t.counts(step)) t.hvxEvictions++;
+  };
+  const deps: StrategyDeps = { world, state, ring, rng: mulberry32(seed ^ 0x5eed5eed), evictPod };
+  strategy = STRATEGIES[opts.strategy](deps, opts.policy, opts.hvx ?? {});
+  const drs = new DrsRunner(world, opts.drs ?? world.scenario.drs);
   const usage = new UsageSeries(world, seed);
   const physics = new StepPhysics(world);
   const arrivals = bucketBy(pods.count, (p) => pods.arriveStep[p]!, world.steps);
   const finishes: number[][] = [];
-  const vmHist = new PercentHistogram();
-  const hostHist = new PercentHistogram();
-  const cascade = new CascadeTracker(PRESSURE_TAINT_STEPS);
   const series = {
     maxHostReadyPercent: new Float32Array(world.steps),
     meanHostReadyPercent: new Float32Array(world.steps),
     cumulativeContendedPodSeconds: new Float64Array(world.steps),
     cumulativeSevereContendedPodSeconds: new Float64Array(world.steps),
   };
-  let contended = 0;
-  let severe = 0;
-  let hostContended = 0;
-  let balloonGiBs = 0;
-  let swapGiBs = 0;
-  let evictions = 0;
-  let bindings = 0;
-  let unschedulable = 0;
-  let utilSum = 0;
-  let utilCount = 0;
   const feasible: number[] = [];
   // A pod identical to one that just found no node (same workload and replica group, same
-  // step, no binding since) finds none either: every input of every strategy is the same.
-  const failedAt = new Map<string, { step: number; version: number }>();
+  // step and decision time, no binding since) finds none either: every input of every strategy is the same.
+  const failedAt = new Map<string, { step: number; version: number; atMs: number }>();
 
   for (let s = 0; s < world.steps; s++) {
+    if (s === fromDay2?.fromStep) fromDay2.start(state);
     applyMaintenance(world, state, s);
+    const moved = drs.maybeBalance(state, s).length;
+    for (const t of tallies) if (t.counts(s)) t.vmotions += moved;
     for (const p of finishes[s] ?? []) {
       if (state.podPhase[p] === PHASE_RUNNING && state.podStartStep[p]! + pods.lifetimeSteps[p]! === s) {
         strategy.unbound?.(p, state.podNode[p]!);
@@ -86,31 +96,38 @@ export function simulateStrategy(opts: SimulateStrategyOptions): RunResult {
     due.sort((a, b) => pods.priority[b]! - pods.priority[a]! || state.podQueueSeq[a]! - state.podQueueSeq[b]!);
     state.pending.length = 0;
     for (const p of waiting) state.pending.push(p);
+    const stepStartMs = world.startMs + s * stepMs;
+    let atMs = stepStartMs;
     for (const p of due) {
+      // decisions happen at the step's start; a pod of a burst (arrival.ratePerSecond) not before it arrives
+      if (pods.arriveStep[p] === s && world.scenario.workloads[pods.workload[p]!]!.arrival.ratePerSecond !== undefined) {
+        atMs = Math.max(atMs, world.startMs + pods.arriveSecond[p]! * 1000);
+      }
       const key = pods.owners[p]!;
       const failed = failedAt.get(key);
       let node = -1;
-      if (failed === undefined || failed.step !== s || failed.version !== state.bindVersion) {
+      if (failed === undefined || failed.step !== s || failed.version !== state.bindVersion || failed.atMs !== atMs) {
         feasible.length = 0;
         for (let n = 0; n < nodes.count; n++) if (state.fits(p, n, s)) feasible.push(n);
-        node = feasible.length > 0 ? strategy.choose(p, feasible, s) : -1;
-        if (node < 0) failedAt.set(key, { step: s, version: state.bindVersion });
+        node = feasible.length > 0 ? strategy.choose(p, feasible, s, atMs) : -1;
+        if (node < 0) failedAt.set(key, { step: s, version: state.bindVersion, atMs });
       }
       if (node < 0) {
-        unschedulable++;
+        for (const t of tallies) if (t.counts(s)) t.unschedulable++;
         state.podNextTry[p] = s + RETRY_STEPS;
         state.pending.push(p);
         continue;
       }
       state.bind(p, node, s);
-      bindings++;
-      strategy.bound?.(p, node, s);
+      for (const t of tallies) if (t.counts(s)) t.bindings++;
+      strategy.bound?.(p, node, s, atMs);
       if (pods.lifetimeSteps[p]! > 0) (finishes[s + pods.lifetimeSteps[p]!] ??= []).push(p);
     }
 
     usage.advance(s);
     const obs = ring.writable(s, world.startMs + (s + 1) * stepS * 1000);
-    physics.run(state, usage, obs);
+    physics.run(state, usage, obs, s);
+    drs.record(physics);
     strategy.observed?.(obs);
 
     let maxReady = 0;
@@ -122,80 +139,28 @@ export function simulateStrategy(opts: SimulateStrategyOptions): RunResult {
       maxReady = Math.max(maxReady, r);
       sumReady += r;
       inService++;
-      hostHist.add(r);
-      utilSum += physics.hostCpuUtilPercent[h]!;
-      utilCount++;
     }
     series.maxHostReadyPercent[s] = maxReady;
     series.meanHostReadyPercent[s] = inService > 0 ? sumReady / inService : 0;
-    for (let n = 0; n < nodes.count; n++) {
-      const r = physics.vmReadyPercent[n]!;
-      vmHist.add(r);
-      const podSeconds = state.nodePods[n]!.length * stepS;
-      if (r >= CONTENDED_READY_PERCENT) contended += podSeconds;
-      if (r >= SEVERE_READY_PERCENT) severe += podSeconds;
-      if (r >= CONTENDED_READY_PERCENT || physics.hostReadyPercent[state.vmHost[n]!]! >= CONTENDED_READY_PERCENT) hostContended += podSeconds;
-    }
-    series.cumulativeContendedPodSeconds[s] = contended;
-    series.cumulativeSevereContendedPodSeconds[s] = severe;
-    let balloon = 0;
-    let swapped = 0;
-    for (let v = 0; v < vms.count; v++) {
-      balloon += state.balloonMiB[v]!;
-      swapped += state.swappedMiB[v]!;
-    }
-    balloonGiBs += (balloon / 1024) * stepS;
-    swapGiBs += (swapped / 1024) * stepS;
+    for (const t of tallies) if (t.counts(s)) t.countStep(state, physics);
+    series.cumulativeContendedPodSeconds[s] = all.contended;
+    series.cumulativeSevereContendedPodSeconds[s] = all.severe;
 
     const evictedNow = evictUnderPressure(world, state, physics, strategy, s, PRESSURE_TAINT_STEPS);
-    evictions += evictedNow;
-    cascade.record(s, evictedNow);
+    for (const t of tallies) if (t.counts(s)) t.recordEvictions(s, evictedNow);
   }
 
-  let pending = 0;
-  let placed = 0;
-  let running = 0;
-  let maxEvictions = 0;
-  for (let p = 0; p < pods.count; p++) {
-    if (state.podPhase[p] === PHASE_PENDING) pending++;
-    if (state.podPhase[p] === PHASE_RUNNING) running++;
-    placed += state.podEverPlaced[p]!;
-    maxEvictions = Math.max(maxEvictions, state.podEvictions[p]!);
-  }
-  return {
-    strategy: opts.strategy,
-    figures: {
-      contendedPodSeconds: contended,
-      severeContendedPodSeconds: severe,
-      hostContendedPodSeconds: hostContended,
-      p99VmReadyPercent: vmHist.percentile(99),
-      balloonGiBSeconds: balloonGiBs,
-      swapGiBSeconds: swapGiBs,
-      evictions,
-      pendingPods: pending,
-      placedPods: placed,
-      meanHostCpuUtilPercent: utilCount > 0 ? utilSum / utilCount : 0,
-      longestCascade: cascade.longest,
-      maxEvictionsOfOnePod: maxEvictions,
-      bindings,
-      runningPodsAtEnd: running,
-      p99HostReadyPercent: hostHist.percentile(99),
-      unschedulableAttempts: unschedulable,
-    },
-    series,
-  };
+  return { strategy: opts.strategy, figures: all.figures(state), fromDay2: fromDay2?.figures(state), series };
 }
 
-function makeStrategy(name: StrategyName, deps: StrategyDeps, policy: PlacementPolicy, hvx: HvxStrategyOptions = {}): Strategy {
-  switch (name) {
-    case "default":
-      return defaultStrategy(deps);
-    case "vm-load-aware":
-      return vmLoadAwareStrategy(deps);
-    case "hvx":
-      return hvxStrategy(deps, policy, hvx);
-  }
-}
+type StrategyFactory = (deps: StrategyDeps, policy: PlacementPolicy, hvx: HvxStrategyOptions) => Strategy;
+
+/** Every strategy of the report, by name (STRATEGY_NAMES gives the order): add one entry to add one. */
+const STRATEGIES: Readonly<Record<StrategyName, StrategyFactory>> = {
+  default: (deps) => defaultStrategy(deps),
+  "vm-load-aware": (deps) => vmLoadAwareStrategy(deps),
+  hvx: (deps, policy, hvx) => hvxStrategy(deps, policy, hvx),
+};
 
 function bucketBy(count: number, key: (i: number) => number, size: number): number[][] {
   const out: number[][] = [];

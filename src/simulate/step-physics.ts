@@ -4,7 +4,7 @@ import { CpuShareScratch, shareHostCpu, type HostCpuInputs } from "./host-sharin
 import { DEFAULT_RECLAIM, reclaimHostMemory } from "./memory-reclaim.js";
 import type { Observation } from "./observation-ring.js";
 import type { RunState } from "./run-state.js";
-import type { UsageSeries } from "./usage-series.js";
+import { noisyMemShare, type UsageSeries } from "./usage-series.js";
 
 /**
  * One step of the infrastructure below Kubernetes: pod usage -> node VM demand ->
@@ -53,7 +53,7 @@ export class StepPhysics {
   }
 
   /** Computes the step and writes its sample into `obs`. */
-  run(state: RunState, usage: UsageSeries, obs: Observation): void {
+  run(state: RunState, usage: UsageSeries, obs: Observation, step: number): void {
     const { world } = this;
     const { vms, hosts, nodes, pods } = world;
     const nv = world.scenario.nodeVms;
@@ -78,7 +78,7 @@ export class StepPhysics {
     for (let v = nodes.count; v < vms.count; v++) {
       const mhz = hosts.mhzPerCore[state.vmHost[v]!]!;
       this.vmDemandMhz[v] = (usage.noisyCpuPercent(v - nodes.count) / 100) * vms.vcpus[v]! * mhz;
-      this.vmMemDemandMiB[v] = vms.memoryShare[v]! * vms.memoryMiB[v]!;
+      this.vmMemDemandMiB[v] = noisyMemShare(world, v - nodes.count, step) * vms.memoryMiB[v]!;
     }
 
     this.hostReadyMs.fill(0);

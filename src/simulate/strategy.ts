@@ -13,6 +13,12 @@ export interface StrategyDeps {
   readonly ring: ObservationRing;
   /** Tie-breaks (kube-scheduler picks uniformly among the best nodes). */
   readonly rng: Rng;
+  /**
+   * Evicts a running pod on hvx's behalf (rebalancing): it leaves its node, is counted in
+   * `hvxEvictions` and goes back to the scheduling queue `restartSeconds` later (rounded up
+   * to whole steps). The one way a strategy evicts.
+   */
+  readonly evictPod: (pod: number, step: number, restartSeconds: number) => void;
 }
 
 /**
@@ -22,9 +28,9 @@ export interface StrategyDeps {
  */
 export interface Strategy {
   readonly name: StrategyName;
-  choose(pod: number, feasible: readonly number[], step: number): number;
-  /** Told after every binding (strategies that remember recent placements). */
-  bound?(pod: number, node: number, step: number): void;
+  choose(pod: number, feasible: readonly number[], step: number, atMs?: number): number;
+  /** Told after every binding (strategies that remember recent placements); `atMs`: when it was decided. */
+  bound?(pod: number, node: number, step: number, atMs?: number): void;
   /** Told when a running pod leaves its node (finished or evicted). */
   unbound?(pod: number, node: number): void;
   /** Told every step the sample just recorded (strategies that keep their own metrics history). */

@@ -1,6 +1,9 @@
 import type { World } from "./build-world.js";
 import { hash01, hashNormal } from "./prng.js";
-import type { UsageSpec } from "./scenario.js";
+import { isTracedCpu, type UsageSpec } from "./scenario.js";
+
+/** The memory wave's peak hour of a workload whose CPU comes from a trace (the schema's default). */
+const TRACED_MEMORY_PEAK_HOUR = 14;
 
 const KIND_POD = 0x1001;
 const KIND_WORKLOAD = 0x2002;
@@ -49,29 +52,37 @@ export class UsageSeries {
     const workloads = this.world.scenario.workloads;
     const stepS = this.world.stepSeconds;
     workloads.forEach((w, i) => {
-      this.workloadCpuDiurnal[i] = diurnal(w.cpu, hour);
-      this.workloadMemDiurnal[i] = 1 + w.memory.diurnalAmplitude * Math.cos((2 * Math.PI * (hour - w.cpu.diurnalPeakHour)) / 24);
-      if (w.cpu.burst?.correlated) advanceBurst(this.workloadBurst, i, w.cpu, this.seed ^ KIND_WORKLOAD, step, stepS);
+      const cpu = w.cpu;
+      const peakHour = isTracedCpu(cpu) ? TRACED_MEMORY_PEAK_HOUR : cpu.diurnalPeakHour;
+      this.workloadMemDiurnal[i] = 1 + w.memory.diurnalAmplitude * Math.cos((2 * Math.PI * (hour - peakHour)) / 24);
+      if (isTracedCpu(cpu)) return;
+      this.workloadCpuDiurnal[i] = diurnal(cpu, hour);
+      if (cpu.burst?.correlated) advanceBurst(this.workloadBurst, i, cpu, this.seed ^ KIND_WORKLOAD, step, stepS);
     });
     const pw = this.world.pods.workload;
     for (let p = 0; p < this.world.pods.count; p++) {
       const spec = workloads[pw[p]!]!.cpu;
-      if (spec.burst !== undefined && !spec.burst.correlated) advanceBurst(this.podBurst, p, spec, this.seed ^ KIND_POD, step, stepS);
+      if (!isTracedCpu(spec) && spec.burst !== undefined && !spec.burst.correlated) advanceBurst(this.podBurst, p, spec, this.seed ^ KIND_POD, step, stepS);
     }
     this.world.noisyCpu.forEach((spec, i) => {
+      if (spec === undefined) return;
       this.noisyDiurnal[i] = diurnal(spec, hour);
       if (spec.burst !== undefined) advanceBurst(this.noisyBurst, i, spec, this.seed ^ KIND_NOISY, step, stepS);
     });
   }
 
   private podBursting(p: number, w: number): boolean {
-    return this.world.scenario.workloads[w]!.cpu.burst?.correlated ? this.workloadBurst[w]! > 0 : this.podBurst[p]! > 0;
+    const cpu = this.world.scenario.workloads[w]!.cpu;
+    if (isTracedCpu(cpu)) return false;
+    return cpu.burst?.correlated ? this.workloadBurst[w]! > 0 : this.podBurst[p]! > 0;
   }
 
   /** CPU usage of pod p at the current step, millicores (before limits). */
   podCpuMilli(p: number): number {
     const w = this.world.pods.workload[p]!;
     const spec = this.world.scenario.workloads[w]!.cpu;
+    // a traced replica: CPU usage [%] / 100 x traceScaleMilli
+    if (isTracedCpu(spec)) return (this.world.podTrace[p]!.cpuPercent[this.step]! / 100) * spec.traceScaleMilli;
     let base = spec.mean * this.workloadCpuDiurnal[w]!;
     if (spec.burst !== undefined && this.podBursting(p, w)) base = Math.max(base, spec.burst.peak);
     return Math.max(0, base * (1 + spec.noiseCv * hashNormal(this.seed ^ KIND_POD, p, this.step * 4 + SALT_CPU)));
@@ -82,17 +93,25 @@ export class UsageSeries {
     const w = this.world.pods.workload[p]!;
     const wl = this.world.scenario.workloads[w]!;
     const u = (hash01(this.seed ^ KIND_POD, p, this.step * 4 + SALT_MEM) - 0.5) * Math.sqrt(12);
-    const burst = wl.memory.burstMiB > 0 && wl.cpu.burst !== undefined && this.podBursting(p, w) ? wl.memory.burstMiB : 0;
+    const burst = wl.memory.burstMiB > 0 && this.podBursting(p, w) ? wl.memory.burstMiB : 0;
     return Math.max(0, wl.memory.meanMiB * this.workloadMemDiurnal[w]! * (1 + wl.memory.noiseCv * u) + burst);
   }
 
   /** CPU usage of noisy VM i (0-based among noisy VMs) at the current step, percent of its vCPUs, 0..100. */
   noisyCpuPercent(i: number): number {
+    const trace = this.world.noisyTrace[i];
+    if (trace !== undefined) return trace.cpuPercent[this.step]!;
     const spec = this.world.noisyCpu[i]!;
     let base = spec.mean * this.noisyDiurnal[i]!;
     if (spec.burst !== undefined && this.noisyBurst[i]! > 0) base = Math.max(base, spec.burst.peak);
     return Math.min(100, Math.max(0, base * (1 + spec.noiseCv * hashNormal(this.seed ^ KIND_NOISY, i, this.step * 4 + SALT_CPU))));
   }
+}
+
+/** Share of noisy VM i's memory its guest touches now: the trace's, else the scenario's fixed share. */
+export function noisyMemShare(world: World, i: number, step: number): number {
+  const trace = world.noisyTrace[i];
+  return trace !== undefined ? trace.memShare[step]! : world.vms.memoryShare[world.nodes.count + i]!;
 }
 
 /** 1 + A cos(2 pi (hour - peakHour) / 24). */

@@ -28,7 +28,7 @@ function setup(record?: (d: HvxDecision) => void) {
   const world = buildWorld(smallScenario());
   const state = new RunState(world);
   const ring = new ObservationRing(world, world.lagSteps);
-  const strategy = hvxStrategy({ world, state, ring, rng: mulberry32(1) }, productionPolicy(), record ? { record } : {});
+  const strategy = hvxStrategy({ world, state, ring, rng: mulberry32(1), evictPod: () => undefined }, productionPolicy(), record ? { record } : {});
   return { world, state, ring, strategy };
 }
 
