@@ -1,7 +1,7 @@
 import type { World } from "./build-world.js";
 import type { ConfigChange } from "./config-changes.js";
 import type { RunResult } from "./figures.js";
-import type { SimulationSummary } from "./run-simulation.js";
+import type { RunKey, SimulationSummary, StrategyRuns, SummaryFigures } from "./run-simulation.js";
 import type { ThresholdPolicy } from "../placement/index.js";
 
 const BAR_WIDTH = 40;
@@ -25,7 +25,7 @@ export interface ReportConfig {
  * configuration used, the model's limits, then the per-strategy tables, text bars,
  * the comparison and the charts. Pure: same inputs, same bytes.
  */
-export function renderReport(world: World, seed: number, results: readonly RunResult[], summary: SimulationSummary, scenarioPath: string, config: ReportConfig): string {
+export function renderReport(world: World, seed: number, runs: readonly StrategyRuns[], summary: SimulationSummary, scenarioPath: string, config: ReportConfig): string {
   const s = world.scenario;
   const lines: string[] = [];
   lines.push(`# hvx simulate: ${s.name}`, "");
@@ -36,22 +36,18 @@ export function renderReport(world: World, seed: number, results: readonly RunRe
     `${world.hosts.count} ESXi hosts, ${world.nodes.count} node VMs, ${world.vms.count - world.nodes.count} non-Kubernetes VMs, ${world.pods.count} pods` +
       ` (oversell ratio cpu ${s.oversell.cpuRatio}, memory ${s.oversell.memoryRatio}).`,
     "",
-    `Regenerate: \`npx hvx simulate --scenario ${scenarioPath} --seed ${seed} --out <dir>${configFlag}\`. The model and every formula: docs/simulation.md.`,
+    drsLine(world, runs),
+    `A pod the scheduler binds appears in hvx's cluster view ${fmtNum(s.bindLatencySeconds)} s later (\`bindLatencySeconds\`).` +
+      (world.skippedTraceRows > 0 ? ` ${world.skippedTraceRows} trace rows were skipped (unparsable or zero capacity).` : ""),
+    "",
+    `Regenerate: \`npx hvx simulate --scenario ${scenarioPath} --seed ${seed} --out <dir>${configFlag}${drsFlag(runs)}\`. The model and every formula: docs/simulation.md.`,
     "",
   );
   lines.push(...meaning(world, config.thresholds), "");
   lines.push(...configSection(config), "");
   lines.push(...limits(), "");
-  lines.push("## Results", "", ...headlineTable(summary), "");
-  lines.push(`## Pod-hours on contended node VMs (own CPU ready >= ${CONTENDED_PERCENT} %)`, "", "```");
-  const maxContended = Math.max(0, ...results.map((r) => r.figures.contendedPodSeconds));
-  for (const r of results) lines.push(`${r.strategy.padEnd(14)} ${bar(r.figures.contendedPodSeconds, maxContended)} ${fmt(r.figures.contendedPodSeconds / 3600, 1)}`);
-  lines.push("```", "");
-  lines.push(`## Pod-hours on severely contended node VMs (own CPU ready >= ${SEVERE_PERCENT} %)`, "", "```");
-  const maxSevere = Math.max(0, ...results.map((r) => r.figures.severeContendedPodSeconds));
-  for (const r of results) lines.push(`${r.strategy.padEnd(14)} ${bar(r.figures.severeContendedPodSeconds, maxSevere)} ${fmt(r.figures.severeContendedPodSeconds / 3600, 1)}`);
-  lines.push("```", "");
-  lines.push("## hvx against the others", "", ...comparison(results), "");
+  for (const run of runs) lines.push(...runSection(run, summary, runs.length > 1), "");
+  if (runs.length > 1) lines.push(...drsComparison(runs), "");
   lines.push(
     "## Charts",
     "",
@@ -65,14 +61,74 @@ export function renderReport(world: World, seed: number, results: readonly RunRe
   lines.push(
     "## Other figures",
     "",
-    "| strategy | host-contended pod-hours | bindings | running at end | max evictions of one pod | p99 host ready % | unschedulable attempts |",
-    "|---|---:|---:|---:|---:|---:|---:|",
+    "| strategy | host-contended pod-hours | bindings | running at end | max evictions of one pod | p99 host ready % | unschedulable attempts | vMotions (DRS) | hvx evictions | pod-hours run |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   );
-  for (const r of results) {
-    const f = r.figures;
-    lines.push(`| ${r.strategy} | ${fmt(f.hostContendedPodSeconds / 3600, 1)} | ${f.bindings} | ${f.runningPodsAtEnd} | ${f.maxEvictionsOfOnePod} | ${fmt(f.p99HostReadyPercent, 2)} | ${f.unschedulableAttempts} |`);
+  for (const run of runs) {
+    for (const r of run.results) {
+      const f = r.figures;
+      lines.push(
+        `| ${runs.length > 1 ? `${r.strategy}, ${RUN_TITLES[run.key]}` : r.strategy} | ${fmt(f.hostContendedPodSeconds / 3600, 1)} | ${f.bindings} | ${f.runningPodsAtEnd} | ${f.maxEvictionsOfOnePod} | ${fmt(f.p99HostReadyPercent, 2)} | ${f.unschedulableAttempts} | ${f.vmotions} | ${f.hvxEvictions} | ${fmt(f.podHours, 1)} |`,
+      );
+    }
   }
   return `${lines.join("\n")}\n`;
+}
+
+const RUN_TITLES: Record<RunKey, string> = { "drs-off": "DRS off", "drs-on": "DRS on" };
+
+function drsLine(world: World, runs: readonly StrategyRuns[]): string {
+  const d = world.scenario.drs;
+  const which = runs.map((r) => RUN_TITLES[r.key]).join(" and ");
+  return `Every strategy is run with ${which}. DRS, when on: host load standard deviation (vSphere 6.x), migration threshold ${d.migrationThreshold}, every ${d.intervalMinutes} min, at most ${d.maxMovesPerPass} vMotions per pass.`;
+}
+
+function drsFlag(runs: readonly StrategyRuns[]): string {
+  if (runs.length !== 1) return "";
+  return runs[0]!.key === "drs-on" ? " --drs on" : " --drs off";
+}
+
+/** One DRS setting's results: the headline table (whole run, then from day 2), the bars and hvx's comparison. */
+function runSection(run: StrategyRuns, summary: SimulationSummary, named: boolean): string[] {
+  const title = named ? `, ${RUN_TITLES[run.key]}` : ` (${RUN_TITLES[run.key]})`;
+  const strategies = summary.runs[run.key]?.strategies ?? {};
+  const results = run.results;
+  const lines: string[] = [`## Results${title}`, "", ...headlineTable(strategies), ""];
+  const day2 = Object.entries(strategies).filter(([, f]) => f?.fromDay2);
+  if (day2.length > 0) {
+    lines.push(`### From day 2 on${title}`, "", ...headlineTable(Object.fromEntries(day2.map(([k, f]) => [k, f!.fromDay2!]))), "");
+  }
+  lines.push(`### Pod-hours on contended node VMs (own CPU ready >= ${CONTENDED_PERCENT} %)${title}`, "", "```");
+  const maxContended = Math.max(0, ...results.map((r) => r.figures.contendedPodSeconds));
+  for (const r of results) lines.push(`${r.strategy.padEnd(14)} ${bar(r.figures.contendedPodSeconds, maxContended)} ${fmt(r.figures.contendedPodSeconds / 3600, 1)}`);
+  lines.push("```", "");
+  lines.push(`### Pod-hours on severely contended node VMs (own CPU ready >= ${SEVERE_PERCENT} %)${title}`, "", "```");
+  const maxSevere = Math.max(0, ...results.map((r) => r.figures.severeContendedPodSeconds));
+  for (const r of results) lines.push(`${r.strategy.padEnd(14)} ${bar(r.figures.severeContendedPodSeconds, maxSevere)} ${fmt(r.figures.severeContendedPodSeconds / 3600, 1)}`);
+  lines.push("```", "");
+  lines.push(`### hvx against the others${title}`, "", ...comparison(results));
+  return lines;
+}
+
+/** Each strategy with DRS off against itself with DRS on. */
+function drsComparison(runs: readonly StrategyRuns[]): string[] {
+  const off = runs.find((r) => r.key === "drs-off");
+  const on = runs.find((r) => r.key === "drs-on");
+  if (!off || !on) return [];
+  const out = [
+    "## DRS off against DRS on",
+    "",
+    "| strategy | contended pod-hours, DRS off | DRS on | severe pod-hours, DRS off | DRS on | vMotions |",
+    "|---|---:|---:|---:|---:|---:|",
+  ];
+  for (const r of off.results) {
+    const o = on.results.find((x) => x.strategy === r.strategy);
+    if (!o) continue;
+    out.push(
+      `| ${r.strategy} | ${fmt(r.figures.contendedPodSeconds / 3600, 1)} | ${fmt(o.figures.contendedPodSeconds / 3600, 1)} | ${fmt(r.figures.severeContendedPodSeconds / 3600, 1)} | ${fmt(o.figures.severeContendedPodSeconds / 3600, 1)} | ${o.figures.vmotions} |`,
+    );
+  }
+  return out;
 }
 
 function meaning(world: World, t: ThresholdPolicy): string[] {
@@ -88,6 +144,8 @@ function meaning(world: World, t: ThresholdPolicy): string[] {
     `- **Balloon / swap GiB-hours**: ballooned (or host-swapped) GiB summed over all VMs, times the time it lasted: 10 GiB ballooned for 3 hours is 30 GiB-hours.`,
     `- **Evictions**: kubelet evictions under memory pressure. **Longest cascade**: the most evictions in a row, each within ${CASCADE_GAP_MINUTES} min of the previous one.`,
     "- **Pending**: pods still waiting for a node at the end. **Placed**: distinct pods bound at least once (packing density). **Mean host CPU %**: mean over steps and in-service hosts.",
+    "- **vMotions**: VMs DRS moved (maintenance evacuations not counted). **hvx evictions**: pods hvx evicted to rebalance (0 for strategies that never evict). **Pod-hours run**: running pods x time, the denominator for evictions per 100 pod-hours.",
+    "- **From day 2 on**: the same figures counted from hour 24 (runs longer than a day), once the pods placed in the first night have met a full day.",
     "",
     "### Thresholds used",
     "",
@@ -124,7 +182,7 @@ function limits(): string[] {
   return [
     "## What the model does not do",
     "",
-    "- **No rebalancing after placement**: no descheduler, and DRS is not modelled yet (a scenario with `drs.enabled: true` is refused); VMs move only when a host enters maintenance. A pod stays where it was placed until it finishes or is evicted.",
+    "- **Rebalancing**: no descheduler; a pod stays where it was placed until it finishes or is evicted. DRS, when on, is vSphere 6.x's host load standard deviation on CPU demand (memory only as room on the target host), not vSphere 7's VM DRS score; it sees VMs, never pods, and vMotion costs nothing in the model.",
     "- **Production features not modelled**: the all-rejected safety valve (`filter.whenAllRejected`): when every host is hot, the simulated hvx rejects every node and the pod waits; and observe mode (`mode: observe`): the simulated hvx always enforces.",
     "- **Not modelled in the hosts**: co-stop, hyper-threads, NUMA, vCPUs of one VM busy together, memory compression (counted as swap), page sharing and large pages.",
     "- **Not modelled in Kubernetes**: zones, preemption, kube-scheduler's `percentageOfNodesToScore` sampling.",
@@ -132,13 +190,14 @@ function limits(): string[] {
   ];
 }
 
-/** The headline table (also what the README shows for noisy-neighbours). */
-export function headlineTable(summary: SimulationSummary): string[] {
+/** The headline table of one run's strategies (also what the README shows for noisy-neighbours). */
+export function headlineTable(strategies: Readonly<Partial<Record<string, Omit<SummaryFigures, "fromDay2">>>>): string[] {
   const out = [
     "| strategy | contended pod-hours (>= 5 %) | severe pod-hours (>= 10 %) | p99 VM ready % | balloon GiB-hours | swap GiB-hours | evictions | longest cascade | pending | placed | mean host CPU % |",
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
-  for (const [name, f] of Object.entries(summary.strategies)) {
+  for (const [name, f] of Object.entries(strategies)) {
+    if (!f) continue;
     out.push(
       `| ${name} | ${fmt(f.contendedPodSeconds / 3600, 1)} | ${fmt(f.severeContendedPodSeconds / 3600, 1)} | ${fmt(f.p99VmReadyPercent, 2)} | ${fmt(f.balloonGiBSeconds / 3600, 1)} | ${fmt(f.swapGiBSeconds / 3600, 1)} | ${f.evictions} | ${f.longestCascade} | ${f.pendingPods} | ${f.placedPods} | ${fmt(f.meanHostCpuUtilPercent, 1)} |`,
     );

@@ -1,23 +1,37 @@
 import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { loadConfig, parseConfig } from "../config/index.js";
 import type { PlacementPolicy } from "../placement/index.js";
 import { buildWorld, type World } from "./build-world.js";
 import { ensureDir } from "./ensure-dir.js";
 import type { RunResult, StrategyFigures } from "./figures.js";
 import { loadScenario } from "./load-scenario.js";
-import type { SimulateOptions } from "./parse-simulate-args.js";
+import { loadTraces } from "./load-traces.js";
+import type { DrsSettings, Scenario } from "./scenario.js";
+import type { DrsMode, SimulateOptions } from "./parse-simulate-args.js";
 import { configChanges } from "./config-changes.js";
 import { renderReport, type ReportConfig } from "./render-report.js";
 import { renderLineChart, renderPanelChart } from "./svg-chart.js";
 import { simulateStrategy } from "./simulate-strategy.js";
 import { STRATEGY_NAMES, type StrategyName } from "./strategy.js";
 
+/** One strategy in summary.json: the whole run's figures, then the same from day 2 on (null for a run of one day or less). */
+export type SummaryFigures = StrategyFigures & { readonly fromDay2: StrategyFigures | null };
+
+export type RunKey = "drs-off" | "drs-on";
+
 export interface SimulationSummary {
   readonly scenario: string;
   readonly seed: number;
   readonly steps: number;
-  readonly strategies: Readonly<Record<StrategyName, StrategyFigures>>;
+  /** `drs-off` and/or `drs-on` (only the one asked for with `--drs off|on`). */
+  readonly runs: Partial<Readonly<Record<RunKey, { readonly strategies: Readonly<Partial<Record<StrategyName, SummaryFigures>>> }>>>;
+}
+
+/** Every strategy run under one DRS setting. */
+export interface StrategyRuns {
+  readonly key: RunKey;
+  readonly results: readonly RunResult[];
 }
 
 /** Production thresholds and defaults: the config schema's defaults. */
@@ -25,14 +39,29 @@ export function productionPolicy(): PlacementPolicy {
   return parseConfig(undefined);
 }
 
-/** Runs every strategy on one world and seed (no I/O). */
-export function simulateAll(world: World, seed: number, policy: PlacementPolicy = productionPolicy()): RunResult[] {
-  return STRATEGY_NAMES.map((strategy) => simulateStrategy({ world, strategy, seed, policy }));
+/** The scenario's DRS settings with `enabled` forced on or off (`--drs`). */
+export function drsSettingsFor(s: Scenario, on: boolean): DrsSettings {
+  return { ...s.drs, enabled: on };
 }
 
-export function summaryOf(world: World, seed: number, results: readonly RunResult[]): SimulationSummary {
-  const strategies = Object.fromEntries(results.map((r) => [r.strategy, roundFigures(r.figures)])) as Record<StrategyName, StrategyFigures>;
-  return { scenario: world.scenario.name, seed, steps: world.steps, strategies };
+/** Runs every strategy on one world and seed (no I/O); DRS as the scenario says unless `drs` is given. */
+export function simulateAll(world: World, seed: number, policy: PlacementPolicy = productionPolicy(), drs?: DrsSettings): RunResult[] {
+  return STRATEGY_NAMES.map((strategy) => simulateStrategy({ world, strategy, seed, policy, ...(drs ? { drs } : {}) }));
+}
+
+/** Every strategy with DRS off, on, or both (off first). */
+export function simulateRuns(world: World, seed: number, policy: PlacementPolicy = productionPolicy(), mode: DrsMode = "both"): StrategyRuns[] {
+  const keys: RunKey[] = mode === "both" ? ["drs-off", "drs-on"] : mode === "on" ? ["drs-on"] : ["drs-off"];
+  return keys.map((key) => ({ key, results: simulateAll(world, seed, policy, drsSettingsFor(world.scenario, key === "drs-on")) }));
+}
+
+export function summaryOf(world: World, seed: number, runs: readonly StrategyRuns[]): SimulationSummary {
+  const out: Partial<Record<RunKey, { strategies: Partial<Record<StrategyName, SummaryFigures>> }>> = {};
+  for (const run of runs) {
+    const strategies = Object.fromEntries(run.results.map((r) => [r.strategy, { ...roundFigures(r.figures), fromDay2: r.fromDay2 ? roundFigures(r.fromDay2) : null }]));
+    out[run.key] = { strategies };
+  }
+  return { scenario: world.scenario.name, seed, steps: world.steps, runs: out };
 }
 
 /**
@@ -40,17 +69,18 @@ export function summaryOf(world: World, seed: number, results: readonly RunResul
  * writes DIR/report.md, DIR/summary.json and the SVG charts. Same seed, same bytes.
  */
 export async function runSimulation(opts: SimulateOptions): Promise<SimulationSummary> {
-  const world = buildWorld(loadScenario(opts.scenarioPath));
+  const scenario = loadScenario(opts.scenarioPath);
+  const world = buildWorld(scenario, loadTraces(scenario, dirname(opts.scenarioPath)));
   ensureDir(opts.outDir);
   const config = opts.configPath !== undefined ? loadConfig(opts.configPath) : parseConfig(undefined);
-  const results = simulateAll(world, opts.seed, config);
-  const summary = summaryOf(world, opts.seed, results);
+  const runs = simulateRuns(world, opts.seed, config, opts.drs ?? "both");
+  const summary = summaryOf(world, opts.seed, runs);
   const reportConfig: ReportConfig = {
     ...(opts.configPath !== undefined ? { path: opts.configPath } : {}),
     thresholds: config.thresholds,
     changes: configChanges(config, parseConfig(undefined)),
   };
-  for (const [file, text] of Object.entries(renderFiles(world, opts.seed, results, summary, opts.scenarioPath, reportConfig))) writeFileSync(join(opts.outDir, file), text);
+  for (const [file, text] of Object.entries(renderFiles(world, opts.seed, runs, summary, opts.scenarioPath, reportConfig))) writeFileSync(join(opts.outDir, file), text);
   return summary;
 }
 
@@ -58,12 +88,14 @@ export async function runSimulation(opts: SimulateOptions): Promise<SimulationSu
 export function renderFiles(
   world: World,
   seed: number,
-  results: readonly RunResult[],
+  runs: readonly StrategyRuns[],
   summary: SimulationSummary,
   scenarioPath = `${world.scenario.name}.yaml`,
   config: ReportConfig = { thresholds: productionPolicy().thresholds, changes: [] },
 ): Record<string, string> {
   const hours = (i: number) => (i * world.stepSeconds) / 3600;
+  // one series per strategy and DRS setting; the setting is named when there are two
+  const results = runs.flatMap((run) => run.results.map((r) => (runs.length > 1 ? { ...r, strategy: `${r.strategy} (${run.key})` } : r)));
   return {
     "summary.json": `${JSON.stringify(summary, null, 2)}\n`,
     "host-ready.svg": renderLineChart({
@@ -105,7 +137,7 @@ export function renderFiles(
       ],
       seriesNames: results.map((r) => r.strategy),
     }),
-    "report.md": renderReport(world, seed, results, summary, scenarioPath, config),
+    "report.md": renderReport(world, seed, runs, summary, scenarioPath, config),
   };
 }
 

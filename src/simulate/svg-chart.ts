@@ -2,7 +2,7 @@
  * Hand-written SVG charts (no chart library): a line chart over time and a grouped
  * bar chart. Output is deterministic text: coordinates are fixed to one decimal.
  */
-const COLORS = ["#d62728", "#ff7f0e", "#2ca02c", "#1f77b4", "#9467bd"];
+const COLORS = ["#d62728", "#ff7f0e", "#2ca02c", "#1f77b4", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"];
 const W = 800;
 const H = 320;
 const M = { left: 64, right: 150, top: 52, bottom: 44 };

@@ -20,7 +20,9 @@ describe("parseScenario / loadScenario", () => {
     { name: "unknown key (typo)", text: "name: x\ndurationHours: 1\nhost: {}\n", want: /Unrecognized key/ },
     { name: "maintenance of a host that does not exist", text: minimal("maintenance: [{host: 9, startMinute: 0, durationMinutes: 5}]"), want: /maintenance.0.host: no host 9/ },
     { name: "request above limit", text: minimal("", "cpuRequestMilli: 3000"), want: /requests must not exceed limits/ },
-    { name: "DRS enabled (not modelled yet)", text: minimal("drs: {enabled: true}"), want: /drs.enabled: DRS load balancing is not modelled yet/ },
+    { name: "the vSphere 7 DRS score model (not modelled)", text: minimal("drs: {enabled: true, model: vm-score}"), want: /drs.model/ },
+    { name: "a noisy VM group with both cpu and trace", text: minimal("noisyVms: [{vcpus: 2, memoryGiB: 2, cpu: {mean: 1}, trace: {dir: t}}]"), want: /noisyVms.0: give exactly one of cpu and trace/ },
+    { name: "a noisy VM group with neither cpu nor trace", text: minimal("noisyVms: [{vcpus: 2, memoryGiB: 2}]"), want: /noisyVms.0: give exactly one of cpu and trace/ },
     { name: "a DRS migration threshold outside 1..5", text: minimal("drs: {migrationThreshold: 6}"), want: /drs.migrationThreshold/ },
     { name: "unknown CPU shares level", text: minimal("noisyVms: [{vcpus: 2, memoryGiB: 2, cpu: {mean: 1}, cpuAllocation: {shares: huge}}]"), want: /noisyVms.0.cpuAllocation.shares/ },
   ];
@@ -29,11 +31,13 @@ describe("parseScenario / loadScenario", () => {
       expect(() => parseScenario(c.text)).to.throw(ScenarioError, c.want);
     });
   }
-  it("defaults: Normal CPU shares, no reservation or limit, Trimaran fed by metrics-server, DRS recorded but off", () => {
+  it("defaults: Normal CPU shares, no reservation or limit, Trimaran fed by metrics-server, DRS off (every 5 min, threshold 3), 2 s bind latency", () => {
     const s = parseScenario(minimal(""));
     expect(s.nodeVms.cpuAllocation).to.deep.equal({ shares: "normal", reservationMhz: 0 });
     expect(s.vmLoadAware).to.deep.equal({ metricsAgeSeconds: 60, metricsWindowSeconds: 20, balancedAllocation: false });
-    expect(s.drs).to.deep.equal({ enabled: false, model: "vm-score", migrationThreshold: 3, maxMovesPerPass: 8 });
+    expect(s.drs).to.deep.equal({ enabled: false, model: "load-stddev", intervalMinutes: 5, migrationThreshold: 3, maxMovesPerPass: 8 });
+    expect(s.bindLatencySeconds).to.equal(2);
+    expect(parseScenario(minimal("drs: {enabled: true}")).drs.enabled).to.equal(true);
   });
   it("given a missing file, says so without a stack of YAML errors", () => {
     expect(() => loadScenario("/nonexistent/x.yaml")).to.throw(ScenarioError, /cannot read scenario file .*ENOENT/);

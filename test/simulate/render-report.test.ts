@@ -7,14 +7,14 @@ import { parseConfig } from "../../src/config/index.js";
 import { buildWorld } from "../../src/simulate/build-world.js";
 import { configChanges } from "../../src/simulate/config-changes.js";
 import { headlineTable, renderReport } from "../../src/simulate/render-report.js";
-import { runSimulation, simulateAll, summaryOf } from "../../src/simulate/run-simulation.js";
+import { runSimulation, simulateRuns, summaryOf } from "../../src/simulate/run-simulation.js";
 import { writtenFilesMessage } from "../../src/simulate/written-files-message.js";
 import { smallScenario } from "./fixtures.js";
 
 function report(config = { thresholds: parseConfig(undefined).thresholds, changes: [] as ReturnType<typeof configChanges> }, path?: string): string {
   const world = buildWorld(smallScenario());
-  const results = simulateAll(world, 3);
-  return renderReport(world, 3, results, summaryOf(world, 3, results), "small.yaml", { ...config, ...(path !== undefined ? { path } : {}) });
+  const runs = simulateRuns(world, 3);
+  return renderReport(world, 3, runs, summaryOf(world, 3, runs), "small.yaml", { ...config, ...(path !== undefined ? { path } : {}) });
 }
 
 describe("renderReport", () => {
@@ -33,9 +33,17 @@ describe("renderReport", () => {
     }
   });
 
-  it("names what is not modelled: rebalancing, DRS, the all-rejected valve and observe mode", () => {
+  it("names what is not modelled: the descheduler, vSphere 7's DRS score, the all-rejected valve and observe mode", () => {
     const limits = text.slice(section("What the model does not do"), section("Results"));
-    for (const phrase of ["No rebalancing", "DRS is not modelled", "filter.whenAllRejected", "mode: observe"]) expect(limits, phrase).to.contain(phrase);
+    for (const phrase of ["no descheduler", "not vSphere 7's VM DRS score", "filter.whenAllRejected", "mode: observe"]) expect(limits, phrase).to.contain(phrase);
+  });
+
+  it("gives every strategy with DRS off and with DRS on, then compares the two", () => {
+    const order = ["Results, DRS off", "Results, DRS on", "DRS off against DRS on"].map(section);
+    for (const i of order) expect(i).to.be.greaterThan(0);
+    expect([...order].sort((a, b) => a - b)).to.deep.equal(order);
+    const compare = text.slice(section("DRS off against DRS on"));
+    for (const name of ["default", "vm-load-aware", "hvx"]) expect(compare).to.match(new RegExp(`\\| ${name} \\|`));
   });
 
   it("without --config, says the defaults were used and the Regenerate line has no --config", () => {
@@ -58,9 +66,9 @@ describe("renderReport", () => {
 describe("headlineTable", () => {
   it("shows balloon and swap in GiB-hours (summary.json keeps GiB-seconds)", () => {
     const world = buildWorld(smallScenario());
-    const summary = summaryOf(world, 1, simulateAll(world, 1));
-    const f = { ...summary.strategies.hvx, balloonGiBSeconds: 9000, swapGiBSeconds: 360 };
-    const rows = headlineTable({ ...summary, strategies: { ...summary.strategies, hvx: f } });
+    const strategies = summaryOf(world, 1, simulateRuns(world, 1, undefined, "off")).runs["drs-off"]!.strategies;
+    const f = { ...strategies.hvx!, balloonGiBSeconds: 9000, swapGiBSeconds: 360 };
+    const rows = headlineTable({ ...strategies, hvx: f });
     expect(rows[0]).to.contain("balloon GiB-hours").and.contain("swap GiB-hours");
     const cells = rows.find((r) => r.startsWith("| hvx |"))!.split("|").map((c) => c.trim());
     expect(cells[5]).to.equal("2.5");

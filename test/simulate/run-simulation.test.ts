@@ -5,15 +5,15 @@ import { join } from "node:path";
 import { stringify } from "yaml";
 import { buildWorld } from "../../src/simulate/build-world.js";
 import { ConfigError } from "../../src/config/index.js";
-import { renderFiles, runSimulation, simulateAll, summaryOf } from "../../src/simulate/run-simulation.js";
+import { renderFiles, runSimulation, simulateAll, simulateRuns, summaryOf } from "../../src/simulate/run-simulation.js";
 import { smallScenario } from "./fixtures.js";
 
-const SUMMARY_KEYS = ["contendedPodSeconds", "severeContendedPodSeconds", "hostContendedPodSeconds", "p99VmReadyPercent", "balloonGiBSeconds", "swapGiBSeconds", "evictions", "pendingPods", "placedPods", "meanHostCpuUtilPercent"];
+const SUMMARY_KEYS = ["contendedPodSeconds", "severeContendedPodSeconds", "hostContendedPodSeconds", "p99VmReadyPercent", "balloonGiBSeconds", "swapGiBSeconds", "evictions", "pendingPods", "placedPods", "meanHostCpuUtilPercent", "vmotions", "hvxEvictions", "podHours", "skippedTraceRows", "fromDay2"];
 
 function render(seed: number): Record<string, string> {
   const world = buildWorld(smallScenario());
-  const results = simulateAll(world, seed);
-  return renderFiles(world, seed, results, summaryOf(world, seed, results));
+  const runs = simulateRuns(world, seed);
+  return renderFiles(world, seed, runs, summaryOf(world, seed, runs));
 }
 
 describe("runSimulation", () => {
@@ -35,9 +35,13 @@ describe("runSimulation", () => {
     writeFileSync(join(dir, "strict.yaml"), "thresholds:\n  hostCpuUsagePercent: 1\n");
     const base = await runSimulation({ scenarioPath, seed: 5, outDir: join(dir, "base") });
     const strict = await runSimulation({ scenarioPath, seed: 5, outDir: join(dir, "strict"), configPath: join(dir, "strict.yaml") });
-    expect(strict.strategies.default).to.deep.equal(base.strategies.default);
-    expect(base.strategies.hvx.placedPods).to.be.greaterThan(0);
-    expect(strict.strategies.hvx.placedPods).to.be.below(base.strategies.hvx.placedPods);
+    for (const key of ["drs-off", "drs-on"] as const) {
+      const b = base.runs[key]!.strategies;
+      const st = strict.runs[key]!.strategies;
+      expect(st.default).to.deep.equal(b.default);
+      expect(b.hvx!.placedPods).to.be.greaterThan(0);
+      expect(st.hvx!.placedPods).to.be.below(b.hvx!.placedPods);
+    }
   });
 
   it("given an invalid --config file, fails with ConfigError naming the key", async () => {
@@ -66,10 +70,38 @@ describe("runSimulation", () => {
     expect(render(8)["report.md"]).to.not.equal(render(7)["report.md"]);
   });
 
-  it("summary.json holds every required key for each strategy", () => {
+  it("summary.json holds both DRS runs and every required key for each strategy", () => {
     const summary = JSON.parse(render(7)["summary.json"]!);
-    expect(Object.keys(summary.strategies)).to.deep.equal(["default", "vm-load-aware", "hvx"]);
-    for (const figures of Object.values(summary.strategies)) expect(figures).to.include.keys(...SUMMARY_KEYS);
+    expect(Object.keys(summary)).to.deep.equal(["scenario", "seed", "steps", "runs"]);
+    expect(Object.keys(summary.runs)).to.deep.equal(["drs-off", "drs-on"]);
+    for (const run of Object.values(summary.runs) as Array<{ strategies: Record<string, unknown> }>) {
+      expect(Object.keys(run.strategies)).to.deep.equal(["default", "vm-load-aware", "hvx"]);
+      for (const figures of Object.values(run.strategies)) expect(figures).to.include.keys(...SUMMARY_KEYS);
+    }
+  });
+
+  it("given --drs on or off, summary.json has only that run", async () => {
+    const dir = tempDir();
+    const scenarioPath = join(dir, "small.yaml");
+    writeFileSync(scenarioPath, stringify(smallScenario({ durationHours: 1 })));
+    for (const drs of ["on", "off"] as const) {
+      const summary = await runSimulation({ scenarioPath, seed: 5, outDir: join(dir, drs), drs });
+      expect(Object.keys(summary.runs)).to.deep.equal([`drs-${drs}`]);
+    }
+  });
+
+  it("a run of one day or less has no day-2 figures; a longer one counts them from hour 24", () => {
+    const short = summaryOf(buildWorld(smallScenario()), 1, simulateRuns(buildWorld(smallScenario()), 1, undefined, "off"));
+    expect(short.runs["drs-off"]!.strategies.default!.fromDay2).to.equal(null);
+    const world = buildWorld(smallScenario({ durationHours: 26 }));
+    const [run] = simulateRuns(world, 1, undefined, "off");
+    for (const r of run!.results) {
+      expect(r.fromDay2, r.strategy).to.not.equal(undefined);
+      // pod-hours from day 2 are the pod-seconds counted in hours 24..26 of the cumulative series' twin
+      expect(r.fromDay2!.podHours).to.be.greaterThan(0).and.below(r.figures.podHours);
+      const contendedBeforeDay2 = r.series.cumulativeContendedPodSeconds[4320 - 1]!;
+      expect(r.fromDay2!.contendedPodSeconds).to.be.closeTo(r.figures.contendedPodSeconds - contendedBeforeDay2, 1e-6);
+    }
   });
 
   it("every strategy sees the same pods: placements are bounded by the same pod count", () => {
