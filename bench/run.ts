@@ -12,6 +12,7 @@ const SUITES: Record<string, () => Promise<{ run: BenchRun }>> = {
   "poll-cycle": () => import("./poll-cycle.bench.js"),
   "informer-sync": () => import("./informer-sync.bench.js"),
   simulate: () => import("./simulate.bench.js"),
+  "simulate-days": () => import("./simulate-days.bench.js"),
   "prometheus-source": () => import("./prometheus-source.bench.js"),
   "image-size": () => import("./image-size.bench.js"),
   "two-layers": () => import("./two-layers.bench.js"),

@@ -1,5 +1,5 @@
 import type { InventoryView } from "../model/inventory.js";
-import { filterNodes, prioritizeNodes, type ClusterContext, type PlacementContext, type PlacementPolicy, type PodMeta } from "../placement/index.js";
+import { filterNodes, InFlightLedger, prioritizeNodes, withInFlight, type ClusterContext, type PlacementContext, type PlacementPolicy, type PodMeta } from "../placement/index.js";
 import { DefaultProfile } from "./default-strategy.js";
 import { copyObservation, type Observation } from "./observation-ring.js";
 import { nodeIdentities, observedInventory } from "./observed-inventory.js";
@@ -27,6 +27,8 @@ export interface HvxStrategyOptions {
   /** Pass the Kubernetes view (burst guard, limits, spread); default true. */
   readonly cluster?: boolean;
   readonly record?: (decision: HvxDecision) => void;
+  /** Count pods hvx answered for until its cluster view shows them bound (src/placement/in-flight-ledger.ts); default true. */
+  readonly inFlightLedger?: boolean;
 }
 
 /** The extender's weight in manifests/kube-scheduler-config.yaml. */
@@ -51,7 +53,8 @@ export function hvxStrategy(deps: StrategyDeps, policy: PlacementPolicy, opts: H
   let cachedStep = -1;
   let inventory: InventoryView | undefined;
   let recordedObs: Observation | undefined;
-  const cluster = opts.cluster === false ? undefined : new SimClusterView(world, world.startMs);
+  const ledger = opts.cluster === false || opts.inFlightLedger === false ? undefined : new InFlightLedger();
+  const cluster = opts.cluster === false ? undefined : new SimClusterView(world, world.startMs, ledger ? (uid) => ledger.seen(uid) : undefined);
   const profile = new DefaultProfile(deps);
   const contextAt = (step: number, atMs: number): PlacementContext => {
     if (cachedStep !== step || inventory === undefined) {
@@ -62,7 +65,12 @@ export function hvxStrategy(deps: StrategyDeps, policy: PlacementPolicy, opts: H
     }
     return { inventory, policy, nowMs: atMs };
   };
-  const withPod = (ctx: PlacementContext, pod: number): PlacementContext => (cluster ? { ...ctx, cluster: { view: cluster.current(ctx.nowMs), pod: cluster.podView(pod) } } : ctx);
+  const withPod = (ctx: PlacementContext, pod: number): PlacementContext => {
+    if (!cluster) return ctx;
+    const podView = cluster.podView(pod);
+    const view = ledger ? withInFlight(cluster.current(ctx.nowMs), ledger.current(ctx.nowMs), podView.uid) : cluster.current(ctx.nowMs);
+    return { ...ctx, cluster: { view, pod: podView } };
+  };
   return {
     name: "hvx",
     choose(pod, feasible, step, atMs = world.startMs + step * stepMs) {
@@ -74,6 +82,7 @@ export function hvxStrategy(deps: StrategyDeps, policy: PlacementPolicy, opts: H
       const defaults = profile.scores(pod, passed);
       const scores = passed.map((_, i) => defaults[i]! + ext[i]!.score * HVX_EXTENDER_WEIGHT * EXTENDER_SCALE);
       const chosen = passed.length > 0 ? selectHost(passed, scores, deps.rng) : -1;
+      if (ledger && ctx.cluster && passed.length > 0) ledger.record(ctx.cluster.pod, identities[passed[bestIndex(ext.map((e) => e.score))]!]!.name, ctx.nowMs);
       if (opts.record) {
         const obs = ring.visibleAt(step);
         if (obs && recordedObs?.step !== obs.step) recordedObs = copyObservation(obs);
@@ -99,6 +108,13 @@ export function hvxStrategy(deps: StrategyDeps, policy: PlacementPolicy, opts: H
       cluster?.unbind(pod, node);
     },
   };
+}
+
+/** Index of the highest score, the first among equals (what the extender itself ranked best). */
+function bestIndex(scores: readonly number[]): number {
+  let best = 0;
+  for (let i = 1; i < scores.length; i++) if (scores[i]! > scores[best]!) best = i;
+  return best;
 }
 
 /** A simulated pod as the placement code sees it: a ReplicaSet pod in namespace `default`. */

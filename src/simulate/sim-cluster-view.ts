@@ -21,6 +21,8 @@ export class SimClusterView {
   constructor(
     private readonly world: World,
     private readonly startMs: number,
+    /** Told the uid of each pod the informer now shows bound, or that left its node (the in-flight ledger's feed). */
+    private readonly onSeen?: (uid: string) => void,
   ) {
     const nodes = new Map<string, NodeView>();
     world.nodes.names.forEach((name, n) => {
@@ -64,12 +66,14 @@ export class SimClusterView {
   }
 
   private show(pod: number, node: number, boundAtMs: number): void {
+    this.onSeen?.(`pod-${pod}`);
     const name = this.world.nodes.names[node]!;
     this.podsByNode.set(name, [...(this.podsByNode.get(name) ?? []), this.podView(pod, node, boundAtMs)]);
     this.snapshot = undefined;
   }
 
   unbind(pod: number, node: number): void {
+    this.onSeen?.(`pod-${pod}`);
     const pending = this.inFlight.findIndex((f) => f.pod === pod);
     if (pending >= 0) {
       this.inFlight.splice(pending, 1);

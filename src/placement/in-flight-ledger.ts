@@ -1,0 +1,61 @@
+import type { ClusterView, PodView } from "../model/cluster.js";
+
+/**
+ * Pods hvx has answered for and not yet seen bound. kube-scheduler binds a pod a moment
+ * after the extender's answer; hvx's informer shows the binding only after the API server's
+ * write and the watch event (the bind latency). Until then the burst guard, the limit caps
+ * and the host spread would not count the pod, so a burst of replicas decided within that
+ * window lands as if each were the first. The ledger assumes a pod goes to the node hvx
+ * scored best for it (the extender never learns kube-scheduler's final pick before the
+ * binding) and counts it there, bound at the time of the answer, until the cluster view
+ * shows it (by uid, on that node) or the entry is `ttlMs` old.
+ *
+ * Plain data with explicit times: no clock, no I/O.
+ */
+export interface InFlightPod {
+  /** The pod as the burst guard and the caps should count it: `nodeName` the assumed node, `boundAtMs` the answer's time. */
+  readonly pod: PodView & { readonly nodeName: string; readonly boundAtMs: number };
+}
+
+/** Entries older than this are dropped (the pod went elsewhere, or was never bound). */
+export const IN_FLIGHT_TTL_MS = 30_000;
+
+export class InFlightLedger {
+  private entries: InFlightPod[] = [];
+
+  constructor(private readonly ttlMs = IN_FLIGHT_TTL_MS) {}
+
+  /** hvx answered for `pod` at `atMs`, scoring `node` best. A later answer for the same uid replaces the earlier one. */
+  record(pod: PodView, node: string, atMs: number): void {
+    this.entries = this.entries.filter((e) => e.pod.uid !== pod.uid);
+    this.entries.push({ pod: { ...pod, nodeName: node, boundAtMs: atMs } });
+  }
+
+  /** The informer saw the pod (bound, deleted or terminal): it is no longer in flight. */
+  seen(uid: string): void {
+    if (this.entries.length > 0) this.entries = this.entries.filter((e) => e.pod.uid !== uid);
+  }
+
+  /** Entries still in flight at `nowMs` (expired ones are dropped). */
+  current(nowMs: number): readonly InFlightPod[] {
+    if (this.entries.some((e) => nowMs - e.pod.boundAtMs >= this.ttlMs)) this.entries = this.entries.filter((e) => nowMs - e.pod.boundAtMs < this.ttlMs);
+    return this.entries;
+  }
+}
+
+/**
+ * The cluster view with the in-flight pods added to their assumed nodes, except a pod the
+ * view already shows on that node, and except the pod being scheduled itself. The same
+ * object when nothing is added, so per-snapshot caches keep working.
+ */
+export function withInFlight(view: ClusterView, inFlight: readonly InFlightPod[], schedulingUid?: string): ClusterView {
+  let podsByNode: Map<string, readonly PodView[]> | undefined;
+  for (const { pod } of inFlight) {
+    if (pod.uid === schedulingUid || !view.nodes.has(pod.nodeName)) continue;
+    const onNode = podsByNode?.get(pod.nodeName) ?? view.podsByNode.get(pod.nodeName) ?? [];
+    if (onNode.some((p) => p.uid === pod.uid)) continue;
+    podsByNode ??= new Map(view.podsByNode);
+    podsByNode.set(pod.nodeName, [...onNode, pod]);
+  }
+  return podsByNode === undefined ? view : { ...view, podsByNode };
+}
