@@ -31,6 +31,8 @@ export interface SimulateStrategyOptions {
   readonly hvx?: HvxStrategyOptions;
   /** DRS settings for this run (default: the scenario's `drs`). */
   readonly drs?: DrsSettings;
+  /** Tests: wraps the strategy (to watch or act on its calls with the run's deps). */
+  readonly wrap?: (strategy: Strategy, deps: StrategyDeps) => Strategy;
 }
 
 /** Steps in one simulated day (the `fromDay2` figures start here). */
@@ -59,6 +61,7 @@ export function simulateStrategy(opts: SimulateStrategyOptions): RunResult {
   };
   const deps: StrategyDeps = { world, state, ring, rng: mulberry32(seed ^ 0x5eed5eed), evictPod };
   strategy = STRATEGIES[opts.strategy](deps, opts.policy, opts.hvx ?? {});
+  if (opts.wrap) strategy = opts.wrap(strategy, deps);
   const drs = new DrsRunner(world, opts.drs ?? world.scenario.drs);
   const usage = new UsageSeries(world, seed);
   const physics = new StepPhysics(world);

@@ -1,9 +1,13 @@
 import { expect } from "chai";
-import { readdirSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { parse } from "yaml";
 import { buildWorld } from "../../src/simulate/build-world.js";
 import { loadScenario } from "../../src/simulate/load-scenario.js";
-import { simulateAll } from "../../src/simulate/run-simulation.js";
+import { loadTraces } from "../../src/simulate/load-traces.js";
+import { simulateAll, simulateRuns } from "../../src/simulate/run-simulation.js";
 import { scenarioSchema } from "../../src/simulate/scenario.js";
 
 const dir = new URL("../../../examples/scenarios/", import.meta.url);
@@ -21,5 +25,31 @@ describe("examples/scenarios", () => {
     const results = simulateAll(world, 1);
     expect(results.map((r) => r.strategy)).to.deep.equal(["default", "vm-load-aware", "hvx"]);
     for (const r of results) expect(r.figures.placedPods, r.strategy).to.be.greaterThan(0);
+  });
+
+  it("traced-neighbours.yaml runs on its bundled traces: two hours, DRS off and on, every strategy places its pods", () => {
+    const path = new URL("traced-neighbours.yaml", dir).pathname;
+    const scenario = { ...loadScenario(path), durationHours: 2 };
+    const world = buildWorld(scenario, loadTraces(scenario, new URL(".", dir).pathname));
+    expect(world.noisyTrace.filter((t) => t !== undefined)).to.have.length(9);
+    expect(world.skippedTraceRows).to.equal(1);
+    for (const run of simulateRuns(world, 1)) {
+      for (const r of run.results) expect(r.figures.placedPods, `${run.key} ${r.strategy}`).to.be.greaterThan(0);
+    }
+  });
+
+  it("the bundled traces are exactly what scripts/generate-gwa-traces.mjs writes (seeded, reproducible)", () => {
+    const out = mkdtempSync(join(tmpdir(), "hvx-traces-"));
+    try {
+      execFileSync(process.execPath, [new URL("../../../scripts/generate-gwa-traces.mjs", import.meta.url).pathname, out, "12"]);
+      for (const sub of ["office-vms", "office-pods"]) {
+        const bundled = new URL(`traces/${sub}/`, dir).pathname;
+        const names = readdirSync(bundled).sort();
+        expect(readdirSync(join(out, sub)).sort()).to.deep.equal(names);
+        for (const name of names) expect(readFileSync(join(out, sub, name), "utf8"), `${sub}/${name}`).to.equal(readFileSync(join(bundled, name), "utf8"));
+      }
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 });
