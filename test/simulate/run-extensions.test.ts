@@ -102,3 +102,42 @@ describe("evictPod (the one way a strategy evicts)", () => {
     expect(result.figures.bindings).to.equal(result.figures.placedPods + 1);
   });
 });
+
+describe("a burst of replicas within the bind latency (the blind window)", () => {
+  const base = smallScenario();
+  const world = buildWorld(
+    smallScenario({
+      bindLatencySeconds: 2,
+      noisyVms: [],
+      workloads: [{ ...base.workloads[0]!, replicas: 10, arrival: { startMinute: 2, ratePerSecond: 100 } }],
+    }),
+  );
+  /** Replicas of the burst each hvx decision saw in its cluster view, in decision order. */
+  const seen = (inFlightLedger: boolean): number[] => {
+    const out: number[] = [];
+    simulateStrategy({
+      world,
+      strategy: "hvx",
+      seed: 1,
+      policy: productionPolicy(),
+      drs: drsSettingsFor(world.scenario, false),
+      hvx: {
+        inFlightLedger,
+        record: (d) => {
+          let n = 0;
+          for (const pods of d.cluster!.view.podsByNode.values()) n += pods.filter((p) => p.ownerKey === "ReplicaSet/default/web").length;
+          out.push(n);
+        },
+      },
+    });
+    return out.slice(0, 10);
+  };
+
+  it("without the in-flight ledger, every decision of the burst sees none of the others", () => {
+    expect(seen(false)).to.deep.equal([0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+  });
+
+  it("with it, the k-th decision counts the k pods hvx answered for before", () => {
+    expect(seen(true)).to.deep.equal([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+});
