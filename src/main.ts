@@ -29,6 +29,8 @@ import { PrometheusPoller } from "./prometheus/index.js";
 import { createExplainHandler } from "./server/explain-handler.js";
 import { DEMO_PENDING_POD_REF } from "./demo-help.js";
 import type { PlacementContext } from "./placement/decide-node.js";
+import type { NodeScore } from "./placement/filter-nodes.js";
+import { InFlightLedger, recordAnswer, withInFlight } from "./placement/in-flight-ledger.js";
 import type { ParsedExtenderArgs } from "./protocol/parse-extender-args.js";
 import { pollCycleEnded, ReadinessGate } from "./server/readiness.js";
 import { RecentNodes } from "./server/recent-nodes.js";
@@ -120,8 +122,16 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
     const shadow = new ShadowRecorder({ metrics: shadowMetrics, log, clock: Date.now });
     const recentNodes = new RecentNodes();
     if (config.mode === "observe") log.warn("mode: observe: the extender passes every node with neutral scores; what hvx would do is logged and shown at GET /debug/shadow");
+    // pods hvx answered for count on their best node until the informer shows them bound (the bind latency's blind window)
+    const inFlight = new InFlightLedger();
     const enrich = informer
-      ? { enrich: (ctx: PlacementContext, req: ParsedExtenderArgs) => ({ ...ctx, cluster: { view: informer!.latest(), pod: toPodView(req.args.Pod as PodWire, defaults, ctx.nowMs) } }) }
+      ? {
+          enrich: (ctx: PlacementContext, req: ParsedExtenderArgs) => {
+            const pod = toPodView(req.args.Pod as PodWire, defaults, ctx.nowMs);
+            return { ...ctx, cluster: { view: withInFlight(informer!.latest(), inFlight.current(ctx.nowMs), pod.uid), pod } };
+          },
+          onPrioritized: (scores: readonly NodeScore[], ctx: PlacementContext) => recordAnswer(inFlight, scores, ctx),
+        }
       : {};
     const handlers = createExtenderHandlers({
       mode: config.mode,

@@ -1,4 +1,5 @@
 import type { ClusterView, PodView } from "../model/cluster.js";
+import type { PlacementContext } from "./decide-node.js";
 
 /**
  * Pods hvx has answered for and not yet seen bound. kube-scheduler binds a pod a moment
@@ -58,4 +59,15 @@ export function withInFlight(view: ClusterView, inFlight: readonly InFlightPod[]
     podsByNode.set(pod.nodeName, [...onNode, pod]);
   }
   return podsByNode === undefined ? view : { ...view, podsByNode };
+}
+
+/**
+ * After a prioritize answer: records the pod on the node hvx scored best (the first among
+ * equals). Nothing without a cluster view (no pod to count) or without scores.
+ */
+export function recordAnswer(ledger: InFlightLedger, scores: ReadonlyArray<{ readonly node: string; readonly score: number }>, ctx: PlacementContext): void {
+  if (ctx.cluster === undefined || scores.length === 0) return;
+  let best = scores[0]!;
+  for (const s of scores) if (s.score > best.score) best = s;
+  ledger.record(ctx.cluster.pod, best.node, ctx.nowMs);
 }

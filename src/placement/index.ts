@@ -13,4 +13,4 @@ export { byteSwapUuid, mapNodeToVm, vmIndexOf, type VmIndex } from "./map-node.j
 export type { BurstGuardPolicy, ExemptPolicy, KubernetesLayerPolicy, LimitsPolicy, NodeMappingRule, PlacementPolicy, ThresholdPolicy } from "./policy.js";
 export type { HostRef, Reason, ReasonCode, VmRef } from "./reason.js";
 export { hostHeadroom, MAX_HOST_SCORE, penalise, scoreHost } from "./score-host.js";
-export { IN_FLIGHT_TTL_MS, InFlightLedger, withInFlight, type InFlightPod } from "./in-flight-ledger.js";
+export { IN_FLIGHT_TTL_MS, InFlightLedger, recordAnswer, withInFlight, type InFlightPod } from "./in-flight-ledger.js";

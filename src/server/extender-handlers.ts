@@ -7,7 +7,7 @@ import { RateLimited } from "../observability/rate-limited.js";
 import type { ShadowMetrics } from "../observability/shadow-metrics.js";
 import { applyAllRejectedValve, type ValvedFilterOutcome, type WhenAllRejected } from "../placement/all-rejected-valve.js";
 import type { NodeDecision } from "../placement/decide-node.js";
-import { filterNodes, prioritizeNodes } from "../placement/filter-nodes.js";
+import { filterNodes, prioritizeNodes, type NodeScore } from "../placement/filter-nodes.js";
 import type { PlacementContext } from "../placement/decide-node.js";
 import type { PlacementPolicy } from "../placement/policy.js";
 import { ExtenderArgsError, parseExtenderArgs, type ParsedExtenderArgs } from "../protocol/parse-extender-args.js";
@@ -36,6 +36,8 @@ export interface ExtenderDeps {
   readonly shadowMetrics?: ShadowMetrics;
   /** Told the nodes of every filter and prioritize request (`/debug/nodes` without a cache). */
   readonly onNodes?: (nodes: readonly NodeIdentity[]) => void;
+  /** Told hvx's prioritize scores in enforce mode (the in-flight ledger, src/placement/in-flight-ledger.ts). */
+  readonly onPrioritized?: (scores: readonly NodeScore[], ctx: PlacementContext) => void;
 }
 
 /** An unmapped node is logged at most once per node and this window. */
@@ -154,6 +156,7 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
         (req, ctx) => {
           const scores = prioritizeNodes(req.pod, req.nodes, ctx);
           deps.onNodes?.(req.nodes);
+          if (!observe) deps.onPrioritized?.(scores, ctx);
           logUnmapped(req.nodes, (i) => scores[i]?.reasons);
           if (!observe) return toPrioritizeWire(scores);
           const neutral = deps.policy.scoring.unknownScore;

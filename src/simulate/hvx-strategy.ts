@@ -1,5 +1,5 @@
 import type { InventoryView } from "../model/inventory.js";
-import { filterNodes, InFlightLedger, prioritizeNodes, withInFlight, type ClusterContext, type PlacementContext, type PlacementPolicy, type PodMeta } from "../placement/index.js";
+import { filterNodes, InFlightLedger, prioritizeNodes, recordAnswer, withInFlight, type ClusterContext, type PlacementContext, type PlacementPolicy, type PodMeta } from "../placement/index.js";
 import { DefaultProfile } from "./default-strategy.js";
 import { copyObservation, type Observation } from "./observation-ring.js";
 import { nodeIdentities, observedInventory } from "./observed-inventory.js";
@@ -82,7 +82,7 @@ export function hvxStrategy(deps: StrategyDeps, policy: PlacementPolicy, opts: H
       const defaults = profile.scores(pod, passed);
       const scores = passed.map((_, i) => defaults[i]! + ext[i]!.score * HVX_EXTENDER_WEIGHT * EXTENDER_SCALE);
       const chosen = passed.length > 0 ? selectHost(passed, scores, deps.rng) : -1;
-      if (ledger && ctx.cluster && passed.length > 0) ledger.record(ctx.cluster.pod, identities[passed[bestIndex(ext.map((e) => e.score))]!]!.name, ctx.nowMs);
+      if (ledger) recordAnswer(ledger, ext, ctx);
       if (opts.record) {
         const obs = ring.visibleAt(step);
         if (obs && recordedObs?.step !== obs.step) recordedObs = copyObservation(obs);
@@ -108,13 +108,6 @@ export function hvxStrategy(deps: StrategyDeps, policy: PlacementPolicy, opts: H
       cluster?.unbind(pod, node);
     },
   };
-}
-
-/** Index of the highest score, the first among equals (what the extender itself ranked best). */
-function bestIndex(scores: readonly number[]): number {
-  let best = 0;
-  for (let i = 1; i < scores.length; i++) if (scores[i]! > scores[best]!) best = i;
-  return best;
 }
 
 /** A simulated pod as the placement code sees it: a ReplicaSet pod in namespace `default`. */
