@@ -94,8 +94,8 @@ export function renderFiles(
   config: ReportConfig = { thresholds: productionPolicy().thresholds, changes: [] },
 ): Record<string, string> {
   const hours = (i: number) => (i * world.stepSeconds) / 3600;
-  // one series per strategy and DRS setting; the setting is named when there are two
-  const results = runs.flatMap((run) => run.results.map((r) => (runs.length > 1 ? { ...r, strategy: `${r.strategy} (${run.key})` } : r)));
+  // one series per strategy and DRS setting; with both settings the DRS-on series are "<strategy> +DRS"
+  const results = runs.flatMap((run) => run.results.map((r) => (runs.length > 1 && run.key === "drs-on" ? { ...r, strategy: `${r.strategy} +DRS` } : r)));
   return {
     "summary.json": `${JSON.stringify(summary, null, 2)}\n`,
     "host-ready.svg": renderLineChart({

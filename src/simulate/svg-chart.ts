@@ -94,8 +94,10 @@ export function renderPanelChart(spec: PanelChartSpec): string {
     .filter((p) => p.groups.length > 0);
   const top = PANEL_TOP;
   const parts = [header(spec.title, PANEL_W)];
+  // legend entries 130 px apart, wider for long names (about 6.5 px per character at this font size)
+  const spacing = Math.max(130, Math.ceil(6.5 * Math.max(0, ...spec.seriesNames.map((n) => n.length)) + 26));
   spec.seriesNames.forEach((name, i) => {
-    const x = M.left + i * 130;
+    const x = M.left + i * spacing;
     parts.push(`<rect x="${x}" y="32" width="12" height="12" fill="${COLORS[i % COLORS.length]}"/><text x="${x + 18}" y="42">${esc(name)}</text>`);
   });
   if (panels.length === 0) {
