@@ -38,7 +38,7 @@ export function renderReport(world: World, seed: number, runs: readonly Strategy
     "",
     drsLine(world, runs),
     `A pod the scheduler binds appears in hvx's cluster view ${fmtNum(s.bindLatencySeconds)} s later (\`bindLatencySeconds\`).` +
-      (world.skippedTraceRows > 0 ? ` ${world.skippedTraceRows} trace rows were skipped (unparsable or zero capacity).` : ""),
+      (world.skippedTraceRows > 0 ? ` ${world.skippedTraceRows} trace ${world.skippedTraceRows === 1 ? "row was" : "rows were"} skipped (unparsable or zero capacity).` : ""),
     "",
     `Regenerate: \`npx hvx simulate --scenario ${scenarioPath} --seed ${seed} --out <dir>${configFlag}${drsFlag(runs)}\`. The model and every formula: docs/simulation.md.`,
     "",
