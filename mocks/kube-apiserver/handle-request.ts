@@ -11,6 +11,8 @@ import { send } from "./send-json.js";
 import { discoveryDocument } from "./serve-discovery.js";
 import { serveList } from "./serve-list.js";
 import { serveWatch, type WatchHandle } from "./serve-watch.js";
+import { EVICTION_PATH, readEvictionBody, serveEviction } from "./serve-eviction.js";
+import { PODS, POD_DISRUPTION_BUDGETS } from "./resource-types.js";
 
 export interface FakeFault {
   /** Every request is answered with this status (500, 503, ...) and a Status body. */
@@ -36,6 +38,8 @@ export interface FakeStats {
   forbidden: string[];
   /** Content types of PATCH requests, counted. */
   patchContentTypes: Record<string, number>;
+  /** Eviction subresource outcomes, in order: `evicted ns/name` or `blocked ns/name` (PDB, 429). */
+  evictions: string[];
 }
 
 export interface FakeState {
@@ -81,6 +85,12 @@ export async function handleRequest(state: FakeState, req: IncomingMessage, res:
       if (state.stats.forbidden.length < 1000) state.stats.forbidden.push(`${info.verb} ${what}`.trimEnd());
       send(res, 403, forbidden(user.name, info));
       return;
+    }
+    const eviction = EVICTION_PATH.exec(url.pathname);
+    if (eviction) {
+      if (req.method !== "POST") return send(res, 405, kubeStatus(405, "MethodNotAllowed", "the server does not allow this method on the requested resource"));
+      const stores = { pods: state.stores.get(PODS)!, budgets: state.stores.get(POD_DISRUPTION_BUDGETS)! };
+      return serveEviction(stores, eviction[1]!, eviction[3]!, await readEvictionBody(req), res, state.stats.evictions);
     }
     const route = routeRequest(url.pathname);
     const store = route && state.stores.get(route.type);
