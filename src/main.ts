@@ -312,6 +312,7 @@ function startRebalancer(config: Readonly<Config>, kc: KubeConfig, namespace: st
     dryRun: r.dryRun,
     intervalMs: r.intervalSeconds * 1000,
     observeMs: config.vcenter.pollIntervalSeconds * 1000,
+    hysteresisPercent: config.nodeLabels.hysteresisPercent,
     identity,
     metrics: createRebalanceMetrics(registry),
     log,

@@ -25,6 +25,8 @@ export interface RebalancerOptions {
   readonly intervalMs: number;
   /** How often the hot spells are brought up to date (the poll interval), ms. */
   readonly observeMs: number;
+  /** A hot spell ends once values are this % under their thresholds two polls running (`nodeLabels.hysteresisPercent`). */
+  readonly hysteresisPercent?: number;
   /** Event `reportingInstance`: this replica. */
   readonly identity: string;
   readonly metrics: RebalanceMetrics;
@@ -79,7 +81,7 @@ export class Rebalancer {
   /** Brings the hot spells up to date with the latest poll. Never throws. */
   observe(): void {
     try {
-      this.spells = nextHotSpells(this.spells, this.o.inventory.latest(), this.o.placement.thresholds, this.now());
+      this.spells = nextHotSpells(this.spells, this.o.inventory.latest(), this.o.placement.thresholds, this.now(), this.o.hysteresisPercent);
     } catch (err) {
       this.o.log.warn({ error: describeError(err) }, "rebalance: cannot read host heat");
     }

@@ -1,5 +1,6 @@
 import type { InventoryView } from "../model/inventory.js";
 import { assessHostAlone } from "../placement/assess-host.js";
+import { CLEAR_POLLS_TO_COOL, loweredThresholds } from "../placement/heat-mark.js";
 import type { ThresholdPolicy } from "../placement/policy.js";
 import type { HostMetricName, Reason } from "../placement/reason.js";
 
@@ -20,28 +21,37 @@ export interface HotSpell {
   readonly metric: HostMetricName;
   readonly value: number | string;
   readonly threshold: number | string;
+  /** Polls in a row (distinct samples) with every rebalance rule clear at the lowered thresholds. */
+  readonly clearPolls: number;
+  readonly lastSampleMs: number | undefined;
 }
 
 /**
  * The spells after one look at the inventory: a host hot on a rebalance rule keeps its
- * spell's start (or starts one now); any other host has none. Unknown or stale metrics end
- * a spell (unknown is never a reason to act).
+ * spell's start (or starts one now). A spell ends with the same hysteresis as the
+ * `hvx.io/host-heat` mark (placement/heat-mark.ts): only after `CLEAR_POLLS_TO_COOL` polls in
+ * a row where every rebalance rule is clear at thresholds lowered by `hysteresisPercent`
+ * (`nodeLabels.hysteresisPercent`), so one sample just under a threshold does not restart the
+ * clock of a host that stays at it. Unknown or stale metrics end a spell at once (unknown is
+ * never a reason to act).
  */
-export function nextHotSpells(prev: ReadonlyMap<string, HotSpell>, inventory: InventoryView, t: ThresholdPolicy, nowMs: number): Map<string, HotSpell> {
+export function nextHotSpells(prev: ReadonlyMap<string, HotSpell>, inventory: InventoryView, t: ThresholdPolicy, nowMs: number, hysteresisPercent = 10): Map<string, HotSpell> {
   const out = new Map<string, HotSpell>();
   for (const host of inventory.hosts.values()) {
     const a = assessHostAlone(host, t, nowMs);
-    if (a.staleness?.code === "inventory_stale") continue;
+    if (a.staleness) continue;
+    const sampleMs = host.metrics?.sampledAtMs;
+    const before = prev.get(host.id);
     const fired = a.rejections.find(isRebalanceRule);
-    if (!fired || fired.code !== "host_metric") continue;
-    out.set(host.id, {
-      hostId: host.id,
-      hostName: host.name,
-      sinceMs: prev.get(host.id)?.sinceMs ?? nowMs,
-      metric: fired.metric,
-      value: fired.value,
-      threshold: fired.threshold,
-    });
+    if (fired && fired.code === "host_metric") {
+      out.set(host.id, { hostId: host.id, hostName: host.name, sinceMs: before?.sinceMs ?? nowMs, metric: fired.metric, value: fired.value, threshold: fired.threshold, clearPolls: 0, lastSampleMs: sampleMs });
+      continue;
+    }
+    if (!before) continue;
+    const clear = !assessHostAlone(host, loweredThresholds(t, hysteresisPercent), nowMs).rejections.some(isRebalanceRule);
+    const clearPolls = !clear ? 0 : sampleMs !== before.lastSampleMs ? before.clearPolls + 1 : before.clearPolls;
+    if (clearPolls >= CLEAR_POLLS_TO_COOL) continue;
+    out.set(host.id, { ...before, clearPolls, lastSampleMs: sampleMs });
   }
   return out;
 }

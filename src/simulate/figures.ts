@@ -27,6 +27,8 @@ export interface StrategyFigures {
   readonly p99HostReadyPercent: number;
   /** Placement attempts that found no node (feasibility or extender filter). */
   readonly unschedulableAttempts: number;
+  /** Pods evicted by hvx's rebalancer (`hvx+rebalance`; 0 for the others). Each restarts through the scheduler. */
+  readonly hvxEvictions: number;
 }
 
 /** Time series for the charts, one value per step. */
@@ -40,6 +42,8 @@ export interface RunSeries {
 export interface RunResult {
   readonly strategy: string;
   readonly figures: StrategyFigures;
+  /** Pod-seconds run (pods on nodes x step length), for rates per pod-hour. */
+  readonly podSeconds: number;
   readonly series: RunSeries;
 }
 

@@ -65,12 +65,13 @@ export function renderReport(world: World, seed: number, results: readonly RunRe
   lines.push(
     "## Other figures",
     "",
-    "| strategy | host-contended pod-hours | bindings | running at end | max evictions of one pod | p99 host ready % | unschedulable attempts |",
-    "|---|---:|---:|---:|---:|---:|---:|",
+    "| strategy | host-contended pod-hours | bindings | running at end | max evictions of one pod | p99 host ready % | unschedulable attempts | hvx evictions | per 100 pod-hours |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
   );
   for (const r of results) {
     const f = r.figures;
-    lines.push(`| ${r.strategy} | ${fmt(f.hostContendedPodSeconds / 3600, 1)} | ${f.bindings} | ${f.runningPodsAtEnd} | ${f.maxEvictionsOfOnePod} | ${fmt(f.p99HostReadyPercent, 2)} | ${f.unschedulableAttempts} |`);
+    const per100 = r.podSeconds > 0 ? (f.hvxEvictions / (r.podSeconds / 3600)) * 100 : 0;
+    lines.push(`| ${r.strategy} | ${fmt(f.hostContendedPodSeconds / 3600, 1)} | ${f.bindings} | ${f.runningPodsAtEnd} | ${f.maxEvictionsOfOnePod} | ${fmt(f.p99HostReadyPercent, 2)} | ${f.unschedulableAttempts} | ${f.hvxEvictions} | ${fmt(per100, 2)} |`);
   }
   return `${lines.join("\n")}\n`;
 }
@@ -86,6 +87,7 @@ function meaning(world: World, t: ThresholdPolicy): string[] {
     "- **Host-contended pod-hours** (under \"Other figures\"): the earlier definition, kept for continuity: a pod counts when its node VM's **or its host's** ready % was >= 5. Host ready % is a vCPU-weighted mean over every VM on the host, so this charges a pod for waits of VMs it does not run on.",
     "- **p99 VM ready %**: of all (node VM, step) samples of CPU ready per vCPU, 99 % were at or below this value.",
     `- **Balloon / swap GiB-hours**: ballooned (or host-swapped) GiB summed over all VMs, times the time it lasted: 10 GiB ballooned for 3 hours is 30 GiB-hours.`,
+    "- **hvx evictions** (under \"Other figures\"): pods `hvx+rebalance` evicted off chronically hot hosts (docs/rebalance.md); each restarts through the scheduler `restartSeconds` later. Every eviction, kubelet's or hvx's, is one pod restart.",
     `- **Evictions**: kubelet evictions under memory pressure. **Longest cascade**: the most evictions in a row, each within ${CASCADE_GAP_MINUTES} min of the previous one.`,
     "- **Pending**: pods still waiting for a node at the end. **Placed**: distinct pods bound at least once (packing density). **Mean host CPU %**: mean over steps and in-service hosts.",
     "",
@@ -124,7 +126,7 @@ function limits(): string[] {
   return [
     "## What the model does not do",
     "",
-    "- **No rebalancing after placement**: no descheduler, and DRS is not modelled yet (a scenario with `drs.enabled: true` is refused); VMs move only when a host enters maintenance. A pod stays where it was placed until it finishes or is evicted.",
+    "- **No rebalancing after placement but hvx's own**: no descheduler, and DRS is not modelled yet (a scenario with `drs.enabled: true` is refused); VMs move only when a host enters maintenance. A pod stays where it was placed until it finishes or is evicted (by kubelet, or by hvx's rebalancer in `hvx+rebalance`; PodDisruptionBudgets are not modelled).",
     "- **Production features not modelled**: the all-rejected safety valve (`filter.whenAllRejected`): when every host is hot, the simulated hvx rejects every node and the pod waits; and observe mode (`mode: observe`): the simulated hvx always enforces.",
     "- **Not modelled in the hosts**: co-stop, hyper-threads, NUMA, vCPUs of one VM busy together, memory compression (counted as swap), page sharing and large pages.",
     "- **Not modelled in Kubernetes**: zones, preemption, kube-scheduler's `percentageOfNodesToScore` sampling.",
@@ -148,16 +150,18 @@ export function headlineTable(summary: SimulationSummary): string[] {
 
 function comparison(results: readonly RunResult[]): string[] {
   const by = new Map(results.map((r) => [r.strategy, r.figures]));
-  const hvx = by.get("hvx");
-  if (!hvx) return [];
   const out: string[] = [];
-  for (const other of ["default", "vm-load-aware"]) {
-    const o = by.get(other);
-    if (!o) continue;
-    const placed = o.placedPods > 0 ? (hvx.placedPods / o.placedPods) * 100 : 100;
-    out.push(
-      `- against \`${other}\`: contended pod-hours ${change(hvx.contendedPodSeconds, o.contendedPodSeconds)}; severe ${change(hvx.severeContendedPodSeconds, o.severeContendedPodSeconds)}; pods placed ${fmt(placed, 1)} % of ${other}'s.`,
-    );
+  for (const [name, others, prefix] of [["hvx", ["default", "vm-load-aware"], ""], ["hvx+rebalance", ["default", "vm-load-aware", "hvx"], "`hvx+rebalance` "]] as const) {
+    const hvx = by.get(name);
+    if (!hvx) continue;
+    for (const other of others) {
+      const o = by.get(other);
+      if (!o) continue;
+      const placed = o.placedPods > 0 ? (hvx.placedPods / o.placedPods) * 100 : 100;
+      out.push(
+        `- ${prefix}against \`${other}\`: contended pod-hours ${change(hvx.contendedPodSeconds, o.contendedPodSeconds)}; severe ${change(hvx.severeContendedPodSeconds, o.severeContendedPodSeconds)}; pods placed ${fmt(placed, 1)} % of ${other}'s.`,
+      );
+    }
   }
   return out;
 }

@@ -11,6 +11,7 @@ import { configChanges } from "./config-changes.js";
 import { renderReport, type ReportConfig } from "./render-report.js";
 import { renderLineChart, renderPanelChart } from "./svg-chart.js";
 import { simulateStrategy } from "./simulate-strategy.js";
+import { simRebalancePolicyOf, type SimRebalancePolicy } from "./hvx-rebalance-strategy.js";
 import { STRATEGY_NAMES, type StrategyName } from "./strategy.js";
 
 export interface SimulationSummary {
@@ -26,8 +27,8 @@ export function productionPolicy(): PlacementPolicy {
 }
 
 /** Runs every strategy on one world and seed (no I/O). */
-export function simulateAll(world: World, seed: number, policy: PlacementPolicy = productionPolicy()): RunResult[] {
-  return STRATEGY_NAMES.map((strategy) => simulateStrategy({ world, strategy, seed, policy }));
+export function simulateAll(world: World, seed: number, policy: PlacementPolicy = productionPolicy(), rebalance?: SimRebalancePolicy): RunResult[] {
+  return STRATEGY_NAMES.map((strategy) => simulateStrategy({ world, strategy, seed, policy, ...(rebalance ? { rebalance } : {}) }));
 }
 
 export function summaryOf(world: World, seed: number, results: readonly RunResult[]): SimulationSummary {
@@ -43,7 +44,7 @@ export async function runSimulation(opts: SimulateOptions): Promise<SimulationSu
   const world = buildWorld(loadScenario(opts.scenarioPath));
   ensureDir(opts.outDir);
   const config = opts.configPath !== undefined ? loadConfig(opts.configPath) : parseConfig(undefined);
-  const results = simulateAll(world, opts.seed, config);
+  const results = simulateAll(world, opts.seed, config, simRebalancePolicyOf(config));
   const summary = summaryOf(world, opts.seed, results);
   const reportConfig: ReportConfig = {
     ...(opts.configPath !== undefined ? { path: opts.configPath } : {}),

@@ -46,6 +46,7 @@ export class SimClusterView {
       expectedDemand: { cpuMilli: pods.origCpuMilli[pod]!, memoryBytes: pods.origMemMiB[pod]! * BYTES_PER_MIB },
       ...(step !== undefined ? { boundAtMs: this.startMs + step * this.world.stepSeconds * 1000 } : {}),
       terminal: false,
+      eviction: { controllerKind: "ReplicaSet", ownerKinds: ["ReplicaSet"], priority: pods.priority[pod]!, localStorage: false },
     };
   }
 

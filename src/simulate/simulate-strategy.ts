@@ -3,6 +3,8 @@ import type { World } from "./build-world.js";
 import { defaultStrategy } from "./default-strategy.js";
 import { CascadeTracker, PercentHistogram, type RunResult } from "./figures.js";
 import { hvxStrategy, type HvxStrategyOptions } from "./hvx-strategy.js";
+import { hvxRebalanceStrategy, simRebalancePolicyOf, type SimRebalancePolicy } from "./hvx-rebalance-strategy.js";
+import { parseConfig } from "../config/index.js";
 import { evictUnderPressure } from "./evict-under-pressure.js";
 import { ObservationRing } from "./observation-ring.js";
 import { mulberry32 } from "./prng.js";
@@ -29,7 +31,10 @@ export interface SimulateStrategyOptions {
   readonly policy: PlacementPolicy;
   /** Options of the hvx strategy (tests: record decisions, drop the cluster view). */
   readonly hvx?: HvxStrategyOptions;
+  /** The rebalancer's policy for `hvx+rebalance`; default: production's (`rebalance.*`, `admission.hotHostBrakePercent`). */
+  readonly rebalance?: SimRebalancePolicy;
 }
+
 
 /** Runs the whole scenario under one strategy. Deterministic in (world, strategy, seed). */
 export function simulateStrategy(opts: SimulateStrategyOptions): RunResult {
@@ -39,7 +44,8 @@ export function simulateStrategy(opts: SimulateStrategyOptions): RunResult {
   const state = new RunState(world);
   const ring = new ObservationRing(world, world.lagSteps);
   const deps: StrategyDeps = { world, state, ring, rng: mulberry32(seed ^ 0x5eed5eed) };
-  const strategy = makeStrategy(opts.strategy, deps, opts.policy, opts.hvx);
+  const strategy = makeStrategy(opts.strategy, deps, opts.policy, opts.hvx ?? {}, opts.rebalance ?? simRebalancePolicyOf(parseConfig(undefined)));
+  const restartSteps = Math.ceil(world.scenario.restartSeconds / stepS);
   const usage = new UsageSeries(world, seed);
   const physics = new StepPhysics(world);
   const arrivals = bucketBy(pods.count, (p) => pods.arriveStep[p]!, world.steps);
@@ -59,6 +65,8 @@ export function simulateStrategy(opts: SimulateStrategyOptions): RunResult {
   let balloonGiBs = 0;
   let swapGiBs = 0;
   let evictions = 0;
+  let hvxEvictions = 0;
+  let podSeconds = 0;
   let bindings = 0;
   let unschedulable = 0;
   let utilSum = 0;
@@ -131,10 +139,11 @@ export function simulateStrategy(opts: SimulateStrategyOptions): RunResult {
     for (let n = 0; n < nodes.count; n++) {
       const r = physics.vmReadyPercent[n]!;
       vmHist.add(r);
-      const podSeconds = state.nodePods[n]!.length * stepS;
-      if (r >= CONTENDED_READY_PERCENT) contended += podSeconds;
-      if (r >= SEVERE_READY_PERCENT) severe += podSeconds;
-      if (r >= CONTENDED_READY_PERCENT || physics.hostReadyPercent[state.vmHost[n]!]! >= CONTENDED_READY_PERCENT) hostContended += podSeconds;
+      const onNode = state.nodePods[n]!.length * stepS;
+      podSeconds += onNode;
+      if (r >= CONTENDED_READY_PERCENT) contended += onNode;
+      if (r >= SEVERE_READY_PERCENT) severe += onNode;
+      if (r >= CONTENDED_READY_PERCENT || physics.hostReadyPercent[state.vmHost[n]!]! >= CONTENDED_READY_PERCENT) hostContended += onNode;
     }
     series.cumulativeContendedPodSeconds[s] = contended;
     series.cumulativeSevereContendedPodSeconds[s] = severe;
@@ -150,6 +159,13 @@ export function simulateStrategy(opts: SimulateStrategyOptions): RunResult {
     const evictedNow = evictUnderPressure(world, state, physics, strategy, s, PRESSURE_TAINT_STEPS);
     evictions += evictedNow;
     cascade.record(s, evictedNow);
+    for (const p of strategy.evictAfterStep?.(s) ?? []) {
+      if (state.podPhase[p] !== PHASE_RUNNING) continue;
+      strategy.unbound?.(p, state.podNode[p]!);
+      state.unbind(p);
+      state.enqueue(p, s + restartSteps);
+      hvxEvictions++;
+    }
   }
 
   let pending = 0;
@@ -181,12 +197,14 @@ export function simulateStrategy(opts: SimulateStrategyOptions): RunResult {
       runningPodsAtEnd: running,
       p99HostReadyPercent: hostHist.percentile(99),
       unschedulableAttempts: unschedulable,
+      hvxEvictions,
     },
+    podSeconds,
     series,
   };
 }
 
-function makeStrategy(name: StrategyName, deps: StrategyDeps, policy: PlacementPolicy, hvx: HvxStrategyOptions = {}): Strategy {
+function makeStrategy(name: StrategyName, deps: StrategyDeps, policy: PlacementPolicy, hvx: HvxStrategyOptions, rebalance: SimRebalancePolicy): Strategy {
   switch (name) {
     case "default":
       return defaultStrategy(deps);
@@ -194,6 +212,8 @@ function makeStrategy(name: StrategyName, deps: StrategyDeps, policy: PlacementP
       return vmLoadAwareStrategy(deps);
     case "hvx":
       return hvxStrategy(deps, policy, hvx);
+    case "hvx+rebalance":
+      return hvxRebalanceStrategy(deps, policy, rebalance, hvx);
   }
 }
 

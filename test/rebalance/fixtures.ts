@@ -30,9 +30,9 @@ export function pod(name: string, node: string, over: Partial<PodView> = {}, fac
   return podView({ name, uid: `uid-${name}`, nodeName: node, ownerKey: `ReplicaSet/payments/${name}`, eviction: { ...REPLICA_SET, ...facts }, ...over });
 }
 
-/** Host `host-<i>` hot since `minutes` ago on cpu ready. */
-export function spell(i: number, minutes: number): HotSpell {
-  return { hostId: `host-${i}`, hostName: `esx-${i}`, sinceMs: NOW_MS - minutes * 60_000, metric: "cpu ready", value: 20, threshold: 10 };
+/** Host `host-<i>` hot since `minutes` ago on cpu ready, last seen hot on an earlier sample. */
+export function spell(i: number, minutes: number, over: Partial<HotSpell> = {}): HotSpell {
+  return { hostId: `host-${i}`, hostName: `esx-${i}`, sinceMs: NOW_MS - minutes * 60_000, metric: "cpu ready", value: 20, threshold: 10, clearPolls: 0, lastSampleMs: NOW_MS - 34_000, ...over };
 }
 
 export function spells(...list: HotSpell[]): Map<string, HotSpell> {
