@@ -8,7 +8,7 @@ import { ConfigError } from "../../src/config/index.js";
 import { renderFiles, runSimulation, simulateAll, summaryOf } from "../../src/simulate/run-simulation.js";
 import { smallScenario } from "./fixtures.js";
 
-const SUMMARY_KEYS = ["contendedPodSeconds", "severeContendedPodSeconds", "hostContendedPodSeconds", "p99VmReadyPercent", "balloonGiBSeconds", "swapGiBSeconds", "evictions", "pendingPods", "placedPods", "meanHostCpuUtilPercent"];
+const SUMMARY_KEYS = ["contendedPodSeconds", "severeContendedPodSeconds", "hostContendedPodSeconds", "p99VmReadyPercent", "balloonGiBSeconds", "swapGiBSeconds", "evictions", "pendingPods", "placedPods", "meanHostCpuUtilPercent", "hvxEvictions"];
 
 function render(seed: number): Record<string, string> {
   const world = buildWorld(smallScenario());
@@ -68,7 +68,7 @@ describe("runSimulation", () => {
 
   it("summary.json holds every required key for each strategy", () => {
     const summary = JSON.parse(render(7)["summary.json"]!);
-    expect(Object.keys(summary.strategies)).to.deep.equal(["default", "vm-load-aware", "hvx"]);
+    expect(Object.keys(summary.strategies)).to.deep.equal(["default", "vm-load-aware", "hvx", "hvx+rebalance"]);
     for (const figures of Object.values(summary.strategies)) expect(figures).to.include.keys(...SUMMARY_KEYS);
   });
 
