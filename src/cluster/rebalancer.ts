@@ -159,7 +159,8 @@ export class Rebalancer {
       metadata: { name: `${name.slice(0, 200)}.hvx${nowMs.toString(16)}`, namespace },
       involvedObject: { apiVersion: "v1", kind: "Pod", name, namespace, uid },
       reason: result === "evicted" ? "HvxRebalanced" : "HvxRebalanceDryRun",
-      message: eventMessage(c, result),
+      // The API server refuses a note over 1 kB (NoteLengthLimit).
+      message: eventMessage(c, result).slice(0, 1024),
       type: "Normal",
       action: result === "evicted" ? "Evict" : "WouldEvict",
       source: { component: "hvx" },

@@ -1,4 +1,4 @@
-import type { ClusterView, NodeView, PodView } from "../model/cluster.js";
+import type { ClusterView, NodeView, PodView, ResourceAmounts } from "../model/cluster.js";
 import type { InventoryView } from "../model/inventory.js";
 import { assessHostAlone } from "../placement/assess-host.js";
 import { filterNodes, prioritizeNodes } from "../placement/filter-nodes.js";
@@ -94,6 +94,7 @@ export function chooseEvictions(input: RebalanceInput): RebalancePlan {
 
   const occupancy = hostOccupancyOf(cluster, inventory, placement.nodeMapping);
   const ctx: PlacementContext = { inventory, policy: placement, nowMs };
+  const requested = requestedByNode(cluster);
   const groups = new Set<string>();
   const out: EvictionChoice[] = [];
   for (const spell of chronic) {
@@ -102,7 +103,7 @@ export function chooseEvictions(input: RebalanceInput): RebalancePlan {
       .podsOnHost(spell.hostId)
       .filter((p) => p.nodeName !== undefined && !evictedUids.has(p.uid) && !groups.has(groupOf(p)) && whyNotEvictable(p, placement.exempt, rebalance.evictLocalStorage) === undefined);
     for (const pod of rankForRebalance(candidates, input.cpuUseMilli)) {
-      const target = coolTarget(pod, spell.hostId, cluster, occupancy.hostOfNode, ctx);
+      const target = coolTarget(pod, spell.hostId, cluster, occupancy.hostOfNode, requested, ctx);
       if (!target) continue;
       out.push({ pod, node: pod.nodeName!, spell, hotForSeconds: Math.round((nowMs - spell.sinceMs) / 1000), target });
       groups.add(groupOf(pod));
@@ -136,11 +137,21 @@ function groupOf(pod: PodView): string {
  * requests fit, those hvx's filter passes on a cool host with an opinion (fresh data), the
  * best by hvx's score (then by name). Undefined: nowhere cool, so the pod stays.
  */
-function coolTarget(pod: PodView, fromHostId: string, cluster: ClusterView, hostOfNode: ReadonlyMap<string, string>, base: PlacementContext): EvictionChoice["target"] | undefined {
+function coolTarget(
+  pod: PodView,
+  fromHostId: string,
+  cluster: ClusterView,
+  hostOfNode: ReadonlyMap<string, string>,
+  requested: ReadonlyMap<string, ResourceAmounts>,
+  base: PlacementContext,
+): EvictionChoice["target"] | undefined {
   const fits: NodeView[] = [];
   for (const node of cluster.nodes.values()) {
     const hostId = hostOfNode.get(node.name);
-    if (hostId === undefined || hostId === fromHostId || !requestsFit(pod, node, cluster)) continue;
+    if (hostId === undefined || hostId === fromHostId) continue;
+    // kube-scheduler's NodeResourcesFit on requests (CPU and memory).
+    const used = requested.get(node.name);
+    if ((used?.cpuMilli ?? 0) + pod.requests.cpuMilli > node.allocatable.cpuMilli || (used?.memoryBytes ?? 0) + pod.requests.memoryBytes > node.allocatable.memoryBytes) continue;
     fits.push(node);
   }
   if (fits.length === 0) return undefined;
@@ -157,13 +168,17 @@ function coolTarget(pod: PodView, fromHostId: string, cluster: ClusterView, host
   return { node: best.node, hostId: hostOfNode.get(best.node)!, score: best.score };
 }
 
-/** kube-scheduler's NodeResourcesFit on requests (CPU and memory). */
-function requestsFit(pod: PodView, node: NodeView, cluster: ClusterView): boolean {
-  let cpu = pod.requests.cpuMilli;
-  let mem = pod.requests.memoryBytes;
-  for (const p of cluster.podsByNode.get(node.name) ?? []) {
-    cpu += p.requests.cpuMilli;
-    mem += p.requests.memoryBytes;
+/** Requests of the pods bound to each node, summed once per cycle. */
+function requestedByNode(cluster: ClusterView): Map<string, ResourceAmounts> {
+  const out = new Map<string, ResourceAmounts>();
+  for (const [node, pods] of cluster.podsByNode) {
+    let cpuMilli = 0;
+    let memoryBytes = 0;
+    for (const p of pods) {
+      cpuMilli += p.requests.cpuMilli;
+      memoryBytes += p.requests.memoryBytes;
+    }
+    out.set(node, { cpuMilli, memoryBytes });
   }
-  return cpu <= node.allocatable.cpuMilli && mem <= node.allocatable.memoryBytes;
+  return out;
 }

@@ -74,3 +74,28 @@ describe("fake kube-apiserver: pods/eviction", function () {
     }
   });
 });
+
+describe("fake kube-apiserver: core/v1 Events", function () {
+  this.timeout(10_000);
+  let fake: FakeKubeApiserver;
+  beforeEach(async () => {
+    fake = await startFakeKubeApiserver();
+  });
+  afterEach(() => fake.close());
+
+  const base = { apiVersion: "v1", kind: "Event", metadata: { name: "web-1.abc", namespace: "shop" }, involvedObject: { kind: "Pod", name: "web-1", namespace: "shop" }, reason: "R", message: "m" };
+  const cases: Array<{ name: string; body: Record<string, unknown>; status: number }> = [
+    { name: "given a legacy Event (no eventTime), stores it", body: base, status: 201 },
+    { name: "given eventTime with reportingComponent, reportingInstance and action, stores it", body: { ...base, eventTime: "2026-11-29T10:00:00.000000Z", reportingComponent: "hvx.io/rebalancer", reportingInstance: "hvx-0", action: "Evict" }, status: 201 },
+    { name: "given eventTime without action, answers 422 as the real validation", body: { ...base, eventTime: "2026-11-29T10:00:00.000000Z", reportingComponent: "hvx.io/rebalancer", reportingInstance: "hvx-0" }, status: 422 },
+    { name: "given a note over 1 kB, answers 422", body: { ...base, message: "x".repeat(1025) }, status: 422 },
+    { name: "given an involved object in another namespace, answers 422", body: { ...base, involvedObject: { kind: "Pod", name: "web-1", namespace: "other" } }, status: 422 },
+  ];
+  for (const c of cases) {
+    it(c.name, async () => {
+      const res = await fetch(`${fake.url}/api/v1/namespaces/shop/events`, { method: "POST", headers: { Authorization: `Bearer ${FAKE_TOKENS.hvx}`, "Content-Type": "application/json" }, body: JSON.stringify(c.body) });
+      expect(res.status).to.equal(c.status);
+      expect(fake.controls.events("shop")).to.have.length(c.status === 201 ? 1 : 0);
+    });
+  }
+});
