@@ -54,6 +54,8 @@ export class Rebalancer {
   private observeTimer: NodeJS.Timeout | undefined;
   private cycleTimer: NodeJS.Timeout | undefined;
   private running = false;
+  /** The last cycle's hold, logged only when it changes (a brake may hold for hours). */
+  private lastHold: string | undefined;
   private readonly now: () => number;
 
   constructor(private readonly o: RebalancerOptions) {
@@ -110,7 +112,11 @@ export class Rebalancer {
       return out;
     }
     this.o.metrics.chronicHosts(plan.chronicHosts.length);
-    if (plan.hold) this.o.log.info({ hold: plan.hold, chronicHosts: plan.chronicHosts.length }, "rebalance: holding this cycle");
+    if (plan.hold?.code !== this.lastHold) {
+      if (plan.hold) this.o.log.info({ hold: plan.hold, chronicHosts: plan.chronicHosts.length }, "rebalance: holding (no eviction while this lasts)");
+      else if (this.lastHold) this.o.log.info({ was: this.lastHold }, "rebalance: no longer holding");
+      this.lastHold = plan.hold?.code;
+    }
     for (const choice of plan.evictions) {
       if (!this.o.elector.isLeader()) break;
       const result = this.o.dryRun ? "dry_run" : await this.evict(choice);

@@ -1,6 +1,7 @@
 import type { ClusterView, NodeView, PodView, ResourceAmounts } from "../model/cluster.js";
 import type { InventoryView } from "../model/inventory.js";
 import { assessHostAlone } from "../placement/assess-host.js";
+import { clusterViewFresh } from "../placement/cluster-freshness.js";
 import { filterNodes, prioritizeNodes } from "../placement/filter-nodes.js";
 import type { PlacementContext } from "../placement/decide-node.js";
 import { hostOccupancyOf, hostsBackingNodes } from "../placement/host-occupancy.js";
@@ -51,6 +52,8 @@ export interface EvictionChoice {
 }
 
 export type RebalanceHold =
+  /** The cluster view is not synced, or older than `kubernetes.maxCacheAgeSeconds`: which pods run where is unknown. */
+  | { readonly code: "cluster_stale" }
   | { readonly code: "brake"; readonly hotPercent: number; readonly brakePercent: number }
   | { readonly code: "hour_budget"; readonly evictedLastHour: number; readonly maxPerHour: number };
 
@@ -65,7 +68,7 @@ export interface RebalancePlan {
 const HOUR_MS = 3_600_000;
 
 /**
- * The pods to evict this cycle, at most one per chronically hot host, one per replica group
+ * The pods to evict this cycle (none while the cluster view is unsynced or stale), at most one per chronically hot host, one per replica group
  * and `maxEvictionsPerCycle` in all, within `maxEvictionsPerHour`; none when more than
  * `hotHostBrakePercent` of the hosts under the nodes are hot. On each host, evictable pods go
  * lowest priority first, then largest CPU use above request, and the first one that hvx would
@@ -80,6 +83,7 @@ export function chooseEvictions(input: RebalanceInput): RebalancePlan {
     .sort((a, b) => a.sinceMs - b.sinceMs || (a.hostId < b.hostId ? -1 : 1));
   const chronicHosts = chronic.map((s) => s.hostId);
   if (chronic.length === 0) return { evictions: [], chronicHosts };
+  if (cluster.syncedAtMs === undefined || !clusterViewFresh(cluster, nowMs, placement)) return { evictions: [], chronicHosts, hold: { code: "cluster_stale" } };
 
   const fleet = hostsBackingNodes(inventory, cluster, placement.nodeMapping);
   const hot = fleet.filter((h) => assessHostAlone(h, placement.thresholds, nowMs).heat === "hot").length;

@@ -14,6 +14,8 @@ interface Case {
   spells: HotSpell[];
   evicted?: PastEviction[];
   rebalance?: Partial<RebalancePolicy>;
+  /** Overrides of the cluster view's sync and last-event times. */
+  view?: { syncedAtMs?: number | undefined; lastEventMs?: number };
   cpuUse?: Record<string, number>;
   /** Evicted pod names, in order. */
   want: string[];
@@ -124,6 +126,15 @@ const cases: Case[] = [
     hosts: 4, metrics: ten([0]), pods: [pod("a", "worker-0")], spells: [spell(0, 30)], want: ["a"],
   },
   {
+    name: "given a cluster view never synced, holds (which pods run where is unknown)",
+    hosts: 10, metrics: ten([0]), pods: [pod("a", "worker-0")], spells: [spell(0, 30)], view: { syncedAtMs: undefined }, want: [], hold: "cluster_stale",
+  },
+  {
+    // kubernetes.maxCacheAgeSeconds 300
+    name: "given a cluster view last heard from 6 min ago, holds",
+    hosts: 10, metrics: ten([0]), pods: [pod("a", "worker-0")], spells: [spell(0, 30)], view: { lastEventMs: NOW_MS - 360_000 }, want: [], hold: "cluster_stale",
+  },
+  {
     name: "given the best-ranked pod was evicted by hvx 30 min ago, evicts the next one",
     hosts: 10, metrics: ten([0]), pods: [pod("a", "worker-0"), pod("b", "worker-0")], spells: [spell(0, 30)],
     evicted: [{ uid: "uid-a", atMs: NOW_MS - 30 * 60_000 }], want: ["b"],
@@ -138,10 +149,11 @@ const cases: Case[] = [
 describe("chooseEvictions", () => {
   for (const c of cases) {
     it(c.name, () => {
-      const { inventory, cluster } = fleet(c.hosts, c.metrics, c.pods);
+      const { inventory, cluster: base } = fleet(c.hosts, c.metrics, c.pods);
+      const cluster = c.view ? { ...base, ...c.view } : base;
       const plan = chooseEvictions({
         inventory,
-        cluster,
+        cluster: cluster as typeof base,
         placement: DEFAULT_POLICY,
         rebalance: { ...REBALANCE, ...c.rebalance },
         spells: spells(...c.spells),
