@@ -1,7 +1,8 @@
 import { hostname } from "node:os";
 import { CoordinationV1Api, CoreV1Api, type KubeConfig } from "@kubernetes/client-node";
 import { collectDefaultMetrics, Registry } from "prom-client";
-import { ClusterInformer, createClusterMetrics, kubeConfigFromConfig, LeaseElector, makeTimedApiClient, NodeLabeller, resolveOwnNamespace, toPodView } from "./cluster/index.js";
+import { ClusterInformer, createClusterMetrics, kubeConfigFromConfig, LeaseElector, makeTimedApiClient, NodeLabeller, Rebalancer, REBALANCER_LEASE, resolveOwnNamespace, toPodView } from "./cluster/index.js";
+import { createRebalanceMetrics } from "./observability/rebalance-metrics.js";
 import type { PodWire } from "./cluster/to-pod-view.js";
 import type { Config } from "./config/index.js";
 import { readKubeEnv, type KubeEnv } from "./config/kube-env.js";
@@ -109,7 +110,9 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
       );
       stops.push(() => informer!.stop());
       if (config.nodeLabels.enabled) startNodeLabeller(config, access.kubeConfig, ownNamespace, informer, poller, log, stops, kubeEnv.podName);
+      if (config.rebalance.enabled) startRebalancer(config, access.kubeConfig, ownNamespace, informer, poller, registry, log, stops, kubeEnv.podName);
     } else {
+      if (config.rebalance.enabled) log.warn("rebalance.enabled has no effect without the Kubernetes API");
       log.info({ why: access.why }, "Kubernetes API not used: extender-only mode (nodes mapped by what kube-scheduler sends)");
     }
     const clusterView = () => informer?.latest();
@@ -300,6 +303,35 @@ function startNodeLabeller(config: Readonly<Config>, kc: KubeConfig, namespace: 
   labeller.start();
   stops.push(() => elector.stop());
   stops.push(() => labeller.stop());
+}
+
+/** `rebalance.enabled`: its own Lease (hvx-rebalancer), so it may lead on another replica than the labeller. */
+function startRebalancer(config: Readonly<Config>, kc: KubeConfig, namespace: string, informer: ClusterInformer, poller: MetricsSource, registry: Registry, log: Logger, stops: Stop[], podName: string | undefined): void {
+  const identity = `${podName ?? hostname()}-${process.pid}`;
+  const r = config.rebalance;
+  const timeoutMs = config.kubernetes.requestTimeoutSeconds * 1000;
+  const leaseApi = makeTimedApiClient(kc, CoordinationV1Api, Math.min(timeoutMs, (r.leaseDurationSeconds * 1000 * 2) / 3));
+  const elector = new LeaseElector({ api: leaseApi, namespace, name: REBALANCER_LEASE, identity, leaseDurationSeconds: r.leaseDurationSeconds, log });
+  const rebalancer = new Rebalancer({
+    api: makeTimedApiClient(kc, CoreV1Api, timeoutMs),
+    elector,
+    cluster: informer,
+    inventory: poller,
+    placement: config,
+    rebalance: { ...r, hotHostBrakePercent: config.admission.hotHostBrakePercent },
+    dryRun: r.dryRun,
+    intervalMs: r.intervalSeconds * 1000,
+    observeMs: config.vcenter.pollIntervalSeconds * 1000,
+    hysteresisPercent: config.nodeLabels.hysteresisPercent,
+    identity,
+    metrics: createRebalanceMetrics(registry),
+    log,
+  });
+  log.warn({ dryRun: r.dryRun, hotForMinutes: r.hotForMinutes, maxEvictionsPerCycle: r.maxEvictionsPerCycle, maxEvictionsPerHour: r.maxEvictionsPerHour }, r.dryRun ? "rebalance: on, dry run (Events and logs only)" : "rebalance: on: evicting pods off chronically hot ESXi hosts");
+  elector.start();
+  rebalancer.start();
+  stops.push(() => elector.stop());
+  stops.push(() => rebalancer.stop());
 }
 
 /** The ledger and advice's sources: pain history and VM reservations, refreshed every poll interval. */

@@ -11,6 +11,8 @@ import { send } from "./send-json.js";
 import { discoveryDocument } from "./serve-discovery.js";
 import { serveList } from "./serve-list.js";
 import { serveWatch, type WatchHandle } from "./serve-watch.js";
+import { EVICTION_PATH, readEvictionBody, serveEviction } from "./serve-eviction.js";
+import { EVENTS, PODS, POD_DISRUPTION_BUDGETS } from "./resource-types.js";
 
 export interface FakeFault {
   /** Every request is answered with this status (500, 503, ...) and a Status body. */
@@ -36,6 +38,8 @@ export interface FakeStats {
   forbidden: string[];
   /** Content types of PATCH requests, counted. */
   patchContentTypes: Record<string, number>;
+  /** Eviction subresource outcomes, in order: `evicted ns/name` or `blocked ns/name` (PDB, 429). */
+  evictions: string[];
 }
 
 export interface FakeState {
@@ -81,6 +85,12 @@ export async function handleRequest(state: FakeState, req: IncomingMessage, res:
       if (state.stats.forbidden.length < 1000) state.stats.forbidden.push(`${info.verb} ${what}`.trimEnd());
       send(res, 403, forbidden(user.name, info));
       return;
+    }
+    const eviction = EVICTION_PATH.exec(url.pathname);
+    if (eviction) {
+      if (req.method !== "POST") return send(res, 405, kubeStatus(405, "MethodNotAllowed", "the server does not allow this method on the requested resource"));
+      const stores = { pods: state.stores.get(PODS)!, budgets: state.stores.get(POD_DISRUPTION_BUDGETS)! };
+      return serveEviction(stores, eviction[1]!, eviction[3]!, await readEvictionBody(req), res, state.stats.evictions);
     }
     const route = routeRequest(url.pathname);
     const store = route && state.stores.get(route.type);
@@ -128,6 +138,8 @@ async function dispatch(
       const name = body.metadata?.name;
       if (typeof name !== "string" || name === "") return send(res, 422, kubeStatus(422, "Invalid", `${type.kind}.${group} "" is invalid: metadata.name: Required value: name or generateName is required`));
       if (store.get(namespace, name)) return send(res, 409, alreadyExists(type.resource, group, name));
+      const invalid = type === EVENTS ? invalidEvent(body) : undefined;
+      if (invalid) return send(res, 422, kubeStatus(422, "Invalid", `Event "${name}" is invalid: ${invalid}`));
       if (type.namespaced) body.metadata.namespace = namespace;
       delete body.metadata.resourceVersion;
       state.stats.creates++;
@@ -206,6 +218,22 @@ function watch(state: FakeState, store: ResourceStore, matches: Matcher, params:
     ended,
   );
   if (!res.writableEnded) state.watches.add(handle);
+}
+
+/**
+ * The core/v1 Event checks of the real validation (legacyValidateEvent) that matter to a writer:
+ * an Event with `eventTime` needs reportingComponent, reportingInstance, action and reason; the
+ * note is at most 1 kB; the involved object's namespace is the Event's.
+ */
+function invalidEvent(e: KubeObject): string | undefined {
+  const ns = e.metadata?.namespace;
+  if (e.involvedObject?.namespace !== undefined && e.involvedObject.namespace !== ns) return "involvedObject.namespace: Invalid value: does not match event.namespace";
+  if (typeof e.message === "string" && e.message.length > 1024) return "message: Too long: must have at most 1024 bytes";
+  if (!e.eventTime) return undefined;
+  for (const field of ["reportingComponent", "reportingInstance", "action", "reason"]) {
+    if (typeof e[field] !== "string" || e[field] === "") return `${field}: Required value`;
+  }
+  return undefined;
 }
 
 async function readJson(req: IncomingMessage): Promise<KubeObject> {

@@ -54,7 +54,13 @@ export const MUTATING_WEBHOOK_CONFIGURATIONS: ResourceType = {
   extraFields: () => ({}),
 };
 
-export const RESOURCE_TYPES = [NODES, PODS, NAMESPACES, LEASES, SECRETS, MUTATING_WEBHOOK_CONFIGURATIONS] as const;
+/** core/v1 Events (the rebalancer records one per eviction decision). */
+export const EVENTS: ResourceType = { resource: "events", kind: "Event", apiVersion: "v1", namespaced: true, allowUnconditionalUpdate: true, extraFields: () => ({}) };
+
+/** policy/v1 PodDisruptionBudgets: stored for the eviction subresource (test controls only, no HTTP routes). */
+export const POD_DISRUPTION_BUDGETS: ResourceType = { resource: "poddisruptionbudgets", kind: "PodDisruptionBudget", apiVersion: "policy/v1", namespaced: true, allowUnconditionalUpdate: true, extraFields: () => ({}) };
+
+export const RESOURCE_TYPES = [NODES, PODS, NAMESPACES, LEASES, SECRETS, MUTATING_WEBHOOK_CONFIGURATIONS, EVENTS, POD_DISRUPTION_BUDGETS] as const;
 
 /** Field names accepted in `fieldSelector` for a type. */
 export function supportedFields(type: ResourceType): ReadonlySet<string> {

@@ -1,5 +1,5 @@
 import type { ResourceType } from "./resource-store.js";
-import { LEASES, MUTATING_WEBHOOK_CONFIGURATIONS, NAMESPACES, NODES, PODS, SECRETS } from "./resource-types.js";
+import { EVENTS, LEASES, MUTATING_WEBHOOK_CONFIGURATIONS, NAMESPACES, NODES, PODS, SECRETS } from "./resource-types.js";
 
 /** What a request path names: a collection (list/watch/create) or one object. */
 export interface Route {
@@ -23,6 +23,9 @@ const PATTERNS: ReadonlyArray<{ re: RegExp; type: ResourceType; ns?: number; nam
   { re: new RegExp(`^/apis/coordination\\.k8s\\.io/v1/namespaces/${SEGMENT}/leases/${SEGMENT}$`), type: LEASES, ns: 1, name: 3 },
   { re: new RegExp(`^/api/v1/namespaces/${SEGMENT}/secrets$`), type: SECRETS, ns: 1 },
   { re: new RegExp(`^/api/v1/namespaces/${SEGMENT}/secrets/${SEGMENT}$`), type: SECRETS, ns: 1, name: 3 },
+  { re: /^\/api\/v1\/events$/, type: EVENTS },
+  { re: new RegExp(`^/api/v1/namespaces/${SEGMENT}/events$`), type: EVENTS, ns: 1 },
+  { re: new RegExp(`^/api/v1/namespaces/${SEGMENT}/events/${SEGMENT}$`), type: EVENTS, ns: 1, name: 3 },
   { re: /^\/apis\/admissionregistration\.k8s\.io\/v1\/mutatingwebhookconfigurations$/, type: MUTATING_WEBHOOK_CONFIGURATIONS },
   { re: new RegExp(`^/apis/admissionregistration\\.k8s\\.io/v1/mutatingwebhookconfigurations/${SEGMENT}$`), type: MUTATING_WEBHOOK_CONFIGURATIONS, name: 1 },
 ];

@@ -5,7 +5,7 @@ import { stringify as toYaml } from "yaml";
 import { handleRequest, type FakeFault, type FakeState, type FakeStats } from "./handle-request.js";
 import { ADMIN_USER, HVX_SERVICE_ACCOUNT, RbacAuthorizer, serviceAccountUser, shippedRbacYaml, type UserInfo } from "./rbac.js";
 import { ResourceStore, type KubeObject, type RevisionClock } from "./resource-store.js";
-import { LEASES, NAMESPACES, NODES, PODS, RESOURCE_TYPES } from "./resource-types.js";
+import { EVENTS, LEASES, NAMESPACES, NODES, PODS, POD_DISRUPTION_BUDGETS, RESOURCE_TYPES } from "./resource-types.js";
 
 export interface FakeKubeApiserverOptions {
   /** Default 0 (any free port); always on 127.0.0.1. */
@@ -45,6 +45,10 @@ export interface FakeKubeControls {
   getNode(name: string): KubeObject | undefined;
   getPod(namespace: string, name: string): KubeObject | undefined;
   getLease(namespace: string, name: string): KubeObject | undefined;
+  /** A policy/v1 PodDisruptionBudget (`spec.minAvailable` as a number, `spec.selector.matchLabels`) the eviction subresource honours. */
+  upsertPodDisruptionBudget(pdb: KubeObject): KubeObject;
+  /** core/v1 Events written through the API, in creation order. */
+  events(namespace?: string): KubeObject[];
   /** Loads many objects without events (fast); watches from before the load get 410. */
   bulkLoad(objects: { nodes?: Iterable<KubeObject>; pods?: Iterable<KubeObject>; namespaces?: Iterable<KubeObject> }): void;
   /** Forgets every past event: any resourceVersion below the current one gets 410 Expired. */
@@ -132,6 +136,12 @@ export async function startFakeKubeApiserver(opts: FakeKubeApiserverOptions = {}
     getNode: (name) => parse(store(NODES).get("", name)?.json),
     getPod: (ns, name) => parse(store(PODS).get(ns, name)?.json),
     getLease: (ns, name) => parse(store(LEASES).get(ns, name)?.json),
+    upsertPodDisruptionBudget: (pdb) => parse(store(POD_DISRUPTION_BUDGETS).put(pdb).json) as KubeObject,
+    events: (ns) =>
+      [...store(EVENTS).all()]
+        .map((o) => parse(o.json) as KubeObject)
+        .filter((e) => ns === undefined || e.metadata?.namespace === ns)
+        .sort((a, b) => Number(a.metadata.resourceVersion) - Number(b.metadata.resourceVersion)),
     bulkLoad: ({ nodes = [], pods = [], namespaces = [] }) => {
       for (const o of namespaces) store(NAMESPACES).put(o, true);
       for (const o of nodes) store(NODES).put(o, true);
@@ -159,6 +169,7 @@ export async function startFakeKubeApiserver(opts: FakeKubeApiserverOptions = {}
       ...state.stats,
       patchContentTypes: { ...state.stats.patchContentTypes },
       forbidden: [...state.stats.forbidden],
+      evictions: [...state.stats.evictions],
       resourceVersion: clock.rv,
       compactedResourceVersion: clock.compactedRv,
       objects: Object.fromEntries([...stores].map(([t, s]) => [t.resource, s.size])),
@@ -198,5 +209,6 @@ function emptyStats(): FakeStats {
     unauthorized: 0,
     forbidden: [],
     patchContentTypes: {},
+    evictions: [],
   };
 }

@@ -9,3 +9,4 @@ export { sanitizeLabelValue } from "./sanitize-label-value.js";
 export { toMicroTime } from "./micro-time.js";
 export { toNodeView } from "./to-node-view.js";
 export { toPodView, ownerKeyOf } from "./to-pod-view.js";
+export { Rebalancer, REBALANCER_LEASE, type RebalancerOptions, type RebalanceOutcome } from "./rebalancer.js";

@@ -1,4 +1,5 @@
-import type { PodView, ResourceAmounts } from "../model/cluster.js";
+import type { PodEvictionFacts, PodView, ResourceAmounts } from "../model/cluster.js";
+import { EXEMPT_ANNOTATION } from "../placement/exemption.js";
 import { podDemand, type PodResourceSpec } from "../placement/pod-demand.js";
 
 /**
@@ -16,7 +17,12 @@ export interface PodWire {
     readonly creationTimestamp?: Timestamp;
     readonly ownerReferences?: ReadonlyArray<{ readonly kind?: string; readonly name?: string; readonly controller?: boolean }>;
   };
-  readonly spec?: PodResourceSpec & { readonly nodeName?: string };
+  readonly spec?: PodResourceSpec & {
+    readonly nodeName?: string;
+    readonly priority?: number;
+    readonly priorityClassName?: string;
+    readonly volumes?: ReadonlyArray<{ readonly emptyDir?: unknown; readonly hostPath?: unknown }> | null;
+  };
   readonly status?: {
     readonly phase?: string;
     readonly conditions?: ReadonlyArray<{ readonly type?: string; readonly status?: string; readonly lastTransitionTime?: Timestamp }>;
@@ -60,7 +66,27 @@ export function toPodView(pod: PodWire, defaults: ResourceAmounts, firstSeenBoun
   }
   const ownerKey = ownerKeyOf(pod);
   if (ownerKey) view.ownerKey = ownerKey;
+  view.eviction = evictionFactsOf(pod);
   return view;
+}
+
+/** What the rebalancer needs to judge whether it may evict the pod. */
+export function evictionFactsOf(pod: PodWire): PodEvictionFacts {
+  const meta = pod.metadata ?? {};
+  const refs = meta.ownerReferences ?? [];
+  const spec = pod.spec;
+  const facts: { -readonly [K in keyof PodEvictionFacts]: PodEvictionFacts[K] } = {
+    ownerKinds: refs.map((r) => r.kind ?? ""),
+    // The descheduler's IsPodWithLocalStorage: emptyDir or hostPath (kubectl drain counts emptyDir only).
+    localStorage: (spec?.volumes ?? []).some((v) => (v.emptyDir !== undefined && v.emptyDir !== null) || (v.hostPath !== undefined && v.hostPath !== null)),
+  };
+  const controller = refs.find((r) => r.controller === true)?.kind;
+  if (controller) facts.controllerKind = controller;
+  if (typeof spec?.priority === "number") facts.priority = spec.priority;
+  if (spec?.priorityClassName) facts.priorityClassName = spec.priorityClassName;
+  const exempt = meta.annotations?.[EXEMPT_ANNOTATION];
+  if (exempt !== undefined) facts.exemptAnnotation = exempt;
+  return facts;
 }
 
 /**

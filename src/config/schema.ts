@@ -237,6 +237,26 @@ const nodeLabelsSchema = z
   .strict()
   .default({});
 
+/** Rebalancing off chronically hot hosts (docs/rebalance.md): off by default, and a dry run when first turned on. */
+const rebalanceSchema = z
+  .object({
+    enabled: z.boolean().default(false),
+    /** Decide, record an Event and log, but evict nothing. */
+    dryRun: z.boolean().default(true),
+    /** One decision cycle this often (the leader only). */
+    intervalSeconds: seconds.default(60),
+    /** Lease `hvx-rebalancer` in hvx's own namespace. */
+    leaseDurationSeconds: seconds.default(15),
+    /** A host hot on a CPU-ready or memory rule this long, without a break, is chronically hot. */
+    hotForMinutes: positive.max(1440).default(10),
+    maxEvictionsPerCycle: z.number().int().min(1).max(100).default(2),
+    maxEvictionsPerHour: z.number().int().min(1).max(1000).default(20),
+    /** Pods with emptyDir or hostPath volumes lose that data when evicted: left alone unless true. */
+    evictLocalStorage: z.boolean().default(false),
+  })
+  .strict()
+  .default({});
+
 export const configSchema = z
   .object({
     /** `observe`: the extender answers as if hvx were not there and records what it would have done. */
@@ -282,6 +302,7 @@ export const configSchema = z
     limits: limitsSchema,
     advice: adviceSchema,
     nodeLabels: nodeLabelsSchema,
+    rebalance: rebalanceSchema,
     log: z
       .object({ level: z.enum(["fatal", "error", "warn", "info", "debug", "trace"]).default("info") })
       .strict()

@@ -39,6 +39,22 @@ export interface PodView {
   readonly boundAtMs?: number;
   /** Terminal pods (Succeeded/Failed) hold no resources. */
   readonly terminal: boolean;
+  /** What decides whether hvx may evict the pod (rebalancing); undefined: unknown, never evicted. */
+  readonly eviction?: PodEvictionFacts;
+}
+
+/** The parts of a pod that decide whether the rebalancer may evict it. */
+export interface PodEvictionFacts {
+  /** Kind of the owner reference with `controller: true` (`ReplicaSet`, `StatefulSet`, `Node` for a mirror pod...); undefined: none. */
+  readonly controllerKind?: string;
+  readonly ownerKinds: readonly string[];
+  readonly priorityClassName?: string;
+  /** `spec.priority` (set by the priority admission plugin). */
+  readonly priority?: number;
+  /** The `hvx.io/exempt` annotation, when set. */
+  readonly exemptAnnotation?: string;
+  /** An `emptyDir` or `hostPath` volume: the descheduler's `IsPodWithLocalStorage`. */
+  readonly localStorage: boolean;
 }
 
 export interface ClusterView {

@@ -61,14 +61,14 @@ export function renderReport(world: World, seed: number, runs: readonly Strategy
   lines.push(
     "## Other figures",
     "",
-    "| strategy | host-contended pod-hours | bindings | running at end | max evictions of one pod | p99 host ready % | unschedulable attempts | vMotions (DRS) | hvx evictions | pod-hours run |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| strategy | host-contended pod-hours | bindings | running at end | max evictions of one pod | p99 host ready % | unschedulable attempts | vMotions (DRS) | hvx evictions | per 100 pod-hours | pod-hours run |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   );
   for (const run of runs) {
     for (const r of run.results) {
       const f = r.figures;
       lines.push(
-        `| ${runs.length > 1 ? `${r.strategy}, ${RUN_TITLES[run.key]}` : r.strategy} | ${fmt(f.hostContendedPodSeconds / 3600, 1)} | ${f.bindings} | ${f.runningPodsAtEnd} | ${f.maxEvictionsOfOnePod} | ${fmt(f.p99HostReadyPercent, 2)} | ${f.unschedulableAttempts} | ${f.vmotions} | ${f.hvxEvictions} | ${fmt(f.podHours, 1)} |`,
+        `| ${runs.length > 1 ? `${r.strategy}, ${RUN_TITLES[run.key]}` : r.strategy} | ${fmt(f.hostContendedPodSeconds / 3600, 1)} | ${f.bindings} | ${f.runningPodsAtEnd} | ${f.maxEvictionsOfOnePod} | ${fmt(f.p99HostReadyPercent, 2)} | ${f.unschedulableAttempts} | ${f.vmotions} | ${f.hvxEvictions} | ${fmt(f.podHours > 0 ? (f.hvxEvictions / f.podHours) * 100 : 0, 2)} | ${fmt(f.podHours, 1)} |`,
       );
     }
   }
@@ -142,6 +142,7 @@ function meaning(world: World, t: ThresholdPolicy): string[] {
     "- **Host-contended pod-hours** (under \"Other figures\"): the earlier definition, kept for continuity: a pod counts when its node VM's **or its host's** ready % was >= 5. Host ready % is a vCPU-weighted mean over every VM on the host, so this charges a pod for waits of VMs it does not run on.",
     "- **p99 VM ready %**: of all (node VM, step) samples of CPU ready per vCPU, 99 % were at or below this value.",
     `- **Balloon / swap GiB-hours**: ballooned (or host-swapped) GiB summed over all VMs, times the time it lasted: 10 GiB ballooned for 3 hours is 30 GiB-hours.`,
+    "- **hvx evictions** (under \"Other figures\"): pods `hvx+rebalance` evicted off chronically hot hosts (docs/rebalance.md); each restarts through the scheduler `restartSeconds` later. Every eviction, kubelet's or hvx's, is one pod restart.",
     `- **Evictions**: kubelet evictions under memory pressure. **Longest cascade**: the most evictions in a row, each within ${CASCADE_GAP_MINUTES} min of the previous one.`,
     "- **Pending**: pods still waiting for a node at the end. **Placed**: distinct pods bound at least once (packing density). **Mean host CPU %**: mean over steps and in-service hosts.",
     "- **vMotions**: VMs DRS moved (maintenance evacuations not counted). **hvx evictions**: pods hvx evicted to rebalance (0 for strategies that never evict). **Pod-hours run**: running pods x time, the denominator for evictions per 100 pod-hours.",
@@ -182,7 +183,7 @@ function limits(): string[] {
   return [
     "## What the model does not do",
     "",
-    "- **Rebalancing**: no descheduler; a pod stays where it was placed until it finishes or is evicted. DRS, when on, is vSphere 6.x's host load standard deviation on CPU demand (memory only as room on the target host), not vSphere 7's VM DRS score; it sees VMs, never pods, and vMotion costs nothing in the model.",
+    "- **Rebalancing**: no descheduler; a pod stays where it was placed until it finishes or is evicted (by kubelet, or by hvx's rebalancer in `hvx+rebalance`; PodDisruptionBudgets are not modelled). DRS, when on, is vSphere 6.x's host load standard deviation on CPU demand (memory only as room on the target host), not vSphere 7's VM DRS score; it sees VMs, never pods, and vMotion costs nothing in the model.",
     "- **Production features not modelled**: the all-rejected safety valve (`filter.whenAllRejected`): when every host is hot, the simulated hvx rejects every node and the pod waits; and observe mode (`mode: observe`): the simulated hvx always enforces.",
     "- **Not modelled in the hosts**: co-stop, hyper-threads, NUMA, vCPUs of one VM busy together, memory compression (counted as swap), page sharing and large pages.",
     "- **Not modelled in Kubernetes**: zones, preemption, kube-scheduler's `percentageOfNodesToScore` sampling.",
@@ -207,16 +208,18 @@ export function headlineTable(strategies: Readonly<Partial<Record<string, Omit<S
 
 function comparison(results: readonly RunResult[]): string[] {
   const by = new Map(results.map((r) => [r.strategy, r.figures]));
-  const hvx = by.get("hvx");
-  if (!hvx) return [];
   const out: string[] = [];
-  for (const other of ["default", "vm-load-aware"]) {
-    const o = by.get(other);
-    if (!o) continue;
-    const placed = o.placedPods > 0 ? (hvx.placedPods / o.placedPods) * 100 : 100;
-    out.push(
-      `- against \`${other}\`: contended pod-hours ${change(hvx.contendedPodSeconds, o.contendedPodSeconds)}; severe ${change(hvx.severeContendedPodSeconds, o.severeContendedPodSeconds)}; pods placed ${fmt(placed, 1)} % of ${other}'s.`,
-    );
+  for (const [name, others, prefix] of [["hvx", ["default", "vm-load-aware"], ""], ["hvx+rebalance", ["default", "vm-load-aware", "hvx"], "`hvx+rebalance` "]] as const) {
+    const hvx = by.get(name);
+    if (!hvx) continue;
+    for (const other of others) {
+      const o = by.get(other);
+      if (!o) continue;
+      const placed = o.placedPods > 0 ? (hvx.placedPods / o.placedPods) * 100 : 100;
+      out.push(
+        `- ${prefix}against \`${other}\`: contended pod-hours ${change(hvx.contendedPodSeconds, o.contendedPodSeconds)}; severe ${change(hvx.severeContendedPodSeconds, o.severeContendedPodSeconds)}; pods placed ${fmt(placed, 1)} % of ${other}'s.`,
+      );
+    }
   }
   return out;
 }

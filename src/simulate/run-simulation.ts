@@ -13,6 +13,7 @@ import { configChanges } from "./config-changes.js";
 import { renderReport, type ReportConfig } from "./render-report.js";
 import { renderLineChart, renderPanelChart } from "./svg-chart.js";
 import { simulateStrategy } from "./simulate-strategy.js";
+import { simRebalancePolicyOf, type SimRebalancePolicy } from "./hvx-rebalance-strategy.js";
 import { STRATEGY_NAMES, type StrategyName } from "./strategy.js";
 
 /** One strategy in summary.json: the whole run's figures, then the same from day 2 on (null for a run of one day or less). */
@@ -45,14 +46,26 @@ export function drsSettingsFor(s: Scenario, on: boolean): DrsSettings {
 }
 
 /** Runs every strategy on one world and seed (no I/O); DRS as the scenario says unless `drs` is given. */
-export function simulateAll(world: World, seed: number, policy: PlacementPolicy = productionPolicy(), drs?: DrsSettings): RunResult[] {
-  return STRATEGY_NAMES.map((strategy) => simulateStrategy({ world, strategy, seed, policy, ...(drs ? { drs } : {}) }));
+export function simulateAll(
+  world: World,
+  seed: number,
+  policy: PlacementPolicy = productionPolicy(),
+  drs?: DrsSettings,
+  rebalance: SimRebalancePolicy = simRebalancePolicyOf(parseConfig(undefined)),
+): RunResult[] {
+  return STRATEGY_NAMES.map((strategy) => simulateStrategy({ world, strategy, seed, policy, rebalance, ...(drs ? { drs } : {}) }));
 }
 
 /** Every strategy with DRS off, on, or both (off first). */
-export function simulateRuns(world: World, seed: number, policy: PlacementPolicy = productionPolicy(), mode: DrsMode = "both"): StrategyRuns[] {
+export function simulateRuns(
+  world: World,
+  seed: number,
+  policy: PlacementPolicy = productionPolicy(),
+  mode: DrsMode = "both",
+  rebalance?: SimRebalancePolicy,
+): StrategyRuns[] {
   const keys: RunKey[] = mode === "both" ? ["drs-off", "drs-on"] : mode === "on" ? ["drs-on"] : ["drs-off"];
-  return keys.map((key) => ({ key, results: simulateAll(world, seed, policy, drsSettingsFor(world.scenario, key === "drs-on")) }));
+  return keys.map((key) => ({ key, results: simulateAll(world, seed, policy, drsSettingsFor(world.scenario, key === "drs-on"), rebalance) }));
 }
 
 export function summaryOf(world: World, seed: number, runs: readonly StrategyRuns[]): SimulationSummary {
@@ -73,7 +86,7 @@ export async function runSimulation(opts: SimulateOptions): Promise<SimulationSu
   const world = buildWorld(scenario, loadTraces(scenario, dirname(opts.scenarioPath)));
   ensureDir(opts.outDir);
   const config = opts.configPath !== undefined ? loadConfig(opts.configPath) : parseConfig(undefined);
-  const runs = simulateRuns(world, opts.seed, config, opts.drs ?? "both");
+  const runs = simulateRuns(world, opts.seed, config, opts.drs ?? "both", simRebalancePolicyOf(config));
   const summary = summaryOf(world, opts.seed, runs);
   const reportConfig: ReportConfig = {
     ...(opts.configPath !== undefined ? { path: opts.configPath } : {}),

@@ -173,6 +173,8 @@ export const scenarioSchema = z
     maintenance: z
       .array(z.object({ host: count, startMinute: nonNegative, durationMinutes: positive }).strict())
       .default([]),
+    /** A pod evicted by hvx's rebalancer (strategy `hvx+rebalance`) is back in the scheduling queue this long after (its controller recreates it). */
+    restartSeconds: nonNegative.max(3600).default(30),
     /**
      * What the `vm-load-aware` (Trimaran) strategy is fed. Defaults: load-watcher on
      * metrics-server (docs/simulation.md section 7): usage over one 20 s sample, 60 s old.

@@ -52,6 +52,7 @@ export class SimClusterView {
       expectedDemand: { cpuMilli: pods.origCpuMilli[pod]!, memoryBytes: pods.origMemMiB[pod]! * BYTES_PER_MIB },
       ...(boundAtMs !== undefined ? { boundAtMs } : {}),
       terminal: false,
+      eviction: { controllerKind: "ReplicaSet", ownerKinds: ["ReplicaSet"], priority: pods.priority[pod]!, localStorage: false },
     };
   }
 

@@ -6,6 +6,8 @@ import type { RunResult } from "./figures.js";
 import { RunTally } from "./run-tally.js";
 import type { DrsSettings } from "./scenario.js";
 import { hvxStrategy, type HvxStrategyOptions } from "./hvx-strategy.js";
+import { hvxRebalanceStrategy, simRebalancePolicyOf, type SimRebalancePolicy } from "./hvx-rebalance-strategy.js";
+import { parseConfig } from "../config/index.js";
 import { evictUnderPressure } from "./evict-under-pressure.js";
 import { ObservationRing } from "./observation-ring.js";
 import { mulberry32 } from "./prng.js";
@@ -31,6 +33,8 @@ export interface SimulateStrategyOptions {
   readonly hvx?: HvxStrategyOptions;
   /** DRS settings for this run (default: the scenario's `drs`). */
   readonly drs?: DrsSettings;
+  /** The rebalancer's policy for `hvx+rebalance`; default: production's (`rebalance.*`, `admission.hotHostBrakePercent`). */
+  readonly rebalance?: SimRebalancePolicy;
   /** Tests: wraps the strategy (to watch or act on its calls with the run's deps). */
   readonly wrap?: (strategy: Strategy, deps: StrategyDeps) => Strategy;
 }
@@ -60,7 +64,7 @@ export function simulateStrategy(opts: SimulateStrategyOptions): RunResult {
     for (const t of tallies) if (t.counts(step)) t.hvxEvictions++;
   };
   const deps: StrategyDeps = { world, state, ring, rng: mulberry32(seed ^ 0x5eed5eed), evictPod };
-  strategy = STRATEGIES[opts.strategy](deps, opts.policy, opts.hvx ?? {});
+  strategy = STRATEGIES[opts.strategy](deps, opts.policy, opts.hvx ?? {}, opts.rebalance ?? simRebalancePolicyOf(parseConfig(undefined)));
   if (opts.wrap) strategy = opts.wrap(strategy, deps);
   const drs = new DrsRunner(world, opts.drs ?? world.scenario.drs);
   const usage = new UsageSeries(world, seed);
@@ -151,18 +155,20 @@ export function simulateStrategy(opts: SimulateStrategyOptions): RunResult {
 
     const evictedNow = evictUnderPressure(world, state, physics, strategy, s, PRESSURE_TAINT_STEPS);
     for (const t of tallies) if (t.counts(s)) t.recordEvictions(s, evictedNow);
+    for (const p of strategy.evictAfterStep?.(s) ?? []) evictPod(p, s, world.scenario.restartSeconds);
   }
 
   return { strategy: opts.strategy, figures: all.figures(state), fromDay2: fromDay2?.figures(state), series };
 }
 
-type StrategyFactory = (deps: StrategyDeps, policy: PlacementPolicy, hvx: HvxStrategyOptions) => Strategy;
+type StrategyFactory = (deps: StrategyDeps, policy: PlacementPolicy, hvx: HvxStrategyOptions, rebalance: SimRebalancePolicy) => Strategy;
 
 /** Every strategy of the report, by name (STRATEGY_NAMES gives the order): add one entry to add one. */
 const STRATEGIES: Readonly<Record<StrategyName, StrategyFactory>> = {
   default: (deps) => defaultStrategy(deps),
   "vm-load-aware": (deps) => vmLoadAwareStrategy(deps),
   hvx: (deps, policy, hvx) => hvxStrategy(deps, policy, hvx),
+  "hvx+rebalance": (deps, policy, hvx, rebalance) => hvxRebalanceStrategy(deps, policy, rebalance, hvx),
 };
 
 function bucketBy(count: number, key: (i: number) => number, size: number): number[][] {

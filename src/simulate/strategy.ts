@@ -3,7 +3,7 @@ import type { Observation, ObservationRing } from "./observation-ring.js";
 import type { Rng } from "./prng.js";
 import type { RunState } from "./run-state.js";
 
-export const STRATEGY_NAMES = ["default", "vm-load-aware", "hvx"] as const;
+export const STRATEGY_NAMES = ["default", "vm-load-aware", "hvx", "hvx+rebalance"] as const;
 export type StrategyName = (typeof STRATEGY_NAMES)[number];
 
 /** What a strategy may read: the run's state (Kubernetes view) and the lagged samples. */
@@ -35,6 +35,8 @@ export interface Strategy {
   unbound?(pod: number, node: number): void;
   /** Told every step the sample just recorded (strategies that keep their own metrics history). */
   observed?(obs: Observation): void;
+  /** Running pods the strategy evicts at the end of the step (hvx's rebalancer); they restart through the scheduler. */
+  evictAfterStep?(step: number): readonly number[];
 }
 
 /**

@@ -1,5 +1,6 @@
 import { expect } from "chai";
-import { ownerKeyOf, toPodView, type PodWire } from "../../src/cluster/to-pod-view.js";
+import { evictionFactsOf, ownerKeyOf, toPodView, type PodWire } from "../../src/cluster/to-pod-view.js";
+import type { PodEvictionFacts } from "../../src/model/cluster.js";
 
 const defaults = { cpuMilli: 100, memoryBytes: 1 };
 const FIRST_SEEN = Date.parse("2026-11-29T12:00:00Z");
@@ -94,4 +95,22 @@ describe("ownerKeyOf", () => {
     },
   ];
   for (const t of cases) it(t.name, () => expect(ownerKeyOf({ metadata: t.meta })).to.equal(t.want));
+});
+
+describe("evictionFactsOf", () => {
+  const cases: Array<{ name: string; pod: PodWire; want: Partial<PodEvictionFacts> }> = [
+    { name: "given a ReplicaSet controller, names it", pod: { metadata: { ownerReferences: [{ kind: "ReplicaSet", name: "web-1", controller: true }] } }, want: { controllerKind: "ReplicaSet", ownerKinds: ["ReplicaSet"], localStorage: false } },
+    { name: "given an owner that is not the controller, has no controller", pod: { metadata: { ownerReferences: [{ kind: "ReplicaSet", name: "web-1" }] } }, want: { controllerKind: undefined, ownerKinds: ["ReplicaSet"] } },
+    { name: "given an emptyDir volume, has local storage", pod: { spec: { volumes: [{ emptyDir: {} }] } }, want: { localStorage: true } },
+    { name: "given a hostPath volume, has local storage", pod: { spec: { volumes: [{ hostPath: { path: "/var/log" } } as never] } }, want: { localStorage: true } },
+    { name: "given only other volumes (configMap, PVC), has none", pod: { spec: { volumes: [{ configMap: { name: "c" } } as never, { persistentVolumeClaim: { claimName: "d" } } as never] } }, want: { localStorage: false } },
+    { name: "given priority and class, keeps both", pod: { spec: { priority: 2000001000, priorityClassName: "system-node-critical" } }, want: { priority: 2000001000, priorityClassName: "system-node-critical" } },
+    { name: "given hvx.io/exempt, keeps its value", pod: { metadata: { annotations: { "hvx.io/exempt": "true" } } }, want: { exemptAnnotation: "true" } },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const facts = evictionFactsOf(c.pod);
+      for (const [k, v] of Object.entries(c.want)) expect((facts as unknown as Record<string, unknown>)[k], k).to.deep.equal(v);
+    });
+  }
 });

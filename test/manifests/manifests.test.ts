@@ -199,10 +199,10 @@ describe("manifests/base/rbac.yaml", () => {
       );
     }).sort();
 
-  it("grants the ClusterRole exactly nodes get/list/watch/patch, pods get/list/watch, namespaces list/watch", () => {
+  it("grants the ClusterRole exactly nodes get/list/watch/patch, pods get/list/watch, namespaces list/watch, pods/eviction and events create", () => {
     const role = findOne(docs, "ClusterRole", "hvx").obj;
     expect(flatten(role.rules)).to.deep.equal(
-      ["/namespaces:list", "/namespaces:watch", "/nodes:get", "/nodes:list", "/nodes:patch", "/nodes:watch", "/pods:get", "/pods:list", "/pods:watch"],
+      ["/events:create", "/namespaces:list", "/namespaces:watch", "/nodes:get", "/nodes:list", "/nodes:patch", "/nodes:watch", "/pods/eviction:create", "/pods:get", "/pods:list", "/pods:watch"],
     );
   });
 

@@ -75,7 +75,7 @@ describe("runSimulation", () => {
     expect(Object.keys(summary)).to.deep.equal(["scenario", "seed", "steps", "runs"]);
     expect(Object.keys(summary.runs)).to.deep.equal(["drs-off", "drs-on"]);
     for (const run of Object.values(summary.runs) as Array<{ strategies: Record<string, unknown> }>) {
-      expect(Object.keys(run.strategies)).to.deep.equal(["default", "vm-load-aware", "hvx"]);
+      expect(Object.keys(run.strategies)).to.deep.equal(["default", "vm-load-aware", "hvx", "hvx+rebalance"]);
       for (const figures of Object.values(run.strategies)) expect(figures).to.include.keys(...SUMMARY_KEYS);
     }
   });

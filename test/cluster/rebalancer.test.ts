@@ -1,0 +1,148 @@
+import { CoreV1Api } from "@kubernetes/client-node";
+import { expect } from "chai";
+import { Registry } from "prom-client";
+import { samplePod, startFakeKubeApiserver, type FakeKubeApiserver, type KubeObject } from "../../mocks/kube-apiserver/index.js";
+import { Rebalancer } from "../../src/cluster/rebalancer.js";
+import { toPodView, type PodWire } from "../../src/cluster/to-pod-view.js";
+import type { ClusterView } from "../../src/model/cluster.js";
+import type { InventoryView } from "../../src/model/inventory.js";
+import { silentLogger } from "../../src/observability/logger.js";
+import { createRebalanceMetrics } from "../../src/observability/rebalance-metrics.js";
+import { DEFAULT_POLICY } from "../fixtures/policy.js";
+import { fleet, HOT, NOW_MS, REBALANCE } from "../rebalance/fixtures.js";
+
+const MIN = 60_000;
+
+describe("Rebalancer against the fake API server", function () {
+  this.timeout(10_000);
+  let fake: FakeKubeApiserver;
+  let leader: boolean;
+  let nowMs: number;
+  let registry: Registry;
+  let inventory: InventoryView;
+  let pods: KubeObject[];
+
+  beforeEach(async () => {
+    fake = await startFakeKubeApiserver();
+    leader = true;
+    nowMs = NOW_MS - 11 * MIN;
+    registry = new Registry();
+    pods = [fake.controls.upsertPod(samplePod({ namespace: "payments", name: "web-1", nodeName: "worker-0", cpu: "500m", memory: "1Gi", owner: { kind: "ReplicaSet", name: "web-5d8f7c9b6" }, labels: { app: "web" } }))];
+    inventory = fleet(10, { 0: HOT }).inventory;
+  });
+  afterEach(async () => {
+    await fake.close();
+  });
+
+  /** The cluster as hvx's informer would hold it: the fixture fleet's nodes, with `pods` (as converted by the informer's code). */
+  function clusterView(): ClusterView {
+    const base = fleet(10, { 0: HOT }).cluster;
+    const podsByNode = new Map<string, ReturnType<typeof toPodView>[]>();
+    for (const p of pods) {
+      const view = toPodView(p as PodWire, { cpuMilli: 100, memoryBytes: 1 }, undefined);
+      podsByNode.set(view.nodeName!, [...(podsByNode.get(view.nodeName!) ?? []), view]);
+    }
+    return { ...base, podsByNode };
+  }
+
+  function rebalancer(dryRun: boolean): Rebalancer {
+    const r = new Rebalancer({
+      api: fake.kubeConfig().makeApiClient(CoreV1Api),
+      elector: { isLeader: () => leader },
+      cluster: { latest: clusterView },
+      inventory: { latest: () => inventory },
+      placement: DEFAULT_POLICY,
+      rebalance: REBALANCE,
+      dryRun,
+      intervalMs: MIN,
+      observeMs: 20_000,
+      identity: "hvx-0-1",
+      metrics: createRebalanceMetrics(registry),
+      log: silentLogger(),
+      now: () => nowMs,
+    });
+    r.observe(); // host-0 is hot from 11 min before NOW_MS
+    nowMs = NOW_MS;
+    return r;
+  }
+
+  async function counted(result: string): Promise<number> {
+    const m = (await registry.getSingleMetric("hvx_rebalance_evictions_total")!.get()).values.find((v) => v.labels.result === result);
+    return m?.value ?? 0;
+  }
+
+  it("given dry run, writes an Event on the pod and evicts nothing", async () => {
+    const out = await rebalancer(true).cycleOnce();
+    expect(out).to.deep.equal([{ pod: "payments/web-1", result: "dry_run" }]);
+    expect(fake.controls.getPod("payments", "web-1"), "pod still there").to.not.equal(undefined);
+    expect(fake.controls.stats().evictions).to.deep.equal([]);
+    const events = fake.controls.events("payments");
+    expect(events).to.have.length(1);
+    const e = events[0]!;
+    expect(e.reason).to.equal("HvxRebalanceDryRun");
+    expect(e.involvedObject).to.deep.include({ kind: "Pod", name: "web-1", namespace: "payments", uid: pods[0]!.metadata.uid });
+    expect(e.message).to.match(/ESXi host esx-0 \(host-0\) hot for 11 min: cpu ready 20 % >= 10 %; hvx would place it on worker-\d/);
+    expect(e.eventTime).to.match(/\.\d{6}Z$/, "MicroTime");
+    expect(await counted("dry_run")).to.equal(1);
+    expect(fake.controls.stats().forbidden, "the shipped RBAC allows it").to.deep.equal([]);
+  });
+
+  it("given dry run twice, decides the pod once (a decision counts as an eviction for the one-hour rule)", async () => {
+    const r = rebalancer(true);
+    await r.cycleOnce();
+    nowMs += MIN;
+    expect(await r.cycleOnce()).to.deep.equal([]);
+    expect(fake.controls.events("payments")).to.have.length(1);
+  });
+
+  it("given a real run, evicts through the Eviction API with the pod's uid and records an Event", async () => {
+    const out = await rebalancer(false).cycleOnce();
+    expect(out).to.deep.equal([{ pod: "payments/web-1", result: "evicted" }]);
+    expect(fake.controls.stats().evictions).to.deep.equal(["evicted payments/web-1"]);
+    expect(fake.controls.getPod("payments", "web-1")).to.equal(undefined);
+    expect(fake.controls.events("payments").map((e) => e.reason)).to.deep.equal(["HvxRebalanced"]);
+    expect(await counted("evicted")).to.equal(1);
+    expect(fake.controls.stats().forbidden).to.deep.equal([]);
+  });
+
+  it("given a PodDisruptionBudget that forbids it (429), leaves the pod and evicts it on a later cycle once allowed", async () => {
+    fake.controls.upsertPodDisruptionBudget({ metadata: { name: "web", namespace: "payments" }, spec: { minAvailable: 1, selector: { matchLabels: { app: "web" } } } });
+    const r = rebalancer(false);
+    expect(await r.cycleOnce()).to.deep.equal([{ pod: "payments/web-1", result: "blocked_pdb" }]);
+    expect(fake.controls.getPod("payments", "web-1")).to.not.equal(undefined);
+    expect(fake.controls.events("payments"), "no Event for a refused eviction").to.deep.equal([]);
+    expect(await counted("blocked_pdb")).to.equal(1);
+    // The Deployment scaled up: a second healthy replica elsewhere.
+    fake.controls.upsertPod(samplePod({ namespace: "payments", name: "web-2", nodeName: "worker-5", owner: { kind: "ReplicaSet", name: "web-5d8f7c9b6" }, labels: { app: "web" } }));
+    nowMs += MIN;
+    expect(await r.cycleOnce()).to.deep.equal([{ pod: "payments/web-1", result: "evicted" }]);
+    expect(fake.controls.stats().evictions).to.deep.equal(["blocked payments/web-1", "evicted payments/web-1"]);
+  });
+
+  it("given leadership lost, evicts nothing and writes nothing", async () => {
+    leader = false;
+    expect(await rebalancer(false).cycleOnce()).to.deep.equal([]);
+    expect(fake.controls.stats().evictions).to.deep.equal([]);
+    expect(fake.controls.events()).to.deep.equal([]);
+  });
+
+  it("given leadership lost between choosing and evicting, stops before the eviction", async () => {
+    let asked = 0;
+    const r = rebalancer(false);
+    (r as unknown as { o: { elector: { isLeader(): boolean } } }).o.elector.isLeader = () => ++asked === 1;
+    expect(await r.cycleOnce()).to.deep.equal([]);
+    expect(fake.controls.stats().evictions).to.deep.equal([]);
+  });
+
+  it("given a pod the API server no longer has (404), counts it gone", async () => {
+    fake.controls.deletePod("payments", "web-1");
+    expect(await rebalancer(false).cycleOnce()).to.deep.equal([{ pod: "payments/web-1", result: "gone" }]);
+    expect(await counted("gone")).to.equal(1);
+  });
+
+  it("given a host hot for less than hotForMinutes, does nothing", async () => {
+    const r = rebalancer(false);
+    nowMs = NOW_MS - 5 * MIN; // the spell started at NOW - 11 min; pretend the clock is 6 min after it
+    expect(await r.cycleOnce()).to.deep.equal([]);
+  });
+});
