@@ -1,0 +1,88 @@
+import { PROFILE_METRICS, type ProfileMetric } from "../model/host-forecast.js";
+
+/**
+ * Bucket length: 30 minutes. vCenter's past-week statistics interval is 1800 s, so a warm
+ * start fills each bucket with one historical sample per day, and half an hour still
+ * resolves a business-hours ramp (a 1-hour bucket would smear a 13:30 peak over 13:00-14:00).
+ */
+export const PROFILE_BUCKET_MS = 30 * 60_000;
+export const DAY_MS = 86_400_000;
+export const BUCKETS_PER_DAY = DAY_MS / PROFILE_BUCKET_MS;
+/** Days of history kept: one week covers the weekly cycle (weekday vs weekend) once; older days are forgotten. */
+export const PROFILE_DAYS = 7;
+
+const M = PROFILE_METRICS.length;
+
+export type ProfileSample = Readonly<Partial<Record<ProfileMetric, number>>>;
+
+/**
+ * One ESXi host's load over the time of day (UTC): for each of the last `PROFILE_DAYS` days
+ * and each 30-minute bucket, the time-weighted mean of every `PROFILE_METRICS` metric.
+ * Samples of any interval length (20 s real-time, 300 s or 1800 s history) mix in one bucket
+ * weighted by the seconds they cover, so a 30-minute average and ninety 20-s samples of the
+ * same half hour count the same. No clock: every sample carries its own time.
+ */
+export class LoadProfile {
+  /** Day number (epoch ms / DAY_MS) each day slot holds, -1 when empty. */
+  private readonly slotDay = new Float64Array(PROFILE_DAYS).fill(-1);
+  private readonly sums = new Float64Array(PROFILE_DAYS * BUCKETS_PER_DAY * M);
+  private readonly weights = new Float64Array(PROFILE_DAYS * BUCKETS_PER_DAY * M);
+  private newest = -1;
+
+  /**
+   * Adds a sample stamped at the end of its interval (vCenter's convention), `intervalS`
+   * seconds long; it counts in the bucket of its interval's midpoint. A sample more than
+   * `PROFILE_DAYS` days older than the newest one is ignored. Non-finite or negative values are ignored.
+   */
+  record(endMs: number, intervalS: number, sample: ProfileSample): void {
+    if (!Number.isFinite(endMs) || !(intervalS > 0)) return;
+    const atMs = endMs - (intervalS * 1000) / 2;
+    const day = Math.floor(atMs / DAY_MS);
+    if (day <= this.newest - PROFILE_DAYS) return;
+    const slot = mod(day, PROFILE_DAYS);
+    if (this.slotDay[slot] !== day) {
+      // The slot held a day a week older (or nothing): start it afresh.
+      const from = slot * BUCKETS_PER_DAY * M;
+      this.sums.fill(0, from, from + BUCKETS_PER_DAY * M);
+      this.weights.fill(0, from, from + BUCKETS_PER_DAY * M);
+      this.slotDay[slot] = day;
+    }
+    this.newest = Math.max(this.newest, day);
+    const cell = (slot * BUCKETS_PER_DAY + bucketOf(atMs)) * M;
+    for (let m = 0; m < M; m++) {
+      const v = sample[PROFILE_METRICS[m]!];
+      if (v === undefined || !Number.isFinite(v) || v < 0) continue;
+      this.sums[cell + m]! += v * intervalS;
+      this.weights[cell + m]! += intervalS;
+    }
+  }
+
+  /** Whether any sample was recorded. */
+  get empty(): boolean {
+    return this.newest < 0;
+  }
+
+  /**
+   * The means of `metric` in `bucket` (0..47) over the days in (day - PROFILE_DAYS, day],
+   * appended to `out` (one value per day with data); returns `out`.
+   */
+  bucketMeans(metric: number, bucket: number, day: number, out: number[]): number[] {
+    for (let slot = 0; slot < PROFILE_DAYS; slot++) {
+      const d = this.slotDay[slot]!;
+      if (d < 0 || d > day || d <= day - PROFILE_DAYS) continue;
+      const i = (slot * BUCKETS_PER_DAY + bucket) * M + metric;
+      const w = this.weights[i]!;
+      if (w > 0) out.push(this.sums[i]! / w);
+    }
+    return out;
+  }
+}
+
+/** The bucket (0..BUCKETS_PER_DAY - 1) holding `atMs`, in UTC. */
+export function bucketOf(atMs: number): number {
+  return Math.floor(mod(atMs, DAY_MS) / PROFILE_BUCKET_MS);
+}
+
+function mod(a: number, n: number): number {
+  return ((a % n) + n) % n;
+}
