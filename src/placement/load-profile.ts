@@ -8,8 +8,10 @@ import { PROFILE_METRICS, type ProfileMetric } from "../model/host-forecast.js";
 export const PROFILE_BUCKET_MS = 30 * 60_000;
 export const DAY_MS = 86_400_000;
 export const BUCKETS_PER_DAY = DAY_MS / PROFILE_BUCKET_MS;
-/** Days of history kept: one week covers the weekly cycle (weekday vs weekend) once; older days are forgotten. */
+/** Days of history per bucket: one week covers the weekly cycle (weekday vs weekend) once; older days are forgotten. */
 export const PROFILE_DAYS = 7;
+/** Day slots stored: a week back from any time of today still needs the day 7 days ago for its later buckets. */
+const SLOTS = PROFILE_DAYS + 1;
 
 const M = PROFILE_METRICS.length;
 
@@ -24,24 +26,24 @@ export type ProfileSample = Readonly<Partial<Record<ProfileMetric, number>>>;
  */
 export class LoadProfile {
   /** Day number (epoch ms / DAY_MS) each day slot holds, -1 when empty. */
-  private readonly slotDay = new Float64Array(PROFILE_DAYS).fill(-1);
-  private readonly sums = new Float64Array(PROFILE_DAYS * BUCKETS_PER_DAY * M);
-  private readonly weights = new Float64Array(PROFILE_DAYS * BUCKETS_PER_DAY * M);
+  private readonly slotDay = new Float64Array(SLOTS).fill(-1);
+  private readonly sums = new Float64Array(SLOTS * BUCKETS_PER_DAY * M);
+  private readonly weights = new Float64Array(SLOTS * BUCKETS_PER_DAY * M);
   private newest = -1;
 
   /**
    * Adds a sample stamped at the end of its interval (vCenter's convention), `intervalS`
-   * seconds long; it counts in the bucket of its interval's midpoint. A sample more than
-   * `PROFILE_DAYS` days older than the newest one is ignored. Non-finite or negative values are ignored.
+   * seconds long; it counts in the bucket of its interval's midpoint. A sample of a day the
+   * profile no longer keeps (8 days before the newest) is ignored. Non-finite or negative values are ignored.
    */
   record(endMs: number, intervalS: number, sample: ProfileSample): void {
     if (!Number.isFinite(endMs) || !(intervalS > 0)) return;
     const atMs = endMs - (intervalS * 1000) / 2;
     const day = Math.floor(atMs / DAY_MS);
-    if (day <= this.newest - PROFILE_DAYS) return;
-    const slot = mod(day, PROFILE_DAYS);
+    if (day <= this.newest - SLOTS) return;
+    const slot = mod(day, SLOTS);
     if (this.slotDay[slot] !== day) {
-      // The slot held a day a week older (or nothing): start it afresh.
+      // The slot held a day 8 days older (or nothing): start it afresh.
       const from = slot * BUCKETS_PER_DAY * M;
       this.sums.fill(0, from, from + BUCKETS_PER_DAY * M);
       this.weights.fill(0, from, from + BUCKETS_PER_DAY * M);
@@ -63,13 +65,16 @@ export class LoadProfile {
   }
 
   /**
-   * The means of `metric` in `bucket` (0..47) over the days in (day - PROFILE_DAYS, day],
-   * appended to `out` (one value per day with data); returns `out`.
+   * The means of `metric` (index in PROFILE_METRICS) in `bucket` (0..47) over its last
+   * `PROFILE_DAYS` occurrences up to `fromMs` (the buckets starting in (fromMs - 7 days, fromMs]),
+   * appended to `out`, one value per day with data; returns `out`.
    */
-  bucketMeans(metric: number, bucket: number, day: number, out: number[]): number[] {
-    for (let slot = 0; slot < PROFILE_DAYS; slot++) {
+  bucketMeans(metric: number, bucket: number, fromMs: number, out: number[]): number[] {
+    for (let slot = 0; slot < SLOTS; slot++) {
       const d = this.slotDay[slot]!;
-      if (d < 0 || d > day || d <= day - PROFILE_DAYS) continue;
+      if (d < 0) continue;
+      const startMs = d * DAY_MS + bucket * PROFILE_BUCKET_MS;
+      if (startMs > fromMs || startMs <= fromMs - PROFILE_DAYS * DAY_MS) continue;
       const i = (slot * BUCKETS_PER_DAY + bucket) * M + metric;
       const w = this.weights[i]!;
       if (w > 0) out.push(this.sums[i]! / w);

@@ -1,5 +1,5 @@
 import { PROFILE_METRICS, type HostForecast, type PredictedMetrics, type PredictedValue, type ProfileMetric } from "../model/host-forecast.js";
-import { BUCKETS_PER_DAY, DAY_MS, PROFILE_BUCKET_MS, bucketOf, type LoadProfile } from "./load-profile.js";
+import { BUCKETS_PER_DAY, PROFILE_BUCKET_MS, bucketOf, type LoadProfile } from "./load-profile.js";
 
 /**
  * The percentile of a bucket's daily means taken as its prediction. p90 rather than the
@@ -26,17 +26,15 @@ export function predictedPeak(profile: LoadProfile, fromMs: number, horizonMs: n
  */
 export function buildHostForecast(profile: LoadProfile, fromMs: number): HostForecast | undefined {
   if (profile.empty) return undefined;
-  const day = Math.floor(fromMs / DAY_MS);
   const first = bucketOf(fromMs);
   const byBuckets: PredictedMetrics[] = [];
   const running: Partial<Record<ProfileMetric, PredictedValue>> = {};
   const means: number[] = [];
   for (let k = 0; k < BUCKETS_PER_DAY; k++) {
     const bucket = (first + k) % BUCKETS_PER_DAY;
-    // Buckets after midnight are tomorrow's: today's own cell of that bucket, if any, is history too.
     for (let m = 0; m < PROFILE_METRICS.length; m++) {
       means.length = 0;
-      profile.bucketMeans(m, bucket, day, means);
+      profile.bucketMeans(m, bucket, fromMs, means);
       if (means.length === 0) continue;
       const value = percentile(means, PREDICTION_PERCENTILE);
       const name = PROFILE_METRICS[m]!;
