@@ -12,8 +12,8 @@ describe("HostLoadProfiles", () => {
     profiles.recordInventory(inv, 20);
     profiles.recordInventory(inv, 20);
     profiles.recordInventory(inventoryOf([hostView({ id: "host-1", metrics: { cpuReadyPercent: 8, sampledAtMs: NOW_MS } })], []), 20);
-    // (4 x 20 + 8 x 20) / 40 = 6: the repeated sample did not count twice
-    expect(profiles.profileOf("host-1").bucketMeans(READY, 20, NOW_MS, [])).to.deep.equal([6]);
+    // both 20 s samples end by 10:00, so they fall in bucket 19 (09:30); (4 x 20 + 8 x 20) / 40 = 6: the repeated one counted once
+    expect(profiles.profileOf("host-1").bucketMeans(READY, 19, NOW_MS, [])).to.deep.equal([6]);
   });
 
   it("given hosts with and without samples, forecasts only those with history and counts them", () => {
