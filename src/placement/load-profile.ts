@@ -30,6 +30,9 @@ export class LoadProfile {
   private readonly sums = new Float64Array(SLOTS * BUCKETS_PER_DAY * M);
   private readonly weights = new Float64Array(SLOTS * BUCKETS_PER_DAY * M);
   private newest = -1;
+  /** Bumped whenever a bucket's cells change: what the percentile cache is checked against. */
+  private readonly stamps = new Uint32Array(BUCKETS_PER_DAY);
+  private cached: { fromBucket: number; stamps: Uint32Array; values: Float64Array; days: Uint8Array } | undefined;
 
   /**
    * Adds a sample stamped at the end of its interval (vCenter's convention), `intervalS`
@@ -48,9 +51,12 @@ export class LoadProfile {
       this.sums.fill(0, from, from + BUCKETS_PER_DAY * M);
       this.weights.fill(0, from, from + BUCKETS_PER_DAY * M);
       this.slotDay[slot] = day;
+      for (let b = 0; b < BUCKETS_PER_DAY; b++) this.stamps[b]!++;
     }
     this.newest = Math.max(this.newest, day);
-    const cell = (slot * BUCKETS_PER_DAY + bucketOf(atMs)) * M;
+    const bucket = bucketOf(atMs);
+    this.stamps[bucket]!++;
+    const cell = (slot * BUCKETS_PER_DAY + bucket) * M;
     for (let m = 0; m < M; m++) {
       const v = sample[PROFILE_METRICS[m]!];
       if (v === undefined || !Number.isFinite(v) || v < 0) continue;
@@ -81,6 +87,42 @@ export class LoadProfile {
     }
     return out;
   }
+
+  /**
+   * Per bucket b and metric m (index b x M + m): the `percentile` of the bucket's daily means
+   * over its last `PROFILE_DAYS` occurrences up to `fromMs` (NaN without data) and the days
+   * behind it. The answer changes only when a bucket's cells change or `fromMs` enters another
+   * half hour, so it is kept and recomputed bucket by bucket: a poll that adds one sample
+   * recomputes one bucket. The arrays are the cache's own: read, never keep or write them.
+   */
+  bucketPercentiles(fromMs: number, p: number): { readonly values: Float64Array; readonly days: Uint8Array } {
+    const fromBucket = Math.floor(fromMs / PROFILE_BUCKET_MS);
+    let c = this.cached;
+    const all = !c || c.fromBucket !== fromBucket;
+    if (!c) c = this.cached = { fromBucket, stamps: new Uint32Array(BUCKETS_PER_DAY), values: new Float64Array(BUCKETS_PER_DAY * M), days: new Uint8Array(BUCKETS_PER_DAY * M) };
+    c.fromBucket = fromBucket;
+    const means: number[] = [];
+    for (let b = 0; b < BUCKETS_PER_DAY; b++) {
+      if (!all && c.stamps[b] === this.stamps[b]) continue;
+      c.stamps[b] = this.stamps[b]!;
+      for (let m = 0; m < M; m++) {
+        means.length = 0;
+        this.bucketMeans(m, b, fromMs, means);
+        c.values[b * M + m] = means.length > 0 ? percentile(means, p) : Number.NaN;
+        c.days[b * M + m] = means.length;
+      }
+    }
+    return c;
+  }
+}
+
+/** Linear interpolation between closest ranks (numpy's default); sorts `values` in place. */
+export function percentile(values: number[], p: number): number {
+  values.sort((a, b) => a - b);
+  const rank = ((values.length - 1) * p) / 100;
+  const lo = Math.floor(rank);
+  const hi = Math.min(values.length - 1, lo + 1);
+  return values[lo]! + (values[hi]! - values[lo]!) * (rank - lo);
 }
 
 /** The bucket (0..BUCKETS_PER_DAY - 1) holding `atMs`, in UTC. */

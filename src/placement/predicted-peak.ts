@@ -1,6 +1,8 @@
 import { PROFILE_METRICS, type HostForecast, type PredictedMetrics, type PredictedValue, type ProfileMetric } from "../model/host-forecast.js";
 import { BUCKETS_PER_DAY, PROFILE_BUCKET_MS, bucketOf, type LoadProfile } from "./load-profile.js";
 
+export { percentile } from "./load-profile.js";
+
 /**
  * The percentile of a bucket's daily means taken as its prediction. p90 rather than the
  * maximum, so one odd day (a backup run, an incident) does not brand the host for a week;
@@ -27,23 +29,25 @@ export function predictedPeak(profile: LoadProfile, fromMs: number, horizonMs: n
 export function buildHostForecast(profile: LoadProfile, fromMs: number): HostForecast | undefined {
   if (profile.empty) return undefined;
   const first = bucketOf(fromMs);
+  const { values, days } = profile.bucketPercentiles(fromMs, PREDICTION_PERCENTILE);
+  const M = PROFILE_METRICS.length;
   const byBuckets: PredictedMetrics[] = [];
   const running: Partial<Record<ProfileMetric, PredictedValue>> = {};
-  const means: number[] = [];
   for (let k = 0; k < BUCKETS_PER_DAY; k++) {
     const bucket = (first + k) % BUCKETS_PER_DAY;
-    for (let m = 0; m < PROFILE_METRICS.length; m++) {
-      means.length = 0;
-      profile.bucketMeans(m, bucket, fromMs, means);
-      if (means.length === 0) continue;
-      const value = percentile(means, PREDICTION_PERCENTILE);
+    let changed = k === 0;
+    for (let m = 0; m < M; m++) {
+      const value = values[bucket * M + m]!;
+      if (Number.isNaN(value)) continue;
       const name = PROFILE_METRICS[m]!;
       const best = running[name];
       if (best === undefined || value > best.value) {
-        running[name] = { value, minuteOfDay: (bucket * PROFILE_BUCKET_MS) / 60_000, days: means.length };
+        running[name] = { value, minuteOfDay: (bucket * PROFILE_BUCKET_MS) / 60_000, days: days[bucket * M + m]! };
+        changed = true;
       }
     }
-    byBuckets.push(Object.freeze({ ...running }));
+    // Unchanged peaks share the previous entry: most of a day's 48 entries are the same object.
+    byBuckets.push(changed ? Object.freeze({ ...running }) : byBuckets[k - 1]!);
   }
   return { fromMs, bucketMs: PROFILE_BUCKET_MS, byBuckets };
 }
@@ -54,13 +58,4 @@ export function peakWithin(forecast: HostForecast, horizonMs: number): Predicted
   const offset = forecast.fromMs - Math.floor(forecast.fromMs / forecast.bucketMs) * forecast.bucketMs;
   const k = Math.min(forecast.byBuckets.length, Math.floor((offset + horizonMs - 1) / forecast.bucketMs) + 1);
   return forecast.byBuckets[k - 1] ?? {};
-}
-
-/** Linear interpolation between closest ranks (numpy's default); sorts `values` in place. */
-export function percentile(values: number[], p: number): number {
-  values.sort((a, b) => a - b);
-  const rank = ((values.length - 1) * p) / 100;
-  const lo = Math.floor(rank);
-  const hi = Math.min(values.length - 1, lo + 1);
-  return values[lo]! + (values[hi]! - values[lo]!) * (rank - lo);
 }

@@ -82,3 +82,23 @@ describe("buildHostForecast / peakWithin", () => {
     expect(peakWithin(forecast, 30 * 60_000).cpuUsagePercent).to.deep.equal({ value: 60, minuteOfDay: 630, days: 1 });
   });
 });
+
+describe("LoadProfile.bucketPercentiles cache", () => {
+  it("given samples recorded between builds and a later half hour, rebuilds exactly what a fresh profile gives", () => {
+    const cached = weekProfile();
+    const samples: Array<[number, number]> = [
+      [at("10:10"), 9],
+      [at("10:40"), 3],
+      [at("14:10", -1), 40],
+    ];
+    buildHostForecast(cached, at("10:05"));
+    for (const [i, [ms, v]] of samples.entries()) {
+      cached.record(ms, 20, { cpuReadyPercent: v });
+      const fresh = weekProfile();
+      for (const [ms2, v2] of samples.slice(0, i + 1)) fresh.record(ms2, 20, { cpuReadyPercent: v2 });
+      for (const fromMs of [at("10:20"), at("10:50"), at("14:15")]) {
+        expect(buildHostForecast(cached, fromMs)!.byBuckets, `sample ${i} from ${new Date(fromMs).toISOString()}`).to.deep.equal(buildHostForecast(fresh, fromMs)!.byBuckets);
+      }
+    }
+  });
+});
