@@ -1,5 +1,4 @@
-import type { PredictedMetrics, ProfileMetric } from "../model/host-forecast.js";
-import type { HostForecast } from "../model/host-forecast.js";
+import type { HostForecast, PredictedMetrics, ProfileMetric } from "../model/host-forecast.js";
 import type { HostMetrics, HostView } from "../model/inventory.js";
 import type { HostAssessment } from "./assess-host.js";
 import type { PodMeta } from "./exemption.js";
