@@ -114,7 +114,12 @@ export function hvxStrategy(deps: StrategyDeps, policy: PlacementPolicy, opts: H
       const visible = learnt ? ring.visibleAt(obs.step + 1) : undefined;
       if (!learnt || !visible || visible.step === fedStep) return;
       fedStep = visible.step;
-      learnt.recordInventory(observedInventory(world, visible, state.vmHost, state.hostInMaintenance, visible.sampledAtMs), world.stepSeconds);
+      // The next step's snapshot itself (the same sample, polled at that step): its decisions reuse it.
+      const next = obs.step + 1;
+      inventory = observedInventory(world, visible, state.vmHost, state.hostInMaintenance, world.startMs + next * stepMs);
+      cachedStep = next;
+      withForecasts = undefined;
+      learnt.recordInventory(inventory, world.stepSeconds);
     },
     bound(pod, node, step) {
       cluster?.bind(pod, node, step);
