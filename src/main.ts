@@ -247,7 +247,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
 function startMetricsSource(config: Readonly<Config>, vcenter: Config["vcenter"], log: Logger, registry: Registry, credentialFiles: VcenterPollerOptions["credentialFiles"]): MetricsSource & { status(): SourceStatus; stop(): void } {
   const maxMetricAgeSeconds = config.thresholds.maxMetricAgeSeconds;
   if (config.metrics.source === "vcenter") {
-    const poller = new VcenterPoller({ vcenter, maxMetricAgeSeconds, log, registry, ...(credentialFiles ? { credentialFiles } : {}) });
+    const poller = new VcenterPoller({ vcenter, maxMetricAgeSeconds, log, registry, prediction: config.prediction, ...(credentialFiles ? { credentialFiles } : {}) });
     poller.start();
     return poller;
   }
@@ -269,13 +269,13 @@ function startVcenters(config: Readonly<Config>, log: Logger, registry: Registry
   const maxMetricAgeSeconds = config.thresholds.maxMetricAgeSeconds;
   if (config.vcenters.length === 1) {
     const { name: _name, ...vc } = config.vcenters[0]!;
-    const poller = new VcenterPoller({ vcenter: vc, maxMetricAgeSeconds, log, registry, ...(credentialFiles ? { credentialFiles } : {}) });
+    const poller = new VcenterPoller({ vcenter: vc, maxMetricAgeSeconds, log, registry, prediction: config.prediction, ...(credentialFiles ? { credentialFiles } : {}) });
     poller.start();
     return poller;
   }
   const sources = config.vcenters.map((vc) => {
     const name = vc.name!;
-    const poller = new VcenterPoller({ vcenter: vc, name, maxMetricAgeSeconds, log: log.child({ vcenter: name }), registry, ...(credentialFiles ? { credentialFiles } : {}) });
+    const poller = new VcenterPoller({ vcenter: vc, name, maxMetricAgeSeconds, log: log.child({ vcenter: name }), registry, prediction: config.prediction, ...(credentialFiles ? { credentialFiles } : {}) });
     poller.start();
     return { name, source: poller };
   });

@@ -150,6 +150,30 @@ export const FaultsSchema = z
   .default({});
 export type FaultsSpec = z.infer<typeof FaultsSchema>;
 
+/** One `PerfInterval` (PerformanceManager `historicalInterval`): how vCenter rolls up and keeps statistics. */
+export const PerfIntervalSchema = z
+  .object({
+    key: z.number().int().min(1),
+    /** Seconds per sample: the `intervalId` a QueryPerf names. */
+    samplingPeriod: z.number().int().min(1),
+    name: z.string().min(1),
+    /** Seconds of samples kept. */
+    length: z.number().int().min(1),
+    /** Statistics level 1..4: counters above it are not collected for this interval. */
+    level: z.number().int().min(1).max(4),
+    enabled: z.boolean(),
+  })
+  .strict();
+export type PerfIntervalSpec = z.infer<typeof PerfIntervalSchema>;
+
+/** vCenter's four default historical intervals (statistics level 1). */
+export const DEFAULT_HISTORICAL_INTERVALS: readonly PerfIntervalSpec[] = [
+  { key: 1, samplingPeriod: 300, name: "Past day", length: 86_400, level: 1, enabled: true },
+  { key: 2, samplingPeriod: 1800, name: "Past week", length: 604_800, level: 1, enabled: true },
+  { key: 3, samplingPeriod: 7200, name: "Past month", length: 2_592_000, level: 1, enabled: true },
+  { key: 4, samplingPeriod: 86_400, name: "Past year", length: 31_536_000, level: 1, enabled: true },
+];
+
 export const ScenarioSchema = z
   .object({
     credentials: z
@@ -174,6 +198,12 @@ export const ScenarioSchema = z
      * lifts it). Numbers are served as `int`, text as `string`.
      */
     advancedSettings: z.record(z.string().min(1), z.union([z.number().int(), z.string()])).default({}),
+    /**
+     * `PerformanceManager.historicalInterval`; QueryPerf serves these intervals' samples from
+     * the scenario series (before the mock's start: the series' first value). `[]`: a vCenter
+     * that keeps no history (QueryPerf then refuses any interval but 20).
+     */
+    historicalIntervals: z.array(PerfIntervalSchema).default(() => DEFAULT_HISTORICAL_INTERVALS.map((i) => ({ ...i }))),
     faults: FaultsSchema,
     clusters: z.array(ClusterSchema).default([]),
     hosts: z.array(HostSchema).default([]),

@@ -15,9 +15,14 @@ import {
 export const MAX_QUERY_METRICS = DEFAULT_MAX_QUERY_METRICS;
 /** Real-time samples are kept one hour: 180 x 20 s. */
 const REALTIME_KEPT = 180;
-/** The first historical interval (past day): 300 s samples; the mock keeps the last hour of them. */
+/** The first historical interval (past day): 300 s samples. */
 export const HISTORICAL_INTERVAL_S = 300;
+/** Historical samples answered to a spec without `startTime` (the mock's choice: the last hour of 300 s ones). */
 const HISTORICAL_KEPT = 12;
+
+/** The interval a spec reads: real-time, or one of the scenario's historical intervals. */
+type IntervalRead = { readonly samplingPeriod: number; readonly level: number; readonly enabled: boolean; readonly lengthS: number };
+const REALTIME: IntervalRead = { samplingPeriod: SAMPLE_INTERVAL_S, level: 4, enabled: true, lengthS: REALTIME_KEPT * SAMPLE_INTERVAL_S };
 
 export interface PerfQuerySpecWire {
   _typeName?: unknown;
@@ -167,22 +172,29 @@ function metricCount(p: ParsedSpec, e: PerfEntity): number {
 }
 
 /**
- * The interval a spec reads: 20 (real-time) when asked for; 300 (the first historical
- * interval) when asked for or when `intervalId` is left out, since vCenter then answers from
- * its statistics database rather than the hosts' real-time data. Any other: InvalidArgument.
+ * The interval a spec reads: 20 (real-time) when asked for; a historical interval's
+ * `samplingPeriod` (300, 1800, ... as the scenario's `historicalIntervals` list them) when
+ * asked for, or the shortest one when `intervalId` is left out, since vCenter then answers
+ * from its statistics database rather than the hosts' real-time data. Any other (or any
+ * historical one on a vCenter that keeps none): InvalidArgument `querySpec.interval`.
  */
-function intervalOf(spec: PerfQuerySpecWire): number | Fault {
-  if (spec.intervalId === undefined || spec.intervalId === null) return HISTORICAL_INTERVAL_S;
-  const interval = Number(spec.intervalId);
-  return interval === SAMPLE_INTERVAL_S || interval === HISTORICAL_INTERVAL_S ? interval : { fault: invalidArgument("querySpec.interval") };
+function intervalOf(state: MockState, spec: PerfQuerySpecWire): IntervalRead | Fault {
+  const intervals = [...state.scenario.historicalIntervals].sort((a, b) => a.samplingPeriod - b.samplingPeriod);
+  const wanted = spec.intervalId === undefined || spec.intervalId === null ? intervals[0]?.samplingPeriod : Number(spec.intervalId);
+  if (wanted === SAMPLE_INTERVAL_S) return REALTIME;
+  const found = intervals.find((i) => i.samplingPeriod === wanted);
+  if (found === undefined) return { fault: invalidArgument("querySpec.interval") };
+  return { samplingPeriod: found.samplingPeriod, level: found.level, enabled: found.enabled, lengthS: found.length };
 }
 
 /**
  * Sample end times a spec gets, newest last. Real-time: 20 s boundaries of the mock clock,
- * one hour kept, `maxSample` keeps the newest N. Historical: 300 s boundaries, the last hour,
+ * one hour kept, `maxSample` keeps the newest N. Historical: the interval's boundaries within
+ * its `length` (from `startTime`, else the last hour), none while the interval is disabled,
  * `maxSample` ignored (as vCenter documents).
  */
-function sampleTimesMs(state: MockState, spec: PerfQuerySpecWire, intervalS: number): number[] | Fault {
+function sampleTimesMs(state: MockState, spec: PerfQuerySpecWire, interval: IntervalRead): number[] | Fault {
+  const intervalS = interval.samplingPeriod;
   const stepMs = intervalS * 1000;
   const latest = Math.floor(state.clock() / stepMs) * stepMs;
   const start = spec.startTime === undefined ? undefined : Date.parse(String(spec.startTime));
@@ -191,7 +203,9 @@ function sampleTimesMs(state: MockState, spec: PerfQuerySpecWire, intervalS: num
   if (end !== undefined && Number.isNaN(end)) return { fault: invalidArgument("querySpec.endTime") };
   const max = spec.maxSample === undefined ? undefined : Number(spec.maxSample);
   if (max !== undefined && !(Number.isInteger(max) && max > 0)) return { fault: invalidArgument("querySpec.maxSample") };
-  const kept = intervalS === SAMPLE_INTERVAL_S ? REALTIME_KEPT : HISTORICAL_KEPT;
+  if (!interval.enabled) return [];
+  const kept =
+    intervalS === SAMPLE_INTERVAL_S ? REALTIME_KEPT : start === undefined ? HISTORICAL_KEPT : Math.floor(interval.lengthS / intervalS);
   const times: number[] = [];
   for (let k = kept - 1; k >= 0; k--) {
     const t = latest - k * stepMs;
@@ -207,8 +221,8 @@ function hasData(state: MockState, e: PerfEntity): boolean {
 
 function entityMetric(state: MockState, p: ParsedSpec, e: PerfEntity): { metric?: object } | Fault {
   const spec = p.spec;
-  const interval = intervalOf(spec);
-  if (typeof interval !== "number") return interval;
+  const interval = intervalOf(state, spec);
+  if ("fault" in interval) return interval;
   if (spec.format !== undefined && spec.format !== "normal") return { fault: invalidArgument("querySpec.format") };
   const times = sampleTimesMs(state, spec, interval);
   if (!Array.isArray(times)) return times;
@@ -221,11 +235,15 @@ function entityMetric(state: MockState, p: ParsedSpec, e: PerfEntity): { metric?
   const series: object[] = [];
   for (const w of wanted) {
     const c = counterByKey(w.key, offset);
-    if (c === undefined) continue;
+    // A counter above the interval's statistics level is not collected for it.
+    if (c === undefined || c.level > interval.level) continue;
+    const intervalS = interval.samplingPeriod;
     // A summation over a 300 s sample adds up fifteen 20 s ones.
-    const scale = c.rollup === "summation" ? interval / SAMPLE_INTERVAL_S : 1;
+    const scale = c.rollup === "summation" ? intervalS / SAMPLE_INTERVAL_S : 1;
+    // A historical sample stands for its whole interval: the series at the interval's midpoint.
+    const at = (t: number) => (t - state.startMs) / 1000 - (intervalS === SAMPLE_INTERVAL_S ? 0 : intervalS / 2);
     for (const instance of w.instance === "*" ? counterInstances(c, e) : [w.instance]) {
-      const values = times.map((t) => counterValue(state, c, e, instance, (t - state.startMs) / 1000));
+      const values = times.map((t) => counterValue(state, c, e, instance, at(t)));
       if (values.some((v) => v === undefined)) continue;
       series.push({
         _typeName: "PerfMetricIntSeries",
@@ -235,7 +253,7 @@ function entityMetric(state: MockState, p: ParsedSpec, e: PerfEntity): { metric?
     }
   }
   const entity = e.kind === "host" ? moRef("HostSystem", e.host.id) : moRef("VirtualMachine", e.vm.id);
-  const sampleInfo = times.map((t) => ({ _typeName: "PerfSampleInfo", timestamp: toViTimestamp(t), interval }));
+  const sampleInfo = times.map((t) => ({ _typeName: "PerfSampleInfo", timestamp: toViTimestamp(t), interval: interval.samplingPeriod }));
   return { metric: { _typeName: "PerfEntityMetric", entity, sampleInfo, value: series } };
 }
 

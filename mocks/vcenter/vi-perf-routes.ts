@@ -28,6 +28,12 @@ export function mountViPerfRoutes(app: Application, state: MockState): void {
     sendJson(res, 200, toPerfCounterInfoWire(state.scenario.counterKeyOffset, state.scenario.memStateEncoding));
   });
 
+  // Property read of PerformanceManager.historicalInterval: the PerfInterval objects.
+  counted(app, state, "get", `${VI_BASE}/PerformanceManager/:moId/historicalInterval`, (req, res) => {
+    if (!releaseOk(state, req, res) || requireViSession(state, req, res, perfObj) === undefined || !perfMgr(req.params["moId"], res)) return;
+    sendJson(res, 200, state.scenario.historicalIntervals.map((i) => ({ _typeName: "PerfInterval", ...i })));
+  });
+
   const send = (res: Response, r: PerfReply) => {
     state.stats.maxMetricsInOneQuery = Math.max(state.stats.maxMetricsInOneQuery, r.metrics);
     sendJson(res, r.status, r.body);

@@ -214,6 +214,18 @@ const limitsSchema = z
   .strict()
   .default({});
 
+/** Predicted heat (issue 9 §2, docs/prediction.md). */
+const predictionSchema = z
+  .object({
+    enabled: z.boolean().default(true),
+    /** How far ahead a long-lived pod looks at its host's predicted peak; a day covers every half-hour bucket once. */
+    horizonHours: z.number().gt(0).max(168).default(24),
+    /** true: a predicted peak over a rejection threshold filters the node out; false: it only lowers the score. */
+    filter: z.boolean().default(false),
+  })
+  .strict()
+  .default({});
+
 /** Thresholds of the advice (`GET /debug/advice`, `hvx advise`); hvx acts on none of it. */
 const adviceSchema = z
   .object({
@@ -300,6 +312,7 @@ export const configSchema = z
     kubernetes: kubernetesSchema,
     burstGuard: burstGuardSchema,
     limits: limitsSchema,
+    prediction: predictionSchema,
     advice: adviceSchema,
     nodeLabels: nodeLabelsSchema,
     rebalance: rebalanceSchema,

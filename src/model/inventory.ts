@@ -1,3 +1,5 @@
+import type { HostForecast } from "./host-forecast.js";
+
 /**
  * Core snapshot of the vSphere side, as the poller last saw it. Plain data: the
  * decision code (placement/, oversell/) and the simulator read only these types.
@@ -98,6 +100,8 @@ export interface InventoryView {
    * vMotion, or a clone): a node naming one maps to no VM, by any rule.
    */
   readonly ambiguousBiosUuids?: ReadonlySet<string>;
+  /** Predicted load peaks by host id, computed once per poll (issue 9 §2); absent: no history, the present alone decides. */
+  readonly forecasts?: ReadonlyMap<string, HostForecast>;
 }
 
 export const EMPTY_INVENTORY: InventoryView = Object.freeze({ hosts: new Map(), vms: new Map() });

@@ -1,5 +1,5 @@
 import type { ClusterView, PodView } from "../model/cluster.js";
-import type { HostView, InventoryView, VmView } from "../model/inventory.js";
+import type { HostMetrics, HostView, InventoryView, VmView } from "../model/inventory.js";
 import type { NodeIdentity } from "../model/node.js";
 import { assessHostAlone, withVm, type HostAssessment } from "./assess-host.js";
 import { pendingDemand, projectHost, type PendingDemand } from "./burst-guard.js";
@@ -10,6 +10,7 @@ import { checkSpread, replicasOn, spreadRuleOf, type SpreadCheck, type SpreadRul
 import { limitOvercommitReasons } from "./limit-overcommit.js";
 import { mapNodeToVm, vmIndexOf } from "./map-node.js";
 import type { PlacementPolicy } from "./policy.js";
+import { predictHeat, predictionHorizonMs } from "./predicted-heat.js";
 import type { Reason } from "./reason.js";
 import { penalise, scoreHost } from "./score-host.js";
 import { checkStackedCpu, type StackedCheck } from "./stacked-overcommit.js";
@@ -55,7 +56,8 @@ const NO_REASONS: readonly Reason[] = Object.freeze([]);
 
 /** What one request computes once and shares between its candidate nodes. */
 export class RequestMemo {
-  readonly hosts = new Map<string, { projected: HostView; pending: PendingDemand; alone: HostAssessment; stacked?: StackedCheck }>();
+  readonly hosts = new Map<string, { projected: HostView; pending: PendingDemand; alone: HostAssessment; stacked?: StackedCheck; scoring?: HostMetrics }>();
+  private horizon: { pod: PodMeta | undefined; ms: number } | undefined;
   private leastReplicas: number | undefined;
   private occupancyOf: HostOccupancy | undefined;
   private exemption: { pod: PodMeta | undefined; exempt: Exemption | undefined } | undefined;
@@ -66,6 +68,12 @@ export class RequestMemo {
   exemptionOf(pod: PodMeta | undefined, policy: PlacementPolicy): Exemption | undefined {
     if (!this.exemption || this.exemption.pod !== pod) this.exemption = { pod, exempt: pod ? exemptionOf(pod, policy.exempt) : undefined };
     return this.exemption.exempt;
+  }
+
+  /** How far ahead the pod looks at its hosts' predicted peaks, ms (0: the present alone), judged once per request. */
+  predictionHorizonMs(pod: PodMeta | undefined, policy: PlacementPolicy): number {
+    if (!this.horizon || this.horizon.pod !== pod) this.horizon = { pod, ms: predictionHorizonMs(pod, policy.prediction) };
+    return this.horizon.ms;
   }
 
   /** The snapshot pair's occupancy tables, looked up once per request. */
@@ -106,7 +114,7 @@ export function decideNode(node: NodeIdentity, pod: PodMeta | undefined, ctx: Pl
     return noOpinion(node.name, reason, policy, exemptBy, vm, undefined, undefined);
   }
 
-  const judged = judgeHost(host, ctx, memo);
+  const judged = judgeHost(host, ctx, memo, pod);
   const assessment = withVm(judged.alone, judged.projected, vm, policy.thresholds, ctx.nowMs);
   const weighed: { pending: PendingDemand; stacked?: StackedCheck; spread?: SpreadCheck } = { pending: judged.pending };
   if (assessment.rejections.length > 0 && !exemptBy) return { ...rejected(node.name, true, assessment.rejections, vm, host, assessment, exemptBy), ...weighed };
@@ -132,7 +140,7 @@ export function decideNode(node: NodeIdentity, pod: PodMeta | undefined, ctx: Pl
   if (k8sReasons.length > 0) return { ...rejected(node.name, false, k8sReasons, vm, host, assessment, exemptBy), ...weighed };
   // No opinion on the host's data, but the cluster's penalties (spread, stacked overcommit) are known: keep them.
   if (assessment.staleness) return { ...noOpinion(node.name, assessment.staleness, policy, exemptBy, vm, host, assessment, penalty), ...weighed };
-  const score = penalise(scoreHost(assessment, judged.projected.metrics!, vm.metrics, policy.thresholds), assessment.heat, penalty);
+  const score = penalise(scoreHost(assessment, judged.scoring ?? judged.projected.metrics!, vm.metrics, policy.thresholds), assessment.heat, penalty);
   return { node: node.name, verdict: "pass", unresolvable: false, reasons: NO_REASONS, noOpinion: false, score, vm, host, assessment, exemptBy, ...weighed };
 }
 
@@ -149,7 +157,7 @@ function findVm(node: NodeIdentity, ctx: PlacementContext, memo: RequestMemo): V
 }
 
 /** The host's own verdict, on metrics projected with the burst guard's pending pods. */
-function judgeHost(host: HostView, ctx: PlacementContext, memo: RequestMemo) {
+function judgeHost(host: HostView, ctx: PlacementContext, memo: RequestMemo, pod: PodMeta | undefined) {
   const known = memo.hosts.get(host.id);
   if (known) return known;
   const { policy, cluster } = ctx;
@@ -161,7 +169,9 @@ function judgeHost(host: HostView, ctx: PlacementContext, memo: RequestMemo) {
   const projected = projectHost(host, pending);
   let alone = assessHostAlone(projected, policy.thresholds, ctx.nowMs);
   if (pending.pods > 0) alone = withPendingPods(alone, pending.pods);
-  const judged = { projected, pending, alone };
+  const forecast = ctx.inventory.forecasts?.get(host.id);
+  const predicted = forecast ? predictHeat(alone, host, projected.metrics, forecast, memo.predictionHorizonMs(pod, policy), policy) : undefined;
+  const judged = predicted ? { projected, pending, alone: predicted.assessment, scoring: predicted.metrics } : { projected, pending, alone };
   memo.hosts.set(host.id, judged);
   return judged;
 }

@@ -8,6 +8,8 @@ export interface PodMeta {
   readonly priorityClassName?: string;
   readonly priority?: number;
   readonly annotations: Readonly<Record<string, string>>;
+  /** `spec.activeDeadlineSeconds`: how long the pod may run at most (prediction horizon). */
+  readonly activeDeadlineSeconds?: number;
 }
 
 export const EXEMPT_ANNOTATION = "hvx.io/exempt";

@@ -45,6 +45,15 @@ export interface KubernetesLayerPolicy {
   readonly maxCacheAgeSeconds: number;
 }
 
+/** Predicted heat (issue 9 §2): score by the worse of the present and the host's predicted peak. */
+export interface PredictionPolicy {
+  readonly enabled: boolean;
+  /** How far ahead a long-lived pod looks; a short-lived one looks as far as its deadline. */
+  readonly horizonHours: number;
+  /** true: a predicted peak over a rejection threshold rejects; false: it makes the host at best warm. */
+  readonly filter: boolean;
+}
+
 export interface PlacementPolicy {
   readonly thresholds: ThresholdPolicy;
   /** `pass`: unknown or stale data means no opinion; `reject`: it is a rejection. */
@@ -61,6 +70,8 @@ export interface PlacementPolicy {
   readonly limits: LimitsPolicy;
   /** Undefined: `DEFAULT_MAX_CACHE_AGE_SECONDS`. */
   readonly kubernetes?: KubernetesLayerPolicy;
+  /** Undefined: no prediction (the present alone decides). */
+  readonly prediction?: PredictionPolicy;
 }
 
 /** Warm at this share of a rejection threshold (DESIGN: "within 10 % of another threshold"). */

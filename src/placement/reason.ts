@@ -19,6 +19,15 @@ export type HostMetricName =
   | "swap-in rate"
   | "memory state";
 
+/** Where in the day a predicted peak falls and how much history backs it. */
+export interface PredictedAt {
+  /** Start of the peak's bucket, minutes after midnight UTC. */
+  readonly minuteOfDay: number;
+  /** Days of history behind the percentile. */
+  readonly days: number;
+  readonly percentile: number;
+}
+
 export type VmMetricName = "cpu ready" | "balloon";
 
 export type Reason =
@@ -33,6 +42,8 @@ export type Reason =
       readonly ageS: number;
       /** Bound pods whose demand the burst guard added to this value. */
       readonly pendingPods?: number;
+      /** Set when the value is a predicted peak from the host's load profile, not a sample (issue 9 §2). */
+      readonly predicted?: PredictedAt;
     }
   | {
       readonly code: "vm_metric";

@@ -18,6 +18,7 @@ export interface WirePod {
   readonly spec?: {
     readonly priorityClassName?: string;
     readonly priority?: number;
+    readonly activeDeadlineSeconds?: number;
     readonly [key: string]: unknown;
   };
   readonly [key: string]: unknown;

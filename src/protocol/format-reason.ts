@@ -19,6 +19,11 @@ const texts = new WeakMap<Reason, string>();
 function render(reason: Reason): string {
   switch (reason.code) {
     case "host_metric": {
+      if (reason.predicted) {
+        const p = reason.predicted;
+        const at = `${String(Math.floor(p.minuteOfDay / 60)).padStart(2, "0")}:${String(p.minuteOfDay % 60).padStart(2, "0")}`;
+        return `${hostPrefix(reason.host)} predicted ${reason.metric} ${value(reason.value, reason.unit)} ${reason.op} ${value(reason.threshold, reason.unit)} around ${at} UTC (p${p.percentile} of ${p.days} day${p.days === 1 ? "" : "s"})`;
+      }
       const age = reason.pendingPods ? `(sampled ${reason.ageS}s ago, incl. ${reason.pendingPods} pods bound since)` : sampled(reason.ageS);
       return `${hostPrefix(reason.host)} ${reason.metric} ${value(reason.value, reason.unit)} ${reason.op} ${value(reason.threshold, reason.unit)} ${age}`;
     }

@@ -3,6 +3,7 @@ import type { SourceStatus } from "../model/metrics-source.js";
 import { assessHost, type Heat, type HostAssessment } from "../placement/assess-host.js";
 import type { PlacementPolicy } from "../placement/policy.js";
 import { formatReason } from "../protocol/format-reason.js";
+import { debugPrediction } from "./debug-prediction.js";
 
 /** `GET /debug/hosts`: every host and VM with its metrics, age and verdict. */
 export function buildDebugHosts(inventory: InventoryView, policy: PlacementPolicy, nowMs: number, source?: SourceStatus) {
@@ -43,6 +44,7 @@ export function buildDebugHosts(inventory: InventoryView, policy: PlacementPolic
       rejections: verdict.rejections.map(formatReason),
       warnings: verdict.warnings.map(formatReason),
       lastError: source?.hostErrors?.[host.id] ?? null,
+      prediction: debugPrediction(inventory, host, verdict, policy),
       vms,
     };
   });

@@ -1,4 +1,7 @@
+import type { HostForecast } from "../model/host-forecast.js";
 import type { InventoryView } from "../model/inventory.js";
+import { HostLoadProfiles } from "../placement/host-load-profiles.js";
+import { predictionHorizonMs } from "../placement/predicted-heat.js";
 import { filterNodes, InFlightLedger, prioritizeNodes, recordAnswer, withInFlight, type ClusterContext, type PlacementContext, type PlacementPolicy, type PodMeta } from "../placement/index.js";
 import { DefaultProfile } from "./default-strategy.js";
 import { copyObservation, type Observation } from "./observation-ring.js";
@@ -21,6 +24,8 @@ export interface HvxDecision {
   readonly defaultScores: readonly number[];
   /** Node name, or undefined when the pod stays pending. */
   readonly chosen: string | undefined;
+  /** The predicted peaks the decision saw (undefined: the present alone decided). */
+  readonly forecasts: ReadonlyMap<string, HostForecast> | undefined;
 }
 
 export interface HvxStrategyOptions {
@@ -52,16 +57,21 @@ export function hvxStrategy(deps: StrategyDeps, policy: PlacementPolicy, opts: H
   const stepMs = world.stepSeconds * 1000;
   let cachedStep = -1;
   let inventory: InventoryView | undefined;
+  let withForecasts: InventoryView | undefined;
   let recordedObs: Observation | undefined;
   const ledger = opts.cluster === false || opts.inFlightLedger === false ? undefined : new InFlightLedger();
   const cluster = opts.cluster === false ? undefined : new SimClusterView(world, world.startMs, ledger ? (uid) => ledger.seen(uid) : undefined);
   const profile = new DefaultProfile(deps);
+  // Predicted heat learns from the samples hvx has seen, as the poller does in production.
+  const learnt = policy.prediction?.enabled ? new HostLoadProfiles() : undefined;
+  let fedStep = -1;
   const contextAt = (step: number, atMs: number): PlacementContext => {
     if (cachedStep !== step || inventory === undefined) {
       const obs = ring.visibleAt(step);
       const nowMs = world.startMs + step * stepMs;
       inventory = observedInventory(world, obs, state.vmHost, state.hostInMaintenance, nowMs);
       cachedStep = step;
+      withForecasts = undefined;
     }
     return { inventory, policy, nowMs: atMs };
   };
@@ -71,11 +81,17 @@ export function hvxStrategy(deps: StrategyDeps, policy: PlacementPolicy, opts: H
     const view = ledger ? withInFlight(cluster.current(ctx.nowMs), ledger.current(ctx.nowMs), podView.uid) : cluster.current(ctx.nowMs);
     return { ...ctx, cluster: { view, pod: podView } };
   };
+  // The forecasts of this step's snapshot, built once and only for a pod that looks ahead (not a Job's).
+  const predicting = (ctx: PlacementContext, meta: PodMeta): PlacementContext => {
+    if (!learnt || predictionHorizonMs(meta, policy.prediction) === 0) return ctx;
+    withForecasts ??= { ...ctx.inventory, forecasts: learnt.forecasts(ctx.nowMs) };
+    return { ...ctx, inventory: withForecasts };
+  };
   return {
     name: "hvx",
     choose(pod, feasible, step, atMs = world.startMs + step * stepMs) {
-      const ctx = withPod(contextAt(step, atMs), pod);
-      const meta = podMetaOf(world.pods.names[pod]!, world.pods.priority[pod]!);
+      const meta = podMetaOf(world.pods.names[pod]!, world.pods.priority[pod]!, world.pods.replicaSet[pod]! < 0 ? "Job" : "ReplicaSet");
+      const ctx = withPod(predicting(contextAt(step, atMs), meta), pod);
       const outcome = filterNodes(meta, feasible.map((n) => identities[n]!), ctx);
       const passed = outcome.passed.map((name) => indexByName.get(name)!);
       const ext = passed.length > 0 ? prioritizeNodes(meta, passed.map((n) => identities[n]!), ctx) : [];
@@ -97,9 +113,22 @@ export function hvxStrategy(deps: StrategyDeps, policy: PlacementPolicy, opts: H
           extenderScores: ext.map((e) => e.score),
           defaultScores: defaults,
           chosen: chosen >= 0 ? identities[chosen]!.name : undefined,
+          forecasts: ctx.inventory.forecasts,
         });
       }
       return chosen;
+    },
+    observed(obs) {
+      // The sample hvx may see from the next step on (the ring's lag), recorded once.
+      const visible = learnt ? ring.visibleAt(obs.step + 1) : undefined;
+      if (!learnt || !visible || visible.step === fedStep) return;
+      fedStep = visible.step;
+      // The next step's snapshot itself (the same sample, polled at that step): its decisions reuse it.
+      const next = obs.step + 1;
+      inventory = observedInventory(world, visible, state.vmHost, state.hostInMaintenance, world.startMs + next * stepMs);
+      cachedStep = next;
+      withForecasts = undefined;
+      learnt.recordInventory(inventory, world.stepSeconds);
     },
     bound(pod, node, step, atMs = world.startMs + step * stepMs) {
       cluster?.bind(pod, node, atMs);
@@ -110,7 +139,10 @@ export function hvxStrategy(deps: StrategyDeps, policy: PlacementPolicy, opts: H
   };
 }
 
-/** A simulated pod as the placement code sees it: a ReplicaSet pod in namespace `default`. */
-export function podMetaOf(name: string, priority: number): PodMeta {
-  return { namespace: "default", name, ownerKinds: ["ReplicaSet"], priority, annotations: {} };
+/**
+ * A simulated pod as the placement code sees it: a ReplicaSet's pod, or a Job's (batches), in
+ * namespace `default`, without `activeDeadlineSeconds` (scenarios declare none).
+ */
+export function podMetaOf(name: string, priority: number, ownerKind: "ReplicaSet" | "Job" = "ReplicaSet"): PodMeta {
+  return { namespace: "default", name, ownerKinds: [ownerKind], priority, annotations: {} };
 }

@@ -1,3 +1,4 @@
+import type { HostForecast } from "../model/host-forecast.js";
 import type { HostView, InventoryView, VmView } from "../model/inventory.js";
 import type { HostErrorStatus, MetricsSource, SourceStatus } from "../model/metrics-source.js";
 import type { Logger } from "../observability/logger.js";
@@ -89,6 +90,7 @@ export class MultiVcenterSource implements MetricsSource {
     }
     const hosts = new Map<string, HostView>();
     const vms = new Map<string, VmView>();
+    const forecasts = new Map<string, HostForecast>();
     let polledAtMs: number | undefined;
     inputs.forEach((inv, i) => {
       const prefix = `${this.sources[i]!.name}/`;
@@ -96,6 +98,7 @@ export class MultiVcenterSource implements MetricsSource {
         const id = prefix + h.id;
         hosts.set(id, { ...h, id, vmIds: h.vmIds.map((v) => prefix + v) });
       }
+      for (const [hostId, f] of inv.forecasts ?? []) forecasts.set(prefix + hostId, f);
       for (const vm of inv.vms.values()) {
         const id = prefix + vm.id;
         const { biosUuid, ...rest } = vm;
@@ -105,6 +108,12 @@ export class MultiVcenterSource implements MetricsSource {
       if (inv.polledAtMs !== undefined) polledAtMs = Math.max(polledAtMs ?? 0, inv.polledAtMs);
     });
     // polledAtMs: the newest vCenter's; staleness is judged per host from its own times.
-    return { hosts, vms, ...(polledAtMs !== undefined ? { polledAtMs } : {}), ...(duplicate.size > 0 ? { ambiguousBiosUuids: duplicate } : {}) };
+    return {
+      hosts,
+      vms,
+      ...(polledAtMs !== undefined ? { polledAtMs } : {}),
+      ...(duplicate.size > 0 ? { ambiguousBiosUuids: duplicate } : {}),
+      ...(forecasts.size > 0 ? { forecasts } : {}),
+    };
   }
 }

@@ -5,6 +5,13 @@ export const MAX_QUERY_METRICS = 256;
 /** Real-time statistics: 20 s samples. */
 export const REALTIME_INTERVAL_ID = 20;
 
+/** A historical query's interval and time range (vCenter's clock, xsd:dateTime). */
+export interface PerfWindow {
+  readonly intervalId: number;
+  readonly startTime: string;
+  readonly endTime: string;
+}
+
 export interface PerfTarget {
   /** `HostSystem` or `VirtualMachine`. */
   readonly type: string;
@@ -14,11 +21,12 @@ export interface PerfTarget {
 
 /**
  * Splits the wanted (entity, counter) pairs into QueryPerf bodies of at most `maxMetrics`
- * metrics each, latest real-time sample only, aggregate instance "". An entity may be split
+ * metrics each, aggregate instance "": the latest real-time sample only, or with `window`
+ * that historical interval's samples over its time range. An entity may be split
  * over two queries when it does not fit whole. 300 entities x 2 counters = 600 metrics
  * -> 3 queries (256 + 256 + 88).
  */
-export function buildPerfBatches(targets: readonly PerfTarget[], maxMetrics: number = MAX_QUERY_METRICS): PerfQuerySpec[][] {
+export function buildPerfBatches(targets: readonly PerfTarget[], maxMetrics: number = MAX_QUERY_METRICS, window?: PerfWindow): PerfQuerySpec[][] {
   if (!Number.isInteger(maxMetrics) || maxMetrics < 1) throw new RangeError(`maxMetrics must be >= 1, got ${maxMetrics}`);
   const batches: PerfQuerySpec[][] = [];
   let current: PerfQuerySpec[] = [];
@@ -37,8 +45,7 @@ export function buildPerfBatches(targets: readonly PerfTarget[], maxMetrics: num
         _typeName: "PerfQuerySpec",
         entity: { _typeName: "ManagedObjectReference", type: target.type, value: target.id },
         metricId: take.map((counterId) => ({ _typeName: "PerfMetricId", counterId, instance: "" })),
-        intervalId: REALTIME_INTERVAL_ID,
-        maxSample: 1,
+        ...(window ? { intervalId: window.intervalId, startTime: window.startTime, endTime: window.endTime } : { intervalId: REALTIME_INTERVAL_ID, maxSample: 1 }),
       });
       used += take.length;
     }
@@ -48,6 +55,12 @@ export function buildPerfBatches(targets: readonly PerfTarget[], maxMetrics: num
 }
 
 /** Metrics (entity x counter) in one QueryPerf body. */
+/** The historical window a batch was built with (undefined: real-time). */
+export function windowOf(spec: PerfQuerySpec | undefined): PerfWindow | undefined {
+  if (!spec || spec.startTime === undefined || spec.endTime === undefined) return undefined;
+  return { intervalId: spec.intervalId, startTime: spec.startTime, endTime: spec.endTime };
+}
+
 export function countMetrics(specs: readonly PerfQuerySpec[]): number {
   return specs.reduce((n, s) => n + s.metricId.length, 0);
 }

@@ -4,7 +4,7 @@ import type { Logger } from "../observability/logger.js";
 import { assembleInventory, type PolledHost } from "./assemble-inventory.js";
 import type { AutomationClient, HostSummary } from "./automation-client.js";
 import { buildCounterIndex, HOST_COUNTER_NAMES, resolveCounterKeys, VM_COUNTER_NAMES, type CounterIndex } from "./counter-catalogue.js";
-import { buildPerfBatches, countMetrics, type PerfTarget } from "./perf-batches.js";
+import { buildPerfBatches, countMetrics, windowOf, type PerfTarget } from "./perf-batches.js";
 import { indexPerfSamples, type EntitySample } from "./perf-samples.js";
 import { VcenterAuthError } from "./vcenter-auth-error.js";
 import { VcenterHttpError } from "./vcenter-http-error.js";
@@ -146,7 +146,8 @@ async function pollHost(deps: PollCycleDeps, target: Target, fail: Fail): Promis
   return { host: target.host, summary, vms, ...(target.clusterName !== undefined ? { clusterName: target.clusterName } : {}) };
 }
 
-async function counterIndex(deps: PollCycleDeps): Promise<CounterIndex> {
+/** The counter catalogue's name/key index, cached `counterTtlSeconds`. */
+export async function counterIndex(deps: Pick<PollCycleDeps, "cache" | "vijson" | "log" | "counterTtlSeconds">): Promise<CounterIndex> {
   const cached = deps.cache.get<CounterIndex>(COUNTERS_KEY);
   if (cached) return cached;
   const index = buildCounterIndex(await deps.vijson.perfCounters());
@@ -242,7 +243,7 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
  * deleted between listing and querying makes vCenter refuse the whole batch with
  * ManagedObjectNotFound: then ask spec by spec and skip the vanished ones.
  */
-async function queryBatch(deps: PollCycleDeps, batch: readonly PerfQuerySpec[], limit: PerfLimit): Promise<PerfEntityMetric[]> {
+export async function queryBatch(deps: { readonly vijson: Pick<VijsonClient, "queryPerf">; readonly log: Logger }, batch: readonly PerfQuerySpec[], limit: PerfLimit): Promise<PerfEntityMetric[]> {
   try {
     return await deps.vijson.queryPerf(batch);
   } catch (err) {
@@ -257,7 +258,7 @@ async function queryBatch(deps: PollCycleDeps, batch: readonly PerfQuerySpec[], 
         );
         limit.maxMetrics = smaller;
       }
-      const parts = buildPerfBatches(batch.map(toTarget), smaller);
+      const parts = buildPerfBatches(batch.map(toTarget), smaller, windowOf(batch[0]));
       return (await Promise.all(parts.map((part) => queryBatch(deps, part, limit)))).flat();
     }
     if (!isNotFound(err) || batch.length === 1) throw err;

@@ -8,8 +8,10 @@ import type { Logger } from "../observability/logger.js";
 import { AutomationClient, type VcenterCredentials } from "./automation-client.js";
 import { backoffDelayMs } from "./backoff-delay.js";
 import { errorKind } from "./error-kind.js";
+import { ForecastKeeper } from "./forecast-keeper.js";
 import { MAX_QUERY_METRICS } from "./perf-batches.js";
-import { runPollCycle, type HostFailure, type PerfLimit } from "./poll-cycle.js";
+import { counterIndex, runPollCycle, type HostFailure, type PerfLimit } from "./poll-cycle.js";
+import { warmStartHistory } from "./warm-start-history.js";
 import { createPollerMetrics, type PollerMetrics } from "./poller-metrics.js";
 import type { LoginGate } from "./session-keeper.js";
 import type { VcenterApi } from "./vcenter-api.js";
@@ -36,6 +38,8 @@ export interface VcenterPollerOptions {
    * before each cycle; a change is used at the next login and lifts a login suspension.
    */
   readonly credentialFiles?: { readonly username?: string; readonly password?: string };
+  /** `prediction.enabled`: learn per-host load profiles (warm-started from vCenter's history) and publish forecasts. */
+  readonly prediction?: { readonly enabled: boolean };
 }
 
 /** Snapshots older than this many maxMetricAge are dropped. */
@@ -88,6 +92,7 @@ export class VcenterPoller implements MetricsSource {
   private clockWarned = false;
   private readonly hostErrors = new Map<string, HostErrorState>();
   private readonly hostLastReadMs = new Map<string, number>();
+  private readonly forecasts: ForecastKeeper | undefined;
 
   constructor(private readonly options: VcenterPollerOptions) {
     const vc = options.vcenter;
@@ -108,6 +113,20 @@ export class VcenterPoller implements MetricsSource {
       () => (this.lastSuccessMs === undefined ? undefined : (this.clock() - this.lastSuccessMs) / 1000),
       options.name,
     );
+    if (options.prediction?.enabled) {
+      const log = options.log;
+      this.forecasts = new ForecastKeeper({
+        registry: options.registry,
+        ...(options.name !== undefined ? { name: options.name } : {}),
+        log,
+        clock: this.clock,
+        readHistory: async (view, hostIds, profiles, vcenterNowMs, offsetMs) => {
+          const index = await counterIndex({ cache: this.cache, vijson: this.vijson, log, counterTtlSeconds: COUNTER_TTL_SECONDS });
+          const deps = { vijson: this.vijson, log, perfLimit: this.perfLimit, index, memStateScale: index.memStateScale };
+          return warmStartHistory(deps, view, hostIds, profiles, vcenterNowMs, offsetMs);
+        },
+      });
+    }
     this.http = createVcenterHttp({
       baseUrl: vc.url,
       timeoutMs: vc.requestTimeoutSeconds * 1000,
@@ -164,6 +183,11 @@ export class VcenterPoller implements MetricsSource {
   /** One VM's `summary` through the poller's VI/JSON session (VM reservations, read hourly). */
   vmSummary(vmId: string): Promise<VmSummaryInfo> {
     return this.vijson.vmSummary(vmId);
+  }
+
+  /** Resolves when the history warm start under way (if any) is over. */
+  historySettled(): Promise<void> {
+    return this.forecasts?.historySettled() ?? Promise.resolve();
   }
 
   latest(): InventoryView {
@@ -226,7 +250,7 @@ export class VcenterPoller implements MetricsSource {
         perfLimit: this.perfLimit,
         ...(this.clockOffsetMs !== undefined ? { lastClockOffsetMs: this.clockOffsetMs } : {}),
       });
-      const view = result.view;
+      const view = this.forecasts ? this.forecasts.withForecasts(result.view, result.clockOffsetMs ?? this.clockOffsetMs ?? 0) : result.view;
       this.snapshot = view;
       this.failures = 0;
       this.lastError = undefined;

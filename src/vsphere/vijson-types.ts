@@ -65,7 +65,8 @@ export interface PerfMetricId {
 }
 
 /**
- * One PerfQuerySpec: real-time (intervalId 20), latest sample only. `_typeName` is set on
+ * One PerfQuerySpec: real-time (intervalId 20), latest sample only; or historical (intervalId
+ * 300, 1800, ...) over a time range. `_typeName` is set on
  * every data object, as VMware's VI/JSON guide recommends for request bodies.
  */
 export interface PerfQuerySpec {
@@ -73,7 +74,11 @@ export interface PerfQuerySpec {
   readonly entity: { readonly _typeName: "ManagedObjectReference"; readonly type: string; readonly value: string };
   readonly metricId: readonly PerfMetricId[];
   readonly intervalId: number;
-  readonly maxSample: number;
+  /** Real-time queries only: the newest N samples. */
+  readonly maxSample?: number;
+  /** Historical queries: samples ending in (startTime, endTime], vCenter's clock (xsd:dateTime). */
+  readonly startTime?: string;
+  readonly endTime?: string;
 }
 
 /**

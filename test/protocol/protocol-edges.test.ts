@@ -123,6 +123,13 @@ describe("parseExtenderArgs edges", () => {
     ).to.deep.equal({ namespace: "shop", name: "web-1", ownerKinds: ["ReplicaSet", "", ""], priorityClassName: "high", priority: 1000, annotations: {} });
     expect(toPodMeta({ spec: { priorityClassName: 1, priority: "1000" } } as unknown as WirePod)).to.deep.equal({ namespace: "default", name: "", ownerKinds: [], annotations: {} });
   });
+
+  it("reads spec.activeDeadlineSeconds (the prediction horizon of a short-lived pod) when it is a positive number, else leaves it out", () => {
+    expect(toPodMeta({ spec: { activeDeadlineSeconds: 3600 } } as WirePod).activeDeadlineSeconds).to.equal(3600);
+    for (const bad of [0, -5, "3600", null]) {
+      expect(toPodMeta({ spec: { activeDeadlineSeconds: bad } } as unknown as WirePod)).to.not.have.property("activeDeadlineSeconds");
+    }
+  });
 });
 
 describe("toFilterResultWire edges", () => {

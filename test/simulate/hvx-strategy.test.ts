@@ -87,3 +87,38 @@ describe("hvxStrategy (real filterNodes / prioritizeNodes)", () => {
     expect(new Set(decisions[1]!.extenderScores).size).to.equal(1);
   });
 });
+
+describe("hvxStrategy: predicted heat learnt from its own samples", () => {
+  /** Host 1 hot (ready 15 %) for steps 0..9, then cool; each sample shown to the strategy as the run does. */
+  function run(enabled: boolean) {
+    const decisions: HvxDecision[] = [];
+    const world = buildWorld(smallScenario());
+    const state = new RunState(world);
+    const ring = new ObservationRing(world, world.lagSteps);
+    const policy = { ...productionPolicy(), prediction: { enabled, horizonHours: 24, filter: false } };
+    const strategy = hvxStrategy({ world, state, ring, rng: mulberry32(1), evictPod: () => undefined }, policy, { record: (d) => decisions.push(d) });
+    const last = 14;
+    for (let step = 0; step <= last; step++) {
+      observe(world, ring, state, step, step < 10 ? [1] : [], 3000);
+      strategy.observed!(ring.writable(step, world.startMs + (step + 1) * 20_000));
+    }
+    const onHost1 = ALL_NODES.find((n) => world.vms.initialHost[n] === 1)!;
+    loadAllBut(state, onHost1);
+    // The decision sees the sample of step `last` (cool everywhere): ready 0 on host 1 now.
+    const chosen = strategy.choose(10, ALL_NODES, last + 1 + world.lagSteps);
+    return { world, chosen, onHost1, decision: decisions[decisions.length - 1]! };
+  }
+
+  it("given host 1 hot earlier this half hour and cool now, a ReplicaSet pod goes elsewhere than the node the default profile prefers", () => {
+    const { world, chosen, decision } = run(true);
+    expect(decision.observation!.vmReadyMs.every((v) => v === 0)).to.equal(true);
+    expect(decision.forecasts!.size).to.equal(world.hosts.count);
+    expect(world.vms.initialHost[chosen]).to.not.equal(1);
+  });
+
+  it("given prediction disabled, the present alone decides: the default profile's preferred node on host 1 wins", () => {
+    const { chosen, onHost1, decision } = run(false);
+    expect(decision.forecasts).to.equal(undefined);
+    expect(chosen).to.equal(onHost1);
+  });
+});

@@ -37,12 +37,12 @@ describe("MultiVcenterSource: two mock vCenters with overlapping ids", function 
     return parseConfig(`vcenters: [${list.join(", ")}]`);
   }
 
-  async function start(scenarios: Scenario[], log: Logger = silentLogger()) {
+  async function start(scenarios: Scenario[], log: Logger = silentLogger(), prediction = false) {
     mocks = await Promise.all(scenarios.map((scenario) => startMockVcenter({ scenario, clock: () => now.ms })));
     const config = configFor(mocks.map((m) => m.url));
     const registry = new Registry();
     pollers = config.vcenters.map(
-      (vc) => new VcenterPoller({ vcenter: vc, name: vc.name!, maxMetricAgeSeconds: 120, log, registry, clock: () => now.ms, random: () => 1 }),
+      (vc) => new VcenterPoller({ vcenter: vc, name: vc.name!, maxMetricAgeSeconds: 120, log, registry, clock: () => now.ms, random: () => 1, prediction: { enabled: prediction } }),
     );
     const source = new MultiVcenterSource(
       config.vcenters.map((vc, i) => ({ name: vc.name!, source: pollers[i]! })),
@@ -137,6 +137,14 @@ describe("MultiVcenterSource: two mock vCenters with overlapping ids", function 
     let refused: unknown;
     await source.vmSummary("vc09/vm-101").catch((err: unknown) => (refused = err));
     expect(String(refused)).to.match(/no vCenter named in VM id vc09\/vm-101/);
+  });
+
+  it("given prediction on, carries each vCenter's host forecasts under the prefixed host ids", async () => {
+    const { source } = await start([demo, second], silentLogger(), true);
+    const view = source.latest();
+    expect(view.forecasts?.size).to.equal(view.hosts.size);
+    expect([...view.forecasts!.keys()].every((id) => view.hosts.has(id))).to.equal(true);
+    expect(new Set([...view.forecasts!.keys()].map((id) => id.split("/")[0]))).to.deep.equal(new Set(["vc01", "vc02"]));
   });
 
   it("labels each poller's metrics with its vCenter's name in one registry", async () => {

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { buildPerfBatches, countMetrics, type PerfTarget } from "../../src/vsphere/perf-batches.js";
+import { buildPerfBatches, countMetrics, windowOf, type PerfTarget } from "../../src/vsphere/perf-batches.js";
 
 const targets = (n: number, counters: number[]): PerfTarget[] =>
   Array.from({ length: n }, (_, i) => ({ type: "VirtualMachine", id: `vm-${i}`, counterIds: counters }));
@@ -36,6 +36,19 @@ describe("buildPerfBatches", () => {
         maxSample: 1,
       },
     ]);
+  });
+
+  it("given a historical window, writes its intervalId, startTime and endTime and no maxSample (real-time only), and windowOf reads it back", () => {
+    const window = { intervalId: 1800, startTime: "2026-11-22T10:00:00.000Z", endTime: "2026-11-28T10:00:00.000Z" };
+    const batches = buildPerfBatches(targets(3, [1, 2]), 4, window);
+    // 3 entities x 2 counters = 6 metrics -> 4 + 2
+    expect(batches.map(countMetrics)).to.deep.equal([4, 2]);
+    for (const spec of batches.flat()) {
+      expect(spec).to.include({ intervalId: 1800, startTime: window.startTime, endTime: window.endTime });
+      expect(spec).to.not.have.property("maxSample");
+    }
+    expect(windowOf(batches[0]![0])).to.deep.equal(window);
+    expect(windowOf(buildPerfBatches(targets(1, [1]))[0]![0])).to.equal(undefined);
   });
 
   it("given a max below 1, throws", () => {

@@ -1,0 +1,127 @@
+import type { InventoryView } from "../model/inventory.js";
+import type { Logger } from "../observability/logger.js";
+import type { HostLoadProfiles } from "../placement/host-load-profiles.js";
+import { HOST_COUNTER_NAMES, resolveCounterKeys, VM_COUNTER_NAMES, type CounterIndex } from "./counter-catalogue.js";
+import { deriveHostMetrics, deriveVmMetrics, type HostVmInput, type MemStateScale } from "./derive-metrics.js";
+import { indexHistorySamples } from "./history-samples.js";
+import { buildPerfBatches, type PerfTarget, type PerfWindow } from "./perf-batches.js";
+import { toRawHostSample, toRawVmSample, type EntitySample } from "./perf-samples.js";
+import { queryBatch, type PerfLimit } from "./poll-cycle.js";
+import { VcenterAuthError } from "./vcenter-auth-error.js";
+import type { VijsonClient } from "./vijson-client.js";
+import type { PerfEntityMetric } from "./vijson-types.js";
+
+const DAY_MS = 86_400_000;
+
+/**
+ * What a warm start reads, oldest first: vCenter's default "Past week" interval (1800 s) for
+ * the six days before yesterday, then "Past day" (300 s) for the last 24 h.
+ */
+export const HISTORY_WINDOWS: ReadonlyArray<{ readonly intervalId: number; readonly fromAgoMs: number; readonly toAgoMs: number }> = [
+  { intervalId: 1800, fromAgoMs: 7 * DAY_MS, toAgoMs: DAY_MS },
+  { intervalId: 300, fromAgoMs: DAY_MS, toAgoMs: 0 },
+];
+
+export interface WarmStartDeps {
+  readonly vijson: Pick<VijsonClient, "queryPerf">;
+  readonly log: Logger;
+  readonly perfLimit: PerfLimit;
+  readonly index: CounterIndex;
+  readonly memStateScale: MemStateScale;
+}
+
+export interface WarmStartOutcome {
+  /** Hosts whose profile got at least one historical sample. */
+  readonly warmedHosts: number;
+  /** Host samples recorded. */
+  readonly samples: number;
+  /** Windows vCenter refused or could not answer (fault, timeout): that history stays unknown. */
+  readonly failedWindows: number;
+}
+
+/**
+ * Reads the hosts' and their VMs' historical statistics (QueryPerf, `intervalId` 1800 then 300,
+ * `startTime`/`endTime` set, batched within maxQueryMetrics like the real-time poll) and records
+ * each host sample into its load profile. Host ready % is derived like a real-time sample (the
+ * same `deriveHostMetrics`), over the VMs on the host now (a VM moved since counts where it is
+ * now), with `cpu.ready.summation` read per the sample's own interval: ms per 300 or 1800 s.
+ * A window vCenter refuses (no such interval: InvalidArgument) or keeps nothing for (statistics
+ * level, disabled interval: empty answer) leaves the profile as it was: never an error.
+ * `vcenterNowMs` is on vCenter's clock; samples are stored on the local one (minus `offsetMs`).
+ */
+export async function warmStartHistory(
+  deps: WarmStartDeps,
+  view: InventoryView,
+  hostIds: readonly string[],
+  profiles: HostLoadProfiles,
+  vcenterNowMs: number,
+  offsetMs: number,
+): Promise<WarmStartOutcome> {
+  const hostKeys = resolveCounterKeys(deps.index, HOST_COUNTER_NAMES).keys;
+  const vmKeys = resolveCounterKeys(deps.index, VM_COUNTER_NAMES).keys;
+  const targets: PerfTarget[] = [];
+  for (const id of hostIds) {
+    const host = view.hosts.get(id);
+    if (!host || host.connectionState !== "CONNECTED") continue;
+    targets.push({ type: "HostSystem", id, counterIds: hostKeys });
+    for (const vmId of host.vmIds) {
+      if (view.vms.get(vmId)?.powerState === "POWERED_ON") targets.push({ type: "VirtualMachine", id: vmId, counterIds: vmKeys });
+    }
+  }
+  let failedWindows = 0;
+  let samples = 0;
+  const warmed = new Set<string>();
+  if (targets.length === 0) return { warmedHosts: 0, samples: 0, failedWindows: 0 };
+  for (const w of HISTORY_WINDOWS) {
+    const window: PerfWindow = { intervalId: w.intervalId, startTime: iso(vcenterNowMs - w.fromAgoMs), endTime: iso(vcenterNowMs - w.toAgoMs) };
+    const results: PerfEntityMetric[] = [];
+    let failed = false;
+    for (const batch of buildPerfBatches(targets, deps.perfLimit.maxMetrics, window)) {
+      try {
+        results.push(...(await queryBatch(deps, batch, deps.perfLimit)));
+      } catch (err) {
+        if (err instanceof VcenterAuthError) throw err;
+        if (!failed) deps.log.debug({ intervalId: w.intervalId, error: (err as Error)?.message }, "vCenter history not read for this interval; the load profiles go without it");
+        failed = true;
+      }
+    }
+    if (failed) failedWindows++;
+    const indexed = indexHistorySamples(results, deps.index);
+    for (const id of hostIds) {
+      const n = recordHost(view, id, indexed, profiles, deps.memStateScale, offsetMs);
+      if (n > 0) warmed.add(id);
+      samples += n;
+    }
+  }
+  return { warmedHosts: warmed.size, samples, failedWindows };
+}
+
+function recordHost(
+  view: InventoryView,
+  hostId: string,
+  indexed: ReadonlyMap<string, ReadonlyMap<number, EntitySample>>,
+  profiles: HostLoadProfiles,
+  memStateScale: MemStateScale,
+  offsetMs: number,
+): number {
+  const host = view.hosts.get(hostId);
+  const byTime = indexed.get(hostId);
+  if (!host || !byTime) return 0;
+  const vms = host.vmIds.map((id) => view.vms.get(id)).filter((vm) => vm !== undefined && vm.powerState === "POWERED_ON");
+  let n = 0;
+  for (const [atMs, sample] of byTime) {
+    const inputs: HostVmInput[] = vms.map((vm) => {
+      const vmSample = indexed.get(vm!.id)?.get(atMs);
+      return { vcpus: vm!.vcpus, memoryMiB: vm!.memoryMiB, poweredOn: true, ...(vmSample ? { metrics: deriveVmMetrics(toRawVmSample(vmSample), vm!.vcpus) } : {}) };
+    });
+    const metrics = deriveHostMetrics({ raw: toRawHostSample(sample), memoryMiB: host.memoryMiB, vms: inputs, memStateScale });
+    if (!metrics) continue;
+    profiles.profileOf(hostId).record(atMs - offsetMs, sample.intervalS, metrics);
+    n++;
+  }
+  return n;
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}

@@ -1,0 +1,102 @@
+import { expect } from "chai";
+import { Registry } from "prom-client";
+import type { MockVcenterHandle, ScenarioInput } from "../../mocks/vcenter/index.js";
+import { configSchema } from "../../src/config/schema.js";
+import { silentLogger } from "../../src/observability/logger.js";
+import { VcenterPoller } from "../../src/vsphere/vcenter-poller.js";
+import { PASSWORD, T0_MS, USER, smallScenario, startSmall } from "../mocks/vcenter/mock-vcenter-client.js";
+
+interface Rig {
+  mock: MockVcenterHandle;
+  poller: VcenterPoller;
+  registry: Registry;
+}
+
+async function rig(patch: Partial<ScenarioInput> = {}, prediction = true): Promise<Rig> {
+  const clock = () => T0_MS + 5_000;
+  const mock = await startSmall({ clock, scenario: smallScenario(patch) });
+  const registry = new Registry();
+  const vcenter = configSchema.parse({ vcenter: { url: mock.url, username: USER, password: PASSWORD } }).vcenter;
+  const poller = new VcenterPoller({ vcenter, maxMetricAgeSeconds: 120, log: silentLogger(), registry, clock, random: () => 1, prediction: { enabled: prediction } });
+  return { mock, poller, registry };
+}
+
+async function metric(registry: Registry, name: string, labels: Record<string, string> = {}): Promise<number | undefined> {
+  const data = await registry.getSingleMetric(name)?.get();
+  return data?.values.find((v) => Object.entries(labels).every(([k, want]) => String(v.labels[k]) === want))?.value;
+}
+
+/** Polls, lets the warm start finish, polls again: the second snapshot carries the history's forecasts. */
+async function pollWarm(r: Rig) {
+  await r.poller.pollOnce();
+  await r.poller.historySettled();
+  await r.poller.pollOnce();
+  return r.poller.latest();
+}
+
+
+describe("VcenterPoller: load profiles warm-started from vCenter's history (QueryPerf intervalId 1800 and 300)", function () {
+  this.timeout(20_000);
+  let r: Rig | undefined;
+  afterEach(async () => {
+    r?.poller.stop();
+    await r?.mock.close();
+    r = undefined;
+  });
+
+  it("given 7 days of history, forecasts each host from it, with ready % per interval length (ms per 1800 s and 300 s, not per 20 s)", async () => {
+    r = await rig();
+    const view = await pollWarm(r);
+    const f = view.forecasts?.get("host-1");
+    expect(f, "host-1 forecast").to.not.equal(undefined);
+    const peak = f!.byBuckets[f!.byBuckets.length - 1]!;
+    // host ready = vCPU-weighted VM ready: (10 % x 4 + 2.5 % x 2) / 6 = 7.5 % from every interval
+    expect(peak.cpuReadyPercent?.value).to.be.closeTo(7.5, 1e-9);
+    expect(peak.cpuUsagePercent?.value).to.be.closeTo(20.67, 1e-9);
+    // the 10:00 bucket (the poll's): today's has not begun to fill (samples end by 10:00:00), the
+    // one 7 days ago started just over 7 days before: 6 days, 5 of 1800 s and yesterday's 300 s ones
+    expect(f!.byBuckets[0]!.cpuReadyPercent?.days).to.equal(6);
+    expect(await metric(r.registry, "hvx_prediction_history_hosts_total", { result: "warmed" })).to.equal(2);
+    expect(await metric(r.registry, "hvx_prediction_profile_hosts")).to.equal(2);
+    // 1800 s: 6 days x 48 per host; 300 s: 288 per host; 2 hosts
+    expect(await metric(r.registry, "hvx_prediction_history_samples_total")).to.equal(2 * (6 * 48 + 288));
+  });
+
+  it("given a vCenter that keeps no historical intervals, leaves the profiles to the polls: no error, counted empty", async () => {
+    r = await rig({ historicalIntervals: [] });
+    const view = await pollWarm(r);
+    expect(await metric(r.registry, "hvx_prediction_history_hosts_total", { result: "empty" })).to.equal(2);
+    expect(r.poller.status().consecutiveFailures).to.equal(0);
+    // only the real-time sample of the polls (the same 20 s sample twice, recorded once): one day of history
+    expect(view.forecasts?.get("host-1")?.byBuckets[47]?.cpuReadyPercent?.days).to.equal(1);
+  });
+
+  it("given statistics level 1 and a past-week interval that is disabled, warms from the past day alone", async () => {
+    r = await rig({
+      historicalIntervals: [
+        { key: 1, samplingPeriod: 300, name: "Past day", length: 86400, level: 1, enabled: true },
+        { key: 2, samplingPeriod: 1800, name: "Past week", length: 604800, level: 1, enabled: false },
+      ],
+    });
+    const view = await pollWarm(r);
+    expect(await metric(r.registry, "hvx_prediction_history_samples_total")).to.equal(2 * 288);
+    // the 10:00 bucket holds yesterday's 300 s samples only
+    expect(view.forecasts?.get("host-1")?.byBuckets[0]?.cpuReadyPercent?.days).to.equal(1);
+  });
+
+  it("given maxQueryMetrics 4, keeps every historical QueryPerf within it", async () => {
+    r = await rig({ advancedSettings: { "config.vpxd.stats.maxQueryMetrics": 4 } });
+    await pollWarm(r);
+    expect(r.mock.controls.stats().maxMetricsInOneQuery).to.be.at.most(4);
+    expect(await metric(r.registry, "hvx_prediction_history_hosts_total", { result: "warmed" })).to.equal(2);
+  });
+
+  it("given prediction disabled, publishes no forecasts and reads no history", async () => {
+    r = await rig({}, false);
+    await r.poller.pollOnce();
+    const calls = r.mock.controls.stats().queryPerfCalls;
+    const view = await pollWarm(r);
+    expect(view.forecasts).to.equal(undefined);
+    expect(r.mock.controls.stats().queryPerfCalls - calls).to.equal(2);
+  });
+});
