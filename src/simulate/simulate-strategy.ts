@@ -5,7 +5,7 @@ import { CascadeTracker, PercentHistogram, type RunResult } from "./figures.js";
 import { hvxStrategy, type HvxStrategyOptions } from "./hvx-strategy.js";
 import { evictUnderPressure } from "./evict-under-pressure.js";
 import { ObservationRing } from "./observation-ring.js";
-import { mulberry32 } from "./prng.js";
+import { mulberry32 } from "../random/prng.js";
 import { PHASE_DONE, PHASE_PENDING, PHASE_RUNNING, RunState } from "./run-state.js";
 import { StepPhysics } from "./step-physics.js";
 import type { Strategy, StrategyDeps, StrategyName } from "./strategy.js";

@@ -1,5 +1,5 @@
 import type { World } from "./build-world.js";
-import { hash01, hashNormal } from "./prng.js";
+import { hash01, hashNormal } from "../random/prng.js";
 import type { UsageSpec } from "./scenario.js";
 
 const KIND_POD = 0x1001;
