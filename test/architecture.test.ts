@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const CORE = ["src/placement", "src/oversell", "src/quantity", "src/model", "src/random"];
-const EDGES = ["src/vsphere", "src/cluster", "src/server", "src/observability", "src/config", "src/simulate", "mocks"];
+const EDGES = ["src/vsphere", "src/prometheus", "src/cluster", "src/server", "src/observability", "src/config", "src/simulate", "mocks"];
 const IMPURE_MODULES = ["express", "axios", "node-cache", "prom-client", "pino", "@kubernetes/client-node", "node:fs", "node:http", "node:https", "node:net", "fs", "http"];
 
 function sources(dir: string): string[] {
