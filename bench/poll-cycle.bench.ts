@@ -68,7 +68,7 @@ async function child(url: string): Promise<void> {
     heapUsedMB: Math.round(mem.heapUsed / 1048576),
   };
   process.stdout.write(`${JSON.stringify(result)}\n`);
-  poller.stop();
+  await poller.stop();
   process.exit(0);
 }
 

@@ -100,7 +100,7 @@ describe("simulator parity: direct placement code vs mock vCenter + poller + ext
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   after(async () => {
-    poller?.stop();
+    await poller?.stop();
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
     await mock?.close();
   });

@@ -65,7 +65,7 @@ describe("VcenterPoller against the mock vCenter", function () {
     demo = loadScenario(demoScenarioPath());
   });
   afterEach(async () => {
-    r?.poller.stop();
+    await r?.poller.stop();
     await r?.mock.close().catch(() => undefined);
     r = undefined;
   });
@@ -218,7 +218,7 @@ describe("VcenterPoller against the mock vCenter", function () {
     }
     for (let i = 0; i < 100 && r.poller.status().lastSuccessMs === undefined; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(r.poller.latest().hosts.size).to.equal(13);
-    r.poller.stop();
+    await r.poller.stop();
     await new Promise((resolve) => setTimeout(resolve, 30));
     const after = r.mock.controls.stats().requestsByRoute["GET /api/vcenter/cluster"];
     await new Promise((resolve) => setTimeout(resolve, 150));
@@ -244,7 +244,7 @@ describe("VcenterPoller against the mock vCenter", function () {
         registry: new Registry(),
       });
       const err = await poller.pollOnce().then(() => undefined, (e: unknown) => e);
-      poller.stop();
+      await poller.stop();
       expect(err).to.be.instanceOf(VcenterAuthError);
       const everything = inspect(err, { depth: 20, showHidden: true }) + JSON.stringify(err) + String(poller.status().lastError);
       expect(everything).to.not.include("s3cret-Wr0ng");
