@@ -99,7 +99,8 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
     let informer: ClusterInformer | undefined;
     if (access.enabled) {
       const { resyncSeconds, watchIdleSeconds, requestTimeoutSeconds } = config.kubernetes;
-      informer = new ClusterInformer({ kubeConfig: access.kubeConfig, defaults, resyncSeconds, watchIdleSeconds, requestTimeoutSeconds, log, metrics: createClusterMetrics(registry) });
+      const listApi = makeTimedApiClient(access.kubeConfig, CoreV1Api, requestTimeoutSeconds * 1000);
+      informer = new ClusterInformer({ kubeConfig: access.kubeConfig, listApi, defaults, resyncSeconds, watchIdleSeconds, log, metrics: createClusterMetrics(registry) });
       // Scheduling must not wait for the API server: until synced, hvx decides as without it.
       informer.start().then(
         () => log.info("Kubernetes informers synced (nodes, pods, namespaces)"),
