@@ -25,7 +25,7 @@ import { buildDebugHosts } from "./server/debug-view.js";
 import { buildExtenderApp } from "./server/extender-app.js";
 import { createExtenderHandlers } from "./server/extender-handlers.js";
 import type { MetricsSource, SourceStatus } from "./model/metrics-source.js";
-import { PrometheusPoller } from "./prometheus/index.js";
+import { buildPrometheusSourceParts, PrometheusPoller } from "./prometheus/index.js";
 import { createExplainHandler } from "./server/explain-handler.js";
 import type { PlacementContext } from "./placement/decide-node.js";
 import type { ParsedExtenderArgs } from "./protocol/parse-extender-args.js";
@@ -242,7 +242,8 @@ function startMetricsSource(config: Readonly<Config>, vcenter: Config["vcenter"]
   if (config.prometheus.flavour === "vmware_exporter" && config.nodeMapping.some((r) => r !== "name")) {
     log.warn({ nodeMapping: config.nodeMapping }, "prometheus.flavour vmware_exporter has no VM UUIDs: nodes map by name only (providerID and systemUUID rules never match)");
   }
-  const poller = new PrometheusPoller({ prometheus: config.prometheus, vcenter, maxMetricAgeSeconds, log, registry });
+  const parts = buildPrometheusSourceParts({ prometheus: config.prometheus, vcenter, log, registry });
+  const poller = new PrometheusPoller({ prometheus: config.prometheus, maxMetricAgeSeconds, log, ...parts });
   poller.start();
   log.info({ flavour: config.prometheus.flavour }, "metrics source: Prometheus");
   return poller;
