@@ -34,7 +34,7 @@ import { RecentNodes } from "./server/recent-nodes.js";
 import { routeList } from "./server/route-list.js";
 import { ShadowRecorder } from "./server/shadow-recorder.js";
 import { IN_FLIGHT_GRACE_MS, startListener } from "./server/start-listener.js";
-import { MultiVcenterSource, VcenterPoller, type VcenterPollerOptions } from "./vsphere/index.js";
+import { buildVcenterParts, MultiVcenterSource, VcenterPoller, type VcenterPollerOptions } from "./vsphere/index.js";
 import { registerOversellMetrics } from "./observability/oversell-metrics.js";
 import { buildAdviceView, buildOversellView, heatByHost, ledgerOf, type TwoLayerSources } from "./server/two-layer-views.js";
 import { renderUiPage } from "./server/ui/ui-page.js";
@@ -235,7 +235,8 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
 function startMetricsSource(config: Readonly<Config>, vcenter: Config["vcenter"], log: Logger, registry: Registry, credentialFiles: VcenterPollerOptions["credentialFiles"]): MetricsSource & { status(): SourceStatus; stop(): void } {
   const maxMetricAgeSeconds = config.thresholds.maxMetricAgeSeconds;
   if (config.metrics.source === "vcenter") {
-    const poller = new VcenterPoller({ vcenter, maxMetricAgeSeconds, log, registry, ...(credentialFiles ? { credentialFiles } : {}) });
+    const parts = buildVcenterParts({ vcenter, log, registry });
+    const poller = new VcenterPoller({ vcenter, maxMetricAgeSeconds, log, ...parts, ...(credentialFiles ? { credentialFiles } : {}) });
     poller.start();
     return poller;
   }
@@ -258,13 +259,16 @@ function startVcenters(config: Readonly<Config>, log: Logger, registry: Registry
   const maxMetricAgeSeconds = config.thresholds.maxMetricAgeSeconds;
   if (config.vcenters.length === 1) {
     const { name: _name, ...vc } = config.vcenters[0]!;
-    const poller = new VcenterPoller({ vcenter: vc, maxMetricAgeSeconds, log, registry, ...(credentialFiles ? { credentialFiles } : {}) });
+    const parts = buildVcenterParts({ vcenter: vc, log, registry });
+    const poller = new VcenterPoller({ vcenter: vc, maxMetricAgeSeconds, log, ...parts, ...(credentialFiles ? { credentialFiles } : {}) });
     poller.start();
     return poller;
   }
   const sources = config.vcenters.map((vc) => {
     const name = vc.name!;
-    const poller = new VcenterPoller({ vcenter: vc, name, maxMetricAgeSeconds, log: log.child({ vcenter: name }), registry, ...(credentialFiles ? { credentialFiles } : {}) });
+    const vcLog = log.child({ vcenter: name });
+    const parts = buildVcenterParts({ vcenter: vc, name, log: vcLog, registry });
+    const poller = new VcenterPoller({ vcenter: vc, maxMetricAgeSeconds, log: vcLog, ...parts, ...(credentialFiles ? { credentialFiles } : {}) });
     poller.start();
     return { name, source: poller };
   });

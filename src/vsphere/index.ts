@@ -1,5 +1,6 @@
 export { AutomationClient, type ClusterSummary, type HostSummary, type VmSummary } from "./automation-client.js";
 export { backoffDelayMs } from "./backoff-delay.js";
+export { buildVcenterParts, type VcenterParts, type VcenterPartsConfig } from "./build-vcenter-parts.js";
 export { createLimiter, type Limiter } from "./concurrency-limiter.js";
 export { buildCounterIndex, counterName, HOST_COUNTER_NAMES, VM_COUNTER_NAMES, type CounterIndex } from "./counter-catalogue.js";
 export { errorKind } from "./error-kind.js";

@@ -9,7 +9,7 @@ import { silentLogger } from "../../src/observability/logger.js";
 import { filterNodes, prioritizeNodes } from "../../src/placement/filter-nodes.js";
 import type { Reason } from "../../src/placement/reason.js";
 import { buildPrometheusSourceParts, PrometheusPoller } from "../../src/prometheus/index.js";
-import { VcenterPoller } from "../../src/vsphere/index.js";
+import { buildVcenterParts, VcenterPoller } from "../../src/vsphere/index.js";
 
 /**
  * Issue 11 §1, against the real Prometheus server (Debian's package; .ci/run installs it):
@@ -43,7 +43,8 @@ describe("Prometheus source against a real Prometheus (demo scenario)", function
     exporter = await startFakeExporter({ scenario, flavour: "vmware_exporter" });
     prometheus = await startPrometheus([telegraf.target, exporter.target]);
     await prometheus.waitForTargets();
-    const vc = new VcenterPoller({ vcenter: vcenterConfig(), maxMetricAgeSeconds: 120, log: silentLogger(), registry: new Registry() });
+    const vcParts = buildVcenterParts({ vcenter: vcenterConfig(), log: silentLogger(), registry: new Registry() });
+    const vc = new VcenterPoller({ vcenter: vcenterConfig(), maxMetricAgeSeconds: 120, log: silentLogger(), ...vcParts });
     const source = (p: Config["prometheus"], vcenter: Config["vcenter"]) => {
       const parts = buildPrometheusSourceParts({ prometheus: p, vcenter, log: silentLogger(), registry: new Registry() });
       return new PrometheusPoller({ prometheus: p, maxMetricAgeSeconds: 120, log: silentLogger(), ...parts });

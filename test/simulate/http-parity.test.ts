@@ -16,6 +16,7 @@ import { mulberry32 } from "../../src/random/prng.js";
 import { productionPolicy } from "../../src/simulate/run-simulation.js";
 import { simulateStrategy } from "../../src/simulate/simulate-strategy.js";
 import { selectHost } from "../../src/simulate/strategy.js";
+import { buildVcenterParts } from "../../src/vsphere/build-vcenter-parts.js";
 import { VcenterPoller } from "../../src/vsphere/vcenter-poller.js";
 import { smallScenario } from "./fixtures.js";
 
@@ -84,7 +85,8 @@ describe("simulator parity: direct placement code vs mock vCenter + poller + ext
     mock = await startMockVcenter({ scenario: mockScenarioOf(world) as never, clock: () => mockNowMs });
     const registry = new Registry();
     const vcenter = configSchema.parse({ vcenter: { url: mock.url, username: "administrator@vsphere.local", password: "hvx-demo" } }).vcenter;
-    poller = new VcenterPoller({ vcenter, maxMetricAgeSeconds: 120, log: silentLogger(), registry, clock: () => mockNowMs, random: () => 0.5 });
+    const parts = buildVcenterParts({ vcenter, log: silentLogger(), registry });
+    poller = new VcenterPoller({ vcenter, maxMetricAgeSeconds: 120, log: silentLogger(), ...parts, clock: () => mockNowMs, random: () => 0.5 });
     const handlers = createExtenderHandlers({
       source: poller,
       policy: productionPolicy(),
