@@ -45,8 +45,9 @@ export async function run(): Promise<BenchFigure[]> {
 
 
 async function child(url: string): Promise<void> {
-  const { KubeConfig } = await import("@kubernetes/client-node");
+  const { CoreV1Api, KubeConfig } = await import("@kubernetes/client-node");
   const { ClusterInformer } = await import("../src/cluster/cluster-informer.js");
+  const { makeTimedApiClient } = await import("../src/cluster/timed-api-client.js");
   const { silentLogger } = await import("../src/observability/logger.js");
   const kc = new KubeConfig();
   kc.loadFromOptions({
@@ -55,7 +56,7 @@ async function child(url: string): Promise<void> {
     contexts: [{ name: "fake", cluster: "fake", user: "fake" }],
     currentContext: "fake",
   });
-  const informer = new ClusterInformer({ kubeConfig: kc, defaults: { cpuMilli: 100, memoryBytes: 128 * 1024 * 1024 }, log: silentLogger(), syncTimeoutMs: 120_000 });
+  const informer = new ClusterInformer({ kubeConfig: kc, listApi: makeTimedApiClient(kc, CoreV1Api), defaults: { cpuMilli: 100, memoryBytes: 128 * 1024 * 1024 }, log: silentLogger(), syncTimeoutMs: 120_000 });
   const t0 = performance.now();
   await informer.start();
   const syncMs = performance.now() - t0;

@@ -51,8 +51,10 @@ async function child(url: string): Promise<void> {
   const { configSchema } = await import("../src/config/schema.js");
   const { silentLogger } = await import("../src/observability/logger.js");
   const { VcenterPoller } = await import("../src/vsphere/vcenter-poller.js");
+  const { buildVcenterParts } = await import("../src/vsphere/build-vcenter-parts.js");
   const vcenter = configSchema.parse({ vcenter: { url, username: "administrator@vsphere.local", password: "hvx-demo" } }).vcenter;
-  const poller = new VcenterPoller({ vcenter, maxMetricAgeSeconds: 120, log: silentLogger(), registry: new Registry() });
+  const parts = buildVcenterParts({ vcenter, log: silentLogger(), registry: new Registry() });
+  const poller = new VcenterPoller({ vcenter, maxMetricAgeSeconds: 120, log: silentLogger(), ...parts });
   const coldMs = await timed(() => poller.pollOnce());
   const steady: number[] = [];
   for (let i = 0; i < 3; i += 1) steady.push(await timed(() => poller.pollOnce()));
@@ -68,7 +70,7 @@ async function child(url: string): Promise<void> {
     heapUsedMB: Math.round(mem.heapUsed / 1048576),
   };
   process.stdout.write(`${JSON.stringify(result)}\n`);
-  poller.stop();
+  await poller.stop();
   process.exit(0);
 }
 

@@ -4,8 +4,8 @@ import { spawnExporter, startPrometheus } from "../mocks/prometheus-exporter/ind
 import { generateScenario, startMockVcenter, type MockVcenterHandle } from "../mocks/vcenter/index.js";
 import { configSchema } from "../src/config/schema.js";
 import { silentLogger } from "../src/observability/logger.js";
-import { PrometheusPoller } from "../src/prometheus/index.js";
-import { VcenterPoller } from "../src/vsphere/index.js";
+import { buildPrometheusSourceParts, PrometheusPoller } from "../src/prometheus/index.js";
+import { buildVcenterParts, VcenterPoller } from "../src/vsphere/index.js";
 import type { BenchFigure } from "./figure.js";
 
 const HOSTS = 200;
@@ -34,12 +34,12 @@ export async function run(): Promise<BenchFigure[]> {
     await prometheus.waitForTargets(60_000);
     const config = configSchema.parse({ vcenter: { url: vcenter.url, username: scenario.credentials.username, password: scenario.credentials.password } });
     const common = { maxMetricAgeSeconds: 120, log: silentLogger() };
-    const vc = new VcenterPoller({ vcenter: config.vcenter, registry: new Registry(), ...common });
+    const vc = new VcenterPoller({ vcenter: config.vcenter, ...common, ...buildVcenterParts({ vcenter: config.vcenter, log: common.log, registry: new Registry() }) });
     const promFor = (flavour: "telegraf" | "vmware_exporter") => configSchema.parse({ prometheus: { url: prometheus.url, flavour, selector: 'job="vsphere"' } }).prometheus;
     const tgRegistry = new Registry();
-    const tg = new PrometheusPoller({ prometheus: promFor("telegraf"), vcenter: config.vcenter, registry: tgRegistry, ...common });
+    const tg = new PrometheusPoller({ prometheus: promFor("telegraf"), ...common, ...buildPrometheusSourceParts({ prometheus: promFor("telegraf"), vcenter: config.vcenter, log: common.log, registry: tgRegistry }) });
     const exRegistry = new Registry();
-    const ex = new PrometheusPoller({ prometheus: promFor("vmware_exporter"), vcenter: config.vcenter, registry: exRegistry, ...common });
+    const ex = new PrometheusPoller({ prometheus: promFor("vmware_exporter"), ...common, ...buildPrometheusSourceParts({ prometheus: promFor("vmware_exporter"), vcenter: config.vcenter, log: common.log, registry: exRegistry }) });
     stops.push(() => vc.stop(), () => tg.stop(), () => ex.stop());
 
     const vcCycle = await steadyCycle(vcenter, () => vc.pollOnce());

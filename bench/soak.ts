@@ -164,7 +164,6 @@ async function main(argv: readonly string[]): Promise<number> {
       await Promise.race([exitedPromise, sleep(20_000)]);
       if (!exited) child.kill("SIGKILL");
     });
-    const extender = `http://127.0.0.1:${extenderPort}`;
     // Idle sockets are dropped after 4 s, before hvx's 5 s keep-alive timeout closes them: else a
     // request may go out on a socket the server is closing (ECONNRESET), a client-side race that
     // Go's transport (kube-scheduler, kube-apiserver) retries by itself and Node's agent does not.

@@ -26,9 +26,8 @@ import { buildDebugHosts } from "./server/debug-view.js";
 import { buildExtenderApp } from "./server/extender-app.js";
 import { createExtenderHandlers } from "./server/extender-handlers.js";
 import type { MetricsSource, SourceStatus } from "./model/metrics-source.js";
-import { PrometheusPoller } from "./prometheus/index.js";
+import { buildPrometheusSourceParts, PrometheusPoller } from "./prometheus/index.js";
 import { createExplainHandler } from "./server/explain-handler.js";
-import { DEMO_PENDING_POD_REF } from "./demo-help.js";
 import type { PlacementContext } from "./placement/decide-node.js";
 import type { NodeScore } from "./placement/filter-nodes.js";
 import { InFlightLedger, recordAnswer, withInFlight } from "./placement/in-flight-ledger.js";
@@ -38,10 +37,11 @@ import { RecentNodes } from "./server/recent-nodes.js";
 import { routeList } from "./server/route-list.js";
 import { ShadowRecorder } from "./server/shadow-recorder.js";
 import { IN_FLIGHT_GRACE_MS, startListener } from "./server/start-listener.js";
-import { MultiVcenterSource, VcenterPoller, type VcenterPollerOptions } from "./vsphere/index.js";
+import { buildVcenterParts, MultiVcenterSource, VcenterPoller, type VcenterPollerOptions } from "./vsphere/index.js";
 import { registerOversellMetrics } from "./observability/oversell-metrics.js";
 import { buildAdviceView, buildOversellView, heatByHost, ledgerOf, type TwoLayerSources } from "./server/two-layer-views.js";
 import { renderUiPage } from "./server/ui/ui-page.js";
+import { startDemo } from "./start-demo.js";
 import { HostPainHistory } from "./vsphere/host-pain-history.js";
 import { VmReservations } from "./vsphere/vm-reservations.js";
 
@@ -102,7 +102,8 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
     let informer: ClusterInformer | undefined;
     if (access.enabled) {
       const { resyncSeconds, watchIdleSeconds, requestTimeoutSeconds } = config.kubernetes;
-      informer = new ClusterInformer({ kubeConfig: access.kubeConfig, defaults, resyncSeconds, watchIdleSeconds, requestTimeoutSeconds, log, metrics: createClusterMetrics(registry) });
+      const listApi = makeTimedApiClient(access.kubeConfig, CoreV1Api, requestTimeoutSeconds * 1000);
+      informer = new ClusterInformer({ kubeConfig: access.kubeConfig, listApi, defaults, resyncSeconds, watchIdleSeconds, log, metrics: createClusterMetrics(registry) });
       // Scheduling must not wait for the API server: until synced, hvx decides as without it.
       informer.start().then(
         () => log.info("Kubernetes informers synced (nodes, pods, namespaces)"),
@@ -247,14 +248,16 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
 function startMetricsSource(config: Readonly<Config>, vcenter: Config["vcenter"], log: Logger, registry: Registry, credentialFiles: VcenterPollerOptions["credentialFiles"]): MetricsSource & { status(): SourceStatus; stop(): void } {
   const maxMetricAgeSeconds = config.thresholds.maxMetricAgeSeconds;
   if (config.metrics.source === "vcenter") {
-    const poller = new VcenterPoller({ vcenter, maxMetricAgeSeconds, log, registry, prediction: config.prediction, ...(credentialFiles ? { credentialFiles } : {}) });
+    const parts = buildVcenterParts({ vcenter, log, registry });
+    const poller = new VcenterPoller({ vcenter, maxMetricAgeSeconds, log, ...parts, prediction: config.prediction, ...(credentialFiles ? { credentialFiles } : {}) });
     poller.start();
     return poller;
   }
   if (config.prometheus.flavour === "vmware_exporter" && config.nodeMapping.some((r) => r !== "name")) {
     log.warn({ nodeMapping: config.nodeMapping }, "prometheus.flavour vmware_exporter has no VM UUIDs: nodes map by name only (providerID and systemUUID rules never match)");
   }
-  const poller = new PrometheusPoller({ prometheus: config.prometheus, vcenter, maxMetricAgeSeconds, log, registry });
+  const parts = buildPrometheusSourceParts({ prometheus: config.prometheus, vcenter, log, registry });
+  const poller = new PrometheusPoller({ prometheus: config.prometheus, maxMetricAgeSeconds, log, ...parts });
   poller.start();
   log.info({ flavour: config.prometheus.flavour }, "metrics source: Prometheus");
   return poller;
@@ -269,13 +272,16 @@ function startVcenters(config: Readonly<Config>, log: Logger, registry: Registry
   const maxMetricAgeSeconds = config.thresholds.maxMetricAgeSeconds;
   if (config.vcenters.length === 1) {
     const { name: _name, ...vc } = config.vcenters[0]!;
-    const poller = new VcenterPoller({ vcenter: vc, maxMetricAgeSeconds, log, registry, prediction: config.prediction, ...(credentialFiles ? { credentialFiles } : {}) });
+    const parts = buildVcenterParts({ vcenter: vc, log, registry });
+    const poller = new VcenterPoller({ vcenter: vc, maxMetricAgeSeconds, log, ...parts, prediction: config.prediction, ...(credentialFiles ? { credentialFiles } : {}) });
     poller.start();
     return poller;
   }
   const sources = config.vcenters.map((vc) => {
     const name = vc.name!;
-    const poller = new VcenterPoller({ vcenter: vc, name, maxMetricAgeSeconds, log: log.child({ vcenter: name }), registry, prediction: config.prediction, ...(credentialFiles ? { credentialFiles } : {}) });
+    const vcLog = log.child({ vcenter: name });
+    const parts = buildVcenterParts({ vcenter: vc, name, log: vcLog, registry });
+    const poller = new VcenterPoller({ vcenter: vc, maxMetricAgeSeconds, log: vcLog, ...parts, prediction: config.prediction, ...(credentialFiles ? { credentialFiles } : {}) });
     poller.start();
     return { name, source: poller };
   });
@@ -363,51 +369,6 @@ function startTwoLayers(config: Readonly<Config>, poller: MetricsSource, informe
     memoryPainSince: (now, windowMs) => history.memoryPainSince(now, windowMs),
     hotSince: (now, windowMs) => history.hotSince(now, windowMs),
   };
-}
-
-interface Demo {
-  readonly vcenterUrl: string;
-  readonly credentials: { username: string; password: string };
-  readonly kubeConfig?: KubeConfig;
-}
-
-/** The demo's pending pod (`GET /debug/explain?pod=shop/web-5d8f7c9b6-pending`): one more web replica. */
-const DEMO_PENDING_POD = {
-  namespace: DEMO_PENDING_POD_REF.split("/")[0]!,
-  name: DEMO_PENDING_POD_REF.split("/")[1]!,
-  cpu: "500m",
-  memory: "512Mi",
-  cpuLimit: "2",
-  memoryLimit: "1Gi",
-  owner: { kind: "ReplicaSet", name: "web-5d8f7c9b6" },
-  labels: { "app.kubernetes.io/name": "web" },
-};
-
-/** The mocks ship with the source tree, not with the production image: load them only for the demo. */
-async function startDemo(config: Readonly<Config>, log: Logger, stops: Stop[]): Promise<Demo> {
-  let vcenterMock: typeof import("../mocks/vcenter/index.js");
-  let kubeMock: typeof import("../mocks/kube-apiserver/index.js");
-  try {
-    vcenterMock = await import("../mocks/vcenter/index.js");
-    kubeMock = await import("../mocks/kube-apiserver/index.js");
-  } catch (err) {
-    throw new Error("vcenter.url is not set and the bundled mocks are not installed here (production image): set vcenter.url", { cause: err });
-  }
-  const scenario = vcenterMock.loadScenario(vcenterMock.demoScenarioPath());
-  const mock = await vcenterMock.startMockVcenter({ scenario });
-  stops.push(() => mock.close());
-  log.warn({ vcenterUrl: mock.url }, "DEMO MODE: no vcenter.url configured, polling the bundled mock vCenter (demo scenario)");
-  const credentials = { username: scenario.credentials.username, password: scenario.credentials.password };
-  if (config.kubernetes.enabled === false) return { vcenterUrl: mock.url, credentials };
-  const kube = await kubeMock.startFakeKubeApiserver();
-  stops.push(() => kube.close());
-  kube.controls.bulkLoad(kubeMock.demoCluster(scenario.vms));
-  // A pod kube-scheduler has not placed yet, for `hvx explain shop/web-5d8f7c9b6-pending` (a web replica: spread applies).
-  kube.controls.upsertPod(kubeMock.samplePod(DEMO_PENDING_POD));
-  // A web replica already on cool esx-05: the pending replica's spread penalty lowers workers 09-10.
-  kube.controls.upsertPod(kubeMock.samplePod({ ...DEMO_PENDING_POD, name: "web-5d8f7c9b6-3", nodeName: "k8s-worker-09" }));
-  log.warn({ url: kube.url }, "DEMO MODE: watching a fake Kubernetes API whose nodes are the demo's worker VMs");
-  return { vcenterUrl: mock.url, credentials, kubeConfig: kube.kubeConfig() };
 }
 
 /** Reads one pod for `GET /debug/explain?pod=`; undefined when the API server answers 404. */

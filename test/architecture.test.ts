@@ -4,8 +4,8 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const CORE = ["src/placement", "src/oversell", "src/quantity", "src/model", "src/rebalance"];
-const EDGES = ["src/vsphere", "src/cluster", "src/server", "src/observability", "src/config", "src/simulate", "mocks"];
+const CORE = ["src/placement", "src/oversell", "src/quantity", "src/model", "src/random", "src/rebalance"];
+const EDGES = ["src/vsphere", "src/prometheus", "src/cluster", "src/server", "src/observability", "src/config", "src/simulate", "mocks"];
 const IMPURE_MODULES = ["express", "axios", "node-cache", "prom-client", "pino", "@kubernetes/client-node", "node:fs", "node:http", "node:https", "node:net", "fs", "http"];
 
 function sources(dir: string): string[] {
@@ -32,6 +32,15 @@ describe("architecture: the pure core never reaches the edges", () => {
       expect(offending).to.deep.equal([]);
     });
   }
+
+  it("mocks import nothing from the simulator (shared pieces live in src/random and the core)", () => {
+    const offending = sources("mocks").flatMap((file) =>
+      importsOf(file)
+        .filter((spec) => spec.startsWith(".") && relative(ROOT, join(ROOT, file, "..", spec)).startsWith("src/simulate/"))
+        .map((spec) => `${file} -> ${spec}`),
+    );
+    expect(offending).to.deep.equal([]);
+  });
 
   it("only src/config reads process.env", () => {
     const readers = sources("src").filter((f) => !f.startsWith("src/config/") && /process\.env\b/.test(readFileSync(join(ROOT, f), "utf8")));

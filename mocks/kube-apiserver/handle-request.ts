@@ -197,6 +197,8 @@ function watch(state: FakeState, store: ResourceStore, matches: Matcher, params:
   state.stats.watchesStarted++;
   state.stats.watchesOpen++;
   const timeout = Number(params.get("timeoutSeconds") ?? "0");
+  // `ended` may run before serveWatch returns (a request already closed): `let`, so it reads undefined then.
+  // eslint-disable-next-line prefer-const
   let handle: WatchHandle | undefined;
   const ended = (): void => {
     state.stats.watchesOpen--;

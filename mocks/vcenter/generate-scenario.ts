@@ -1,4 +1,4 @@
-import { mulberry32 } from "../../src/simulate/prng.js";
+import { mulberry32 } from "../../src/random/prng.js";
 import { validateScenario } from "./parse-scenario.js";
 import type { Scenario, ScenarioInput } from "./scenario-schema.js";
 

@@ -1,4 +1,4 @@
-import { mulberry32 } from "../../src/simulate/prng.js";
+import { mulberry32 } from "../../src/random/prng.js";
 import type { MockState, MockVcenterStats } from "./mock-state.js";
 import {
   FaultsSchema,

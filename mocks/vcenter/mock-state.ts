@@ -1,4 +1,4 @@
-import { mulberry32 } from "../../src/simulate/prng.js";
+import { mulberry32 } from "../../src/random/prng.js";
 import type { FaultsSpec, HostSpec, Scenario, VmSpec } from "./scenario-schema.js";
 
 /** One login, as either API keeps it. */

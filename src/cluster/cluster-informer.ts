@@ -1,15 +1,20 @@
-import { CoreV1Api, type KubeConfig, type KubernetesListObject, type KubernetesObject } from "@kubernetes/client-node";
+import type { CoreV1Api, KubeConfig, KubernetesListObject, KubernetesObject } from "@kubernetes/client-node";
 import type { ClusterSource, ClusterView, NodeView, PodView, ResourceAmounts } from "../model/cluster.js";
 import type { Logger } from "../observability/logger.js";
 import type { ClusterMetrics } from "./cluster-metrics.js";
 import { ClusterState } from "./cluster-state.js";
 import { ResourceInformer, type ResourceInformerStatus } from "./resource-informer.js";
-import { DEFAULT_REQUEST_TIMEOUT_MS, makeTimedApiClient } from "./timed-api-client.js";
 import { toNodeView, type NodeWire } from "./to-node-view.js";
 import { toPodView, type PodWire } from "./to-pod-view.js";
 
 export interface ClusterInformerOptions {
+  /** The API server the watches go to. */
   readonly kubeConfig: KubeConfig;
+  /**
+   * Lists (each page): a client whose calls give up after `kubernetes.requestTimeoutSeconds`
+   * (`makeTimedApiClient(kubeConfig, CoreV1Api, timeoutMs)`).
+   */
+  readonly listApi: CoreV1Api;
   /** Burst-guard defaults for pods that declare nothing (`burstGuard.defaultCpu/defaultMemory`, parsed). */
   readonly defaults: ResourceAmounts;
   /** Server-side watch timeout; each watch is then renewed from its last resourceVersion. Default 300. */
@@ -24,8 +29,6 @@ export interface ClusterInformerOptions {
   readonly pageSize?: number;
   /** A watch silent (no event, no bookmark) this long is restarted (`kubernetes.watchIdleSeconds`). Default 120. */
   readonly watchIdleSeconds?: number;
-  /** Each list page gives up after this long (`kubernetes.requestTimeoutSeconds`). Default 30. */
-  readonly requestTimeoutSeconds?: number;
 }
 
 /**
@@ -76,7 +79,7 @@ export class ClusterInformer implements ClusterSource {
 
   constructor(private readonly o: ClusterInformerOptions) {
     this.now = o.now ?? Date.now;
-    const api = makeTimedApiClient(o.kubeConfig, CoreV1Api, o.requestTimeoutSeconds !== undefined ? o.requestTimeoutSeconds * 1000 : DEFAULT_REQUEST_TIMEOUT_MS);
+    const api = o.listApi;
     const limit = o.pageSize ?? 500;
     const watchQuery = `?allowWatchBookmarks=true&timeoutSeconds=${Math.max(1, Math.round(o.resyncSeconds ?? 300))}`;
     const common = {

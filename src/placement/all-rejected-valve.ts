@@ -14,7 +14,10 @@ export interface ValveOutcome {
   readonly action: "passed-coolest" | "rejected";
   /** The coolest tier's nodes: passed (action passed-coolest) or those the valve would have passed. */
   readonly passed: readonly string[];
-  /** The tier passed: the worst value/threshold ratio of their heat reasons, rounded up to 0.1 (Infinity: no numeric headroom, e.g. memory state hard). */
+  /**
+   * The tier passed: the worst value/threshold ratio of their heat reasons, rounded up to 0.1
+   * (Infinity: no numeric headroom, e.g. memory state hard).
+   */
   readonly tier: number;
   /** Heat-rejected nodes left rejected because a hotter tier than the one passed. */
   readonly hotter: readonly string[];

@@ -44,8 +44,9 @@ export interface SpreadCheck {
 
 /**
  * Replicas already on this host lower its score: by default 2 points per replica above the
- * least loaded candidate host, at most 6 (never below the host's heat tier, see `penalise`). When required, a host whose count would exceed the
- * least loaded candidate's by more than maxSkew is filtered out.
+ * least loaded candidate host, at most 6 (never below the host's heat tier, see `penalise`).
+ * When required, a host whose count would exceed the least loaded candidate's by more than
+ * maxSkew is filtered out.
  */
 export function checkSpread(host: HostView, onHost: number, leastOnCandidates: number, rule: SpreadRule): SpreadCheck {
   const above = Math.max(0, onHost - leastOnCandidates);

@@ -5,10 +5,13 @@ export interface PrometheusSourceMetrics {
   observeCycle(durationS: number, outcome: "success" | "failure", errorKind: string): void;
   setLastSuccess(atMs: number): void;
   countQuery(outcome: "ok" | "error_status" | "network_error"): void;
+  /** Supplies the data age (seconds since the last successful cycle), read at scrape time; undefined = never. */
+  bindDataAge(ageSeconds: () => number | undefined): void;
 }
 
-/** Registers `hvx_prometheus_*` metrics on `registry`; `dataAgeSeconds` is read at scrape time. */
-export function createPrometheusSourceMetrics(registry: Registry, dataAgeSeconds: () => number | undefined): PrometheusSourceMetrics {
+/** Registers `hvx_prometheus_*` metrics on `registry`. */
+export function createPrometheusSourceMetrics(registry: Registry): PrometheusSourceMetrics {
+  let dataAgeSeconds: () => number | undefined = () => undefined;
   const registers = [registry];
   const duration = new Histogram({
     name: "hvx_prometheus_cycle_duration_seconds",
@@ -42,5 +45,8 @@ export function createPrometheusSourceMetrics(registry: Registry, dataAgeSeconds
     },
     setLastSuccess: (atMs) => lastSuccess.set(atMs / 1000),
     countQuery: (outcome) => queries.inc({ outcome }),
+    bindDataAge: (fn) => {
+      dataAgeSeconds = fn;
+    },
   };
 }

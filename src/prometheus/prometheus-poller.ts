@@ -1,5 +1,3 @@
-import { readFileSync } from "node:fs";
-import type { Registry } from "prom-client";
 import type { Config } from "../config/schema.js";
 import { EMPTY_INVENTORY, type InventoryView } from "../model/inventory.js";
 import type { MetricsSource, SourceStatus } from "../model/metrics-source.js";
@@ -7,23 +5,25 @@ import type { Logger } from "../observability/logger.js";
 import { backoffDelayMs } from "../vsphere/backoff-delay.js";
 import { buildExporterInventory } from "./build-exporter-inventory.js";
 import { buildTelegrafInventory } from "./build-telegraf-inventory.js";
-import { PrometheusClient } from "./prometheus-client.js";
-import { createPrometheusSourceMetrics, type PrometheusSourceMetrics } from "./prometheus-metrics.js";
-import { PrometheusQueryError } from "./prometheus-query-error.js";
+import type { PrometheusSourceMetrics } from "./prometheus-metrics.js";
 import { querySeries, type Querier } from "./query-series.js";
-import { createVcenterInventoryReader, type VcenterInventoryReader } from "./vcenter-inventory-reader.js";
+import type { VcenterInventoryReader } from "./vcenter-inventory-reader.js";
 
-export interface PrometheusPollerOptions {
+/** The poller's parts, built by the composition root (`buildPrometheusSourceParts`). */
+export interface PrometheusSourceParts {
+  readonly metrics: PrometheusSourceMetrics;
+  /** Prometheus's query API (a `PrometheusClient`); closed on stop when it has `close()`. */
+  readonly querier: Querier & { close?(): void };
+  /** The telegraf flavour's inventory (vCenter without QueryPerf); absent for vmware_exporter. */
+  readonly inventory?: VcenterInventoryReader;
+}
+
+export interface PrometheusPollerOptions extends PrometheusSourceParts {
   readonly prometheus: Config["prometheus"];
-  /** Used by the telegraf flavour only (inventory without QueryPerf). */
-  readonly vcenter: Config["vcenter"];
   readonly maxMetricAgeSeconds: number;
   readonly log: Logger;
-  readonly registry: Registry;
   readonly clock?: () => number;
   readonly random?: () => number;
-  /** Tests: a querier instead of the HTTP client. */
-  readonly querier?: Querier;
 }
 
 /** Snapshots older than this many maxMetricAge are dropped from memory altogether (as for vCenter). */
@@ -40,8 +40,7 @@ export class PrometheusPoller implements MetricsSource {
   private readonly clock: () => number;
   private readonly random: () => number;
   private readonly metrics: PrometheusSourceMetrics;
-  private readonly client: PrometheusClient | undefined;
-  private readonly querier: Querier;
+  private readonly querier: Querier & { close?(): void };
   private readonly inventory: VcenterInventoryReader | undefined;
   private snapshot: InventoryView | undefined;
   private inFlight: Promise<void> | undefined;
@@ -53,31 +52,12 @@ export class PrometheusPoller implements MetricsSource {
   private failures = 0;
 
   constructor(private readonly options: PrometheusPollerOptions) {
-    const p = options.prometheus;
-    if (!p.url && !options.querier) throw new PrometheusQueryError("config", "prometheus.url is required with metrics.source: prometheus");
     this.clock = options.clock ?? Date.now;
     this.random = options.random ?? Math.random;
-    this.metrics = createPrometheusSourceMetrics(options.registry, () => (this.lastSuccessMs === undefined ? undefined : (this.clock() - this.lastSuccessMs) / 1000));
-    if (options.querier) {
-      this.querier = options.querier;
-    } else {
-      this.client = new PrometheusClient({
-        url: p.url!,
-        timeoutMs: p.requestTimeoutSeconds * 1000,
-        insecureSkipTLSVerify: p.insecureSkipTLSVerify,
-        ...(p.bearerTokenFile !== undefined ? { bearerTokenFile: p.bearerTokenFile } : {}),
-        ...(p.username !== undefined ? { username: p.username } : {}),
-        ...(p.password !== undefined ? { password: p.password } : {}),
-        ...(p.caFile !== undefined ? { caPem: readCa(p.caFile, "prometheus.caFile") } : {}),
-        onRequest: (outcome) => this.metrics.countQuery(outcome),
-      });
-      this.querier = this.client;
-    }
-    if (p.flavour === "telegraf") {
-      const caPem = options.vcenter.caFile !== undefined ? readCa(options.vcenter.caFile, "vcenter.caFile") : undefined;
-      this.inventory = createVcenterInventoryReader(options.vcenter, caPem, options.log, options.registry, this.clock);
-    }
-    if (p.insecureSkipTLSVerify) options.log.warn("prometheus.insecureSkipTLSVerify is true: the Prometheus certificate is not verified");
+    this.metrics = options.metrics;
+    this.metrics.bindDataAge(() => (this.lastSuccessMs === undefined ? undefined : (this.clock() - this.lastSuccessMs) / 1000));
+    this.querier = options.querier;
+    this.inventory = options.inventory;
   }
 
   start(): void {
@@ -93,7 +73,7 @@ export class PrometheusPoller implements MetricsSource {
     void (this.inFlight ?? Promise.resolve())
       .catch(() => undefined)
       .then(() => this.inventory?.close())
-      .finally(() => this.client?.close());
+      .finally(() => this.querier.close?.());
   }
 
   /** Runs one cycle (or joins the running one); rejects when it failed (the failure is also recorded). */
@@ -169,13 +149,5 @@ export class PrometheusPoller implements MetricsSource {
         });
     }, delayMs);
     this.timer.unref();
-  }
-}
-
-function readCa(path: string, key: string): string {
-  try {
-    return readFileSync(path, "utf8");
-  } catch (err) {
-    throw new PrometheusQueryError("config", `cannot read ${key} ${path}: ${(err as NodeJS.ErrnoException).code ?? "error"}`);
   }
 }

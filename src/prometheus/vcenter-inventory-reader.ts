@@ -29,7 +29,8 @@ export function createVcenterInventoryReader(vc: Config["vcenter"], caPem: strin
   }
   let lastMs: number | undefined;
   let previous: InventoryView | undefined;
-  const metrics = createPollerMetrics(registry, () => (lastMs === undefined ? undefined : (clock() - lastMs) / 1000));
+  const metrics = createPollerMetrics(registry);
+  metrics.bindDataAge(() => (lastMs === undefined ? undefined : (clock() - lastMs) / 1000));
   const http = createVcenterHttp({
     baseUrl: vc.url,
     timeoutMs: vc.requestTimeoutSeconds * 1000,

@@ -81,6 +81,6 @@ export function toPodMeta(pod: WirePod): PodMeta {
   };
 }
 
-function isObject(value: unknown): value is Record<string, any> {
+function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -26,7 +26,10 @@ export interface ExtenderDeps {
   readonly clock?: () => number;
   /** Extends the context per request (cluster awareness); identity when absent. */
   readonly enrich?: (ctx: PlacementContext, request: ParsedExtenderArgs) => PlacementContext;
-  /** `observe`: answer as if hvx were not there (pass all, neutral scores, candidates unchanged) and record what it would have done. Default enforce. */
+  /**
+   * `observe`: answer as if hvx were not there (pass all, neutral scores, candidates unchanged)
+   * and record what it would have done. Default enforce.
+   */
   readonly mode?: "enforce" | "observe";
   /** Needed in observe mode: where would-be decisions go. */
   readonly shadow?: ShadowRecorder;

@@ -19,7 +19,10 @@ export interface HvxDecision {
   readonly cluster: ClusterContext | undefined;
   readonly feasible: readonly string[];
   readonly passed: readonly string[];
-  /** hvx's prioritize scores (0..10) and the default profile's scores (Fit + BalancedAllocation + 2 x PodTopologySpread), per passed node. */
+  /**
+   * hvx's prioritize scores (0..10) and the default profile's scores
+   * (Fit + BalancedAllocation + 2 x PodTopologySpread), per passed node.
+   */
   readonly extenderScores: readonly number[];
   readonly defaultScores: readonly number[];
   /** Node name, or undefined when the pod stays pending. */

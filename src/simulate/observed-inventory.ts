@@ -1,12 +1,12 @@
 import type { HostView, InventoryView, VmView } from "../model/inventory.js";
 import type { NodeIdentity } from "../model/node.js";
-import { deriveHostMetrics, deriveVmMetrics, overcommitRatios, type HostVmInput } from "../vsphere/derive-metrics.js";
+import { deriveHostMetrics, deriveVmMetrics, overcommitRatios, type HostVmInput } from "../model/derive-metrics.js";
 import type { World } from "./build-world.js";
 import type { Observation } from "./observation-ring.js";
 
 /**
  * Builds the InventoryView the poller would hold after polling `obs`: the same
- * derivation functions as production (src/vsphere/derive-metrics.ts) turn the raw
+ * derivation functions as production (src/model/derive-metrics.ts) turn the raw
  * vCenter units into HostMetrics and VmMetrics. Without a sample yet (start of a run)
  * hosts and VMs carry no metrics, so hvx has no opinion, as in production.
  */

@@ -1,5 +1,5 @@
 import type { World } from "./build-world.js";
-import { readyPercentPerVcpu } from "../vsphere/derive-metrics.js";
+import { readyPercentPerVcpu } from "../model/derive-metrics.js";
 import { CpuShareScratch, shareHostCpu, type HostCpuInputs } from "./host-sharing.js";
 import { DEFAULT_RECLAIM, reclaimHostMemory } from "./memory-reclaim.js";
 import type { Observation } from "./observation-ring.js";

@@ -1,6 +1,6 @@
 import type { World } from "./build-world.js";
 import type { Observation, ObservationRing } from "./observation-ring.js";
-import type { Rng } from "./prng.js";
+import type { Rng } from "../random/prng.js";
 import type { RunState } from "./run-state.js";
 
 export const STRATEGY_NAMES = ["default", "vm-load-aware", "hvx", "hvx+rebalance"] as const;

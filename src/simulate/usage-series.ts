@@ -1,5 +1,5 @@
 import type { World } from "./build-world.js";
-import { hash01, hashNormal } from "./prng.js";
+import { hash01, hashNormal } from "../random/prng.js";
 import { isTracedCpu, type UsageSpec } from "./scenario.js";
 
 /** The memory wave's peak hour of a workload whose CPU comes from a trace (the schema's default). */

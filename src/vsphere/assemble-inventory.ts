@@ -1,6 +1,6 @@
 import type { ConnectionState, HostView, InventoryView, VmView } from "../model/inventory.js";
 import type { HostSummary, VmSummary } from "./automation-client.js";
-import { deriveHostMetrics, deriveVmMetrics, overcommitRatios, type HostVmInput, type MemStateScale } from "./derive-metrics.js";
+import { deriveHostMetrics, deriveVmMetrics, overcommitRatios, type HostVmInput, type MemStateScale } from "../model/derive-metrics.js";
 import { toRawHostSample, toRawVmSample, type EntitySample } from "./perf-samples.js";
 import type { HostSummaryInfo } from "./vijson-types.js";
 

@@ -1,4 +1,4 @@
-import type { MemStateScale } from "./derive-metrics.js";
+import type { MemStateScale } from "../model/derive-metrics.js";
 import type { PerfCounterInfo } from "./vijson-types.js";
 
 /** Counters read per VM (aggregate instance ""). */

@@ -1,18 +1,15 @@
-import type { Registry } from "prom-client";
 import type { InventoryView } from "../model/inventory.js";
 import type { Logger } from "../observability/logger.js";
 import { HostLoadProfiles } from "../placement/host-load-profiles.js";
 import { REALTIME_INTERVAL_ID } from "./perf-batches.js";
-import { createPredictionMetrics, type PredictionMetrics } from "./prediction-metrics.js";
+import type { PredictionMetrics } from "./prediction-metrics.js";
 import type { WarmStartOutcome } from "./warm-start-history.js";
 
 /** Reads vCenter's history of `hostIds` into `profiles` (`warmStartHistory` with the poller's session and limits). */
 export type HistoryReader = (view: InventoryView, hostIds: readonly string[], profiles: HostLoadProfiles, vcenterNowMs: number, offsetMs: number) => Promise<WarmStartOutcome>;
 
 export interface ForecastKeeperOptions {
-  readonly registry: Registry;
-  /** `vcenters[].name`: the `vcenter` label of the metrics. */
-  readonly name?: string;
+  readonly metrics: PredictionMetrics;
   readonly log: Logger;
   readonly clock: () => number;
   readonly readHistory: HistoryReader;
@@ -26,12 +23,13 @@ export interface ForecastKeeperOptions {
  */
 export class ForecastKeeper {
   private readonly profiles = new HostLoadProfiles();
-  private readonly metrics: PredictionMetrics;
   private warming: Promise<void> | undefined;
   private historyNoted = false;
 
-  constructor(private readonly options: ForecastKeeperOptions) {
-    this.metrics = createPredictionMetrics(options.registry, options.name);
+  constructor(private readonly options: ForecastKeeperOptions) {}
+
+  private get metrics(): PredictionMetrics {
+    return this.options.metrics;
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { CounterIndex } from "./counter-catalogue.js";
-import type { RawHostSample, RawVmSample } from "./derive-metrics.js";
+import type { RawHostSample, RawVmSample } from "../model/derive-metrics.js";
 import { REALTIME_INTERVAL_ID } from "./perf-batches.js";
 import type { PerfEntityMetric } from "./vijson-types.js";
 

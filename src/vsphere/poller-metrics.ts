@@ -13,28 +13,33 @@ export interface PollerMetrics {
   countHostFailure(reason: string): void;
   countAuthFailure(api: VcenterApi): void;
   setClockOffset(seconds: number): void;
+  /** Supplies the data age (seconds since the last successful cycle), read at scrape time; undefined = never. */
+  bindDataAge(ageSeconds: () => number | undefined): void;
 }
 
 /** Per registry: the metrics already created for several vCenters, and each poller's data age. */
 const shared = new WeakMap<Registry, { metrics: Metrics; ages: Map<string, () => number | undefined> }>();
 
 /**
- * Registers `hvx_vcenter_*` metrics on `registry`; `dataAgeSeconds` is read at scrape time.
- * With `vcenter` (a configured `vcenters[].name`, several vCenters) every series carries the
+ * Registers `hvx_vcenter_*` metrics on `registry`; the data age (`bindDataAge`) is read at scrape
+ * time. With `vcenter` (a configured `vcenters[].name`, several vCenters) every series carries the
  * label `vcenter`: the metrics are created once per registry and shared by the pollers.
  * Without it (one vCenter) the names and labels are unchanged.
  */
-export function createPollerMetrics(registry: Registry, dataAgeSeconds: () => number | undefined, vcenter?: string): PollerMetrics {
-  if (vcenter === undefined) return bind(createMetrics(registry, [], () => new Map([["", dataAgeSeconds]])), {});
+export function createPollerMetrics(registry: Registry, vcenter?: string): PollerMetrics {
+  if (vcenter === undefined) {
+    const age = new Map<string, () => number | undefined>([["", () => undefined]]);
+    return bind(createMetrics(registry, [], () => age), {}, age, "");
+  }
   let entry = shared.get(registry);
   if (!entry) {
     const ages = new Map<string, () => number | undefined>();
     entry = { metrics: createMetrics(registry, ["vcenter"], () => ages), ages };
     shared.set(registry, entry);
   }
-  entry.ages.set(vcenter, dataAgeSeconds);
+  entry.ages.set(vcenter, () => undefined);
   for (const reason of HOST_FAILURE_REASONS) entry.metrics.hostFailures.inc({ vcenter, reason }, 0);
-  return bind(entry.metrics, { vcenter });
+  return bind(entry.metrics, { vcenter }, entry.ages, vcenter);
 }
 
 type Metrics = ReturnType<typeof createMetrics>;
@@ -110,8 +115,8 @@ function createMetrics(registry: Registry, extra: readonly string[], ages: () =>
   return { duration, polls, lastSuccess, hosts, vms, requests, relogins, hostFailures, authFailures, clockOffset };
 }
 
-/** The PollerMetrics of one poller: `base` (`{}` or `{ vcenter }`) is added to every series. */
-function bind(m: Metrics, base: Record<string, string>): PollerMetrics {
+/** The PollerMetrics of one poller: `base` (`{}` or `{ vcenter }`) is added to every series; its age is `ages.get(key)`. */
+function bind(m: Metrics, base: Record<string, string>, ages: Map<string, () => number | undefined>, key: string): PollerMetrics {
   return {
     observePoll: (durationS, outcome, errorKind) => {
       m.duration.observe({ ...base, outcome }, durationS);
@@ -127,5 +132,8 @@ function bind(m: Metrics, base: Record<string, string>): PollerMetrics {
     countHostFailure: (reason) => m.hostFailures.inc({ ...base, reason }),
     countAuthFailure: (api) => m.authFailures.inc({ ...base, api }),
     setClockOffset: (seconds) => m.clockOffset.set(base, seconds),
+    bindDataAge: (fn) => {
+      ages.set(key, fn);
+    },
   };
 }

@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import NodeCache from "node-cache";
-import type { Registry } from "prom-client";
 import type { Config } from "../config/schema.js";
 import { EMPTY_INVENTORY, type InventoryView } from "../model/inventory.js";
 import type { AuthSuspension, HostErrorStatus, MetricsSource, SourceStatus } from "../model/metrics-source.js";
@@ -12,23 +11,21 @@ import { ForecastKeeper } from "./forecast-keeper.js";
 import { MAX_QUERY_METRICS } from "./perf-batches.js";
 import { counterIndex, runPollCycle, type HostFailure, type PerfLimit } from "./poll-cycle.js";
 import { warmStartHistory } from "./warm-start-history.js";
-import { createPollerMetrics, type PollerMetrics } from "./poller-metrics.js";
+import type { VcenterParts } from "./build-vcenter-parts.js";
+import type { PollerMetrics } from "./poller-metrics.js";
 import type { LoginGate } from "./session-keeper.js";
 import type { VcenterApi } from "./vcenter-api.js";
 import { VcenterAuthError } from "./vcenter-auth-error.js";
 import { VcenterConfigError } from "./vcenter-config-error.js";
-import { createVcenterHttp } from "./vcenter-http.js";
 import { VcenterHttpError } from "./vcenter-http-error.js";
 import { VijsonClient } from "./vijson-client.js";
 import type { VmSummaryInfo } from "./vm-reservations.js";
 
-export interface VcenterPollerOptions {
+/** `metrics` and `http` come from `buildVcenterParts` (src/main.ts). */
+export interface VcenterPollerOptions extends VcenterParts {
   readonly vcenter: Config["vcenter"];
   readonly maxMetricAgeSeconds: number;
   readonly log: Logger;
-  readonly registry: Registry;
-  /** `vcenters[].name` when several vCenters are polled: the `vcenter` label of the metrics. */
-  readonly name?: string;
   /** Epoch ms; injectable for tests. */
   readonly clock?: () => number;
   /** [0, 1); jitter source, injectable for tests. */
@@ -71,7 +68,7 @@ export class VcenterPoller implements MetricsSource {
   private readonly clock: () => number;
   private readonly random: () => number;
   private readonly metrics: PollerMetrics;
-  private readonly http: ReturnType<typeof createVcenterHttp>;
+  private readonly http: VcenterParts["http"];
   private readonly automation: AutomationClient;
   private readonly vijson: VijsonClient;
   private readonly cache = new NodeCache({ useClones: false, checkperiod: 0 });
@@ -108,16 +105,12 @@ export class VcenterPoller implements MetricsSource {
     this.random = options.random ?? Math.random;
     this.credentials = { username: vc.username, password: vc.password };
     this.credentialText = this.readCredentialFiles();
-    this.metrics = createPollerMetrics(
-      options.registry,
-      () => (this.lastSuccessMs === undefined ? undefined : (this.clock() - this.lastSuccessMs) / 1000),
-      options.name,
-    );
+    this.metrics = options.metrics;
+    this.metrics.bindDataAge(() => (this.lastSuccessMs === undefined ? undefined : (this.clock() - this.lastSuccessMs) / 1000));
     if (options.prediction?.enabled) {
       const log = options.log;
       this.forecasts = new ForecastKeeper({
-        registry: options.registry,
-        ...(options.name !== undefined ? { name: options.name } : {}),
+        metrics: options.predictionMetrics,
         log,
         clock: this.clock,
         readHistory: async (view, hostIds, profiles, vcenterNowMs, offsetMs) => {
@@ -127,19 +120,11 @@ export class VcenterPoller implements MetricsSource {
         },
       });
     }
-    this.http = createVcenterHttp({
-      baseUrl: vc.url,
-      timeoutMs: vc.requestTimeoutSeconds * 1000,
-      ...(vc.caFile !== undefined ? { caPem: readCaFile(vc.caFile) } : {}),
-      insecureSkipTLSVerify: vc.insecureSkipTLSVerify,
-      maxConcurrency: vc.maxConcurrency,
-      onRequest: (api, outcome) => this.metrics.countRequest(api, outcome),
-    });
+    this.http = options.http;
     const loginGate: LoginGate = { check: (api) => this.checkLogin(api), refused: (api, err) => this.loginRefused(api, err) };
     const shared = { send: this.http.send, ...this.credentials, credentials: () => this.credentials, loginGate };
     this.automation = new AutomationClient({ ...shared, onRelogin: () => this.relogin("automation") });
     this.vijson = new VijsonClient({ ...shared, release: vc.viJsonRelease, onRelogin: () => this.relogin("vijson") });
-    if (vc.insecureSkipTLSVerify) options.log.warn("vcenter.insecureSkipTLSVerify is true: the vCenter certificate is not verified");
   }
 
   /** Polls now, then every pollIntervalSeconds (or the backoff delay while failing). */
@@ -437,12 +422,4 @@ export function optionInteger(value: unknown): number | undefined {
   const raw = value !== null && typeof value === "object" && "_value" in value ? (value as { _value: unknown })._value : value;
   const n = typeof raw === "number" ? raw : typeof raw === "string" && /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;
   return Number.isSafeInteger(n) ? n : undefined;
-}
-
-function readCaFile(path: string): string {
-  try {
-    return readFileSync(path, "utf8");
-  } catch (err) {
-    throw new VcenterConfigError(`cannot read vcenter.caFile ${path}: ${(err as NodeJS.ErrnoException).code ?? "error"}`);
-  }
 }

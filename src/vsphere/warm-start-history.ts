@@ -2,7 +2,7 @@ import type { InventoryView } from "../model/inventory.js";
 import type { Logger } from "../observability/logger.js";
 import type { HostLoadProfiles } from "../placement/host-load-profiles.js";
 import { HOST_COUNTER_NAMES, resolveCounterKeys, VM_COUNTER_NAMES, type CounterIndex } from "./counter-catalogue.js";
-import { deriveHostMetrics, deriveVmMetrics, type HostVmInput, type MemStateScale } from "./derive-metrics.js";
+import { deriveHostMetrics, deriveVmMetrics, type HostVmInput, type MemStateScale } from "../model/derive-metrics.js";
 import { indexHistorySamples } from "./history-samples.js";
 import { buildPerfBatches, type PerfTarget, type PerfWindow } from "./perf-batches.js";
 import { toRawHostSample, toRawVmSample, type EntitySample } from "./perf-samples.js";

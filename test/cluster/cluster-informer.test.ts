@@ -1,9 +1,10 @@
-import { KubeConfig } from "@kubernetes/client-node";
+import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
 import { expect } from "chai";
 import { Registry } from "prom-client";
 import { startFakeKubeApiserver, sampleNamespace, sampleNode, samplePod, type FakeKubeApiserver } from "../../mocks/kube-apiserver/index.js";
 import { ClusterInformer, ClusterSyncError } from "../../src/cluster/cluster-informer.js";
 import { createClusterMetrics } from "../../src/cluster/cluster-metrics.js";
+import { makeTimedApiClient } from "../../src/cluster/timed-api-client.js";
 import { createLogger, silentLogger } from "../../src/observability/logger.js";
 import { eventually } from "../fixtures/eventually.js";
 
@@ -38,7 +39,7 @@ describe("ClusterInformer against the fake API server (real client-node)", funct
 
   function newInformer(registry?: Registry, pageSize = 1): ClusterInformer {
     const metrics = registry ? createClusterMetrics(registry) : undefined;
-    informer = new ClusterInformer({ kubeConfig: fake.kubeConfig(), defaults, log: silentLogger(), backoff: fastBackoff, pageSize, syncTimeoutMs: 3000, ...(metrics ? { metrics } : {}) });
+    informer = new ClusterInformer({ kubeConfig: fake.kubeConfig(), listApi: makeTimedApiClient(fake.kubeConfig(), CoreV1Api), defaults, log: silentLogger(), backoff: fastBackoff, pageSize, syncTimeoutMs: 3000, ...(metrics ? { metrics } : {}) });
     return informer;
   }
 
@@ -120,7 +121,7 @@ describe("ClusterInformer against the fake API server (real client-node)", funct
   });
 
   it("given the server ending watches at timeoutSeconds (resync), renews them from the last resourceVersion without relisting", async () => {
-    informer = new ClusterInformer({ kubeConfig: fake.kubeConfig(), defaults, log: silentLogger(), backoff: fastBackoff, resyncSeconds: 1 });
+    informer = new ClusterInformer({ kubeConfig: fake.kubeConfig(), listApi: makeTimedApiClient(fake.kubeConfig(), CoreV1Api), defaults, log: silentLogger(), backoff: fastBackoff, resyncSeconds: 1 });
     await informer.start();
     const inf = informer;
     await eventually(() => expect(inf.status().reconnects).to.be.at.least(3), 4000, "watch renewals");
@@ -133,7 +134,7 @@ describe("ClusterInformer against the fake API server (real client-node)", funct
   it("given a pod with an unreadable quantity, counts it as absent and logs it once, not on every update", async () => {
     const lines: string[] = [];
     const log = createLogger("warn", { write: (line: string) => void lines.push(line) });
-    informer = new ClusterInformer({ kubeConfig: fake.kubeConfig(), defaults, log, backoff: fastBackoff });
+    informer = new ClusterInformer({ kubeConfig: fake.kubeConfig(), listApi: makeTimedApiClient(fake.kubeConfig(), CoreV1Api), defaults, log, backoff: fastBackoff });
     fake.controls.upsertPod(samplePod({ namespace: "team-a", name: "odd", nodeName: "n2", cpu: "2 cores", memory: "1Gi" }));
     await informer.start();
     fake.controls.upsertPod(samplePod({ namespace: "team-a", name: "odd", nodeName: "n2", cpu: "2 cores", memory: "1Gi", labels: { v: "2" } }));
@@ -148,7 +149,7 @@ describe("ClusterInformer against the fake API server (real client-node)", funct
 
   it("given pods bound while it watches, stamps each with the local time its watch first showed it bound, whatever the API server's timestamps", async () => {
     let nowMs = 1_000_000;
-    informer = new ClusterInformer({ kubeConfig: fake.kubeConfig(), defaults, log: silentLogger(), backoff: fastBackoff, now: () => nowMs });
+    informer = new ClusterInformer({ kubeConfig: fake.kubeConfig(), listApi: makeTimedApiClient(fake.kubeConfig(), CoreV1Api), defaults, log: silentLogger(), backoff: fastBackoff, now: () => nowMs });
     const inf = informer;
     await inf.start();
     nowMs = 2_000_000;
@@ -196,7 +197,7 @@ describe("ClusterInformer against the fake API server (real client-node)", funct
     const onRejection = (reason: unknown) => void rejections.push(reason);
     process.on("unhandledRejection", onRejection);
     try {
-      informer = new ClusterInformer({ kubeConfig: kc, defaults, log: silentLogger(), backoff: fastBackoff });
+      informer = new ClusterInformer({ kubeConfig: kc, listApi: makeTimedApiClient(kc, CoreV1Api), defaults, log: silentLogger(), backoff: fastBackoff });
       const inf = informer;
       await inf.start();
       const allWatching = () => eventually(() => expect(fake.controls.stats().watchesOpen).to.equal(3), 4000, "three open watches");
@@ -222,7 +223,7 @@ describe("ClusterInformer against the fake API server (real client-node)", funct
 
   it("given a watch gone silent (no event, no bookmark) for watchIdleSeconds, restarts it from its last resourceVersion and counts it", async () => {
     const registry = new Registry();
-    informer = new ClusterInformer({ kubeConfig: fake.kubeConfig(), defaults, log: silentLogger(), backoff: fastBackoff, watchIdleSeconds: 0.8, metrics: createClusterMetrics(registry) });
+    informer = new ClusterInformer({ kubeConfig: fake.kubeConfig(), listApi: makeTimedApiClient(fake.kubeConfig(), CoreV1Api), defaults, log: silentLogger(), backoff: fastBackoff, watchIdleSeconds: 0.8, metrics: createClusterMetrics(registry) });
     const inf = informer;
     await inf.start();
     await eventually(() => expect(fake.controls.stats().watchesOpen).to.equal(3));
@@ -237,7 +238,7 @@ describe("ClusterInformer against the fake API server (real client-node)", funct
   });
 
   it("given a watch whose response never starts, the watchdog ends it too", async () => {
-    informer = new ClusterInformer({ kubeConfig: fake.kubeConfig(), defaults, log: silentLogger(), backoff: fastBackoff, watchIdleSeconds: 0.3, requestTimeoutSeconds: 5 });
+    informer = new ClusterInformer({ kubeConfig: fake.kubeConfig(), listApi: makeTimedApiClient(fake.kubeConfig(), CoreV1Api, 5000), defaults, log: silentLogger(), backoff: fastBackoff, watchIdleSeconds: 0.3 });
     const inf = informer;
     await inf.start();
     await eventually(() => expect(fake.controls.stats().watchesOpen).to.equal(3));
@@ -251,7 +252,7 @@ describe("ClusterInformer against the fake API server (real client-node)", funct
 
   it("given a list that gets no answer, gives up after requestTimeoutSeconds and retries", async () => {
     fake.controls.setFault({ latencyMs: 60_000 });
-    informer = new ClusterInformer({ kubeConfig: fake.kubeConfig(), defaults, log: silentLogger(), backoff: fastBackoff, requestTimeoutSeconds: 0.2, syncTimeoutMs: 5000 });
+    informer = new ClusterInformer({ kubeConfig: fake.kubeConfig(), listApi: makeTimedApiClient(fake.kubeConfig(), CoreV1Api, 200), defaults, log: silentLogger(), backoff: fastBackoff, syncTimeoutMs: 5000 });
     const inf = informer;
     const started = inf.start();
     await eventually(() => expect(inf.status().errors).to.be.at.least(3), 3000, "list timeouts");
@@ -268,7 +269,7 @@ describe("ClusterInformer against the fake API server (real client-node)", funct
     await eventually(() => expect(inf.status().errors).to.be.greaterThan(0));
     expect(podNames(inf, "n1")).to.deep.equal(["bound"]);
     await inf.stop();
-    const dead = new ClusterInformer({ kubeConfig: fake.kubeConfig(), defaults, log: silentLogger(), backoff: fastBackoff, syncTimeoutMs: 300 });
+    const dead = new ClusterInformer({ kubeConfig: fake.kubeConfig(), listApi: makeTimedApiClient(fake.kubeConfig(), CoreV1Api), defaults, log: silentLogger(), backoff: fastBackoff, syncTimeoutMs: 300 });
     try {
       await dead.start();
       expect.fail("start() should reject");

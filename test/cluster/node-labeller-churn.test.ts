@@ -2,6 +2,7 @@ import { CoreV1Api } from "@kubernetes/client-node";
 import { expect } from "chai";
 import { startFakeKubeApiserver, sampleNode, type FakeKubeApiserver } from "../../mocks/kube-apiserver/index.js";
 import { ClusterInformer } from "../../src/cluster/cluster-informer.js";
+import { makeTimedApiClient } from "../../src/cluster/timed-api-client.js";
 import { NodeLabeller } from "../../src/cluster/node-labeller.js";
 import type { InventoryView } from "../../src/model/inventory.js";
 import { silentLogger } from "../../src/observability/logger.js";
@@ -25,7 +26,7 @@ describe("NodeLabeller with frozen vCenter data (no churn)", function () {
     fake.controls.upsertNode(sampleNode({ name: "k8s-worker-01", biosUuid: UUID }));
     fake.controls.upsertNode(sampleNode({ name: "k8s-worker-02", biosUuid: "42267e63-e4e0-c681-b5dd-000000000002" }));
     fake.controls.upsertNode(sampleNode({ name: "k8s-worker-03", biosUuid: "42267e63-e4e0-c681-b5dd-000000000003" }));
-    informer = new ClusterInformer({ kubeConfig: fake.kubeConfig(), defaults: { cpuMilli: 1, memoryBytes: 1 }, log: silentLogger(), backoff: { initialMs: 20, maxMs: 100 } });
+    informer = new ClusterInformer({ kubeConfig: fake.kubeConfig(), listApi: makeTimedApiClient(fake.kubeConfig(), CoreV1Api), defaults: { cpuMilli: 1, memoryBytes: 1 }, log: silentLogger(), backoff: { initialMs: 20, maxMs: 100 } });
     await informer.start();
   });
   afterEach(async () => {

@@ -2,6 +2,7 @@ import { CoreV1Api } from "@kubernetes/client-node";
 import { expect } from "chai";
 import { startFakeKubeApiserver, sampleNode, type FakeKubeApiserver } from "../../mocks/kube-apiserver/index.js";
 import { ClusterInformer } from "../../src/cluster/cluster-informer.js";
+import { makeTimedApiClient } from "../../src/cluster/timed-api-client.js";
 import { NodeLabeller, type DesiredNodeMarks } from "../../src/cluster/node-labeller.js";
 import { silentLogger } from "../../src/observability/logger.js";
 import type { HeatReading } from "../../src/placement/heat-mark.js";
@@ -21,7 +22,7 @@ describe("NodeLabeller against the fake API server", function () {
     fake = await startFakeKubeApiserver({ bookmarkIntervalMs: 100 });
     fake.controls.upsertNode(sampleNode({ name: "n1" }));
     fake.controls.upsertNode(sampleNode({ name: "n2", labels: { "hvx.io/esxi-host": "esx-02" }, annotations: { "hvx.io/host-heat": "cool" } }));
-    informer = new ClusterInformer({ kubeConfig: fake.kubeConfig(), defaults: { cpuMilli: 1, memoryBytes: 1 }, log: silentLogger(), backoff: { initialMs: 20, maxMs: 100 } });
+    informer = new ClusterInformer({ kubeConfig: fake.kubeConfig(), listApi: makeTimedApiClient(fake.kubeConfig(), CoreV1Api), defaults: { cpuMilli: 1, memoryBytes: 1 }, log: silentLogger(), backoff: { initialMs: 20, maxMs: 100 } });
     await informer.start();
     leader = true;
     desired = new Map<string, DesiredNodeMarks>([

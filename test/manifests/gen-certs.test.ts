@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { parse as parseYaml, stringify as toYaml } from "yaml";
+import { stringify as toYaml } from "yaml";
 import { FAKE_TOKENS, startFakeKubeApiserver, type FakeKubeApiserver } from "../../mocks/kube-apiserver/index.js";
 import { MANIFESTS_DIR, type Obj } from "./load-manifests.js";
 import { KUBECTL, renderOverlay } from "./render-overlay.js";

@@ -8,7 +8,6 @@ import {
   leafPaths,
   loadManifests,
   MANIFESTS_DIR,
-  PROJECT_ROOT,
   quantityToNumber,
   valueAt,
   type Obj,

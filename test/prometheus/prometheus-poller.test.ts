@@ -6,7 +6,10 @@ import { parseConfig } from "../../src/config/index.js";
 import { silentLogger } from "../../src/observability/logger.js";
 import type { PromSample } from "../../src/prometheus/parse-query-response.js";
 import { seriesFor } from "../../src/prometheus/flavour-series.js";
+import { buildPrometheusSourceParts } from "../../src/prometheus/build-prometheus-source-parts.js";
+import { createPrometheusSourceMetrics } from "../../src/prometheus/prometheus-metrics.js";
 import { PrometheusPoller } from "../../src/prometheus/prometheus-poller.js";
+import { createVcenterInventoryReader } from "../../src/prometheus/vcenter-inventory-reader.js";
 import { demoScenarioPath, loadScenario, startMockVcenter } from "../../mocks/vcenter/index.js";
 import { freePort } from "../fixtures/net.js";
 
@@ -31,9 +34,13 @@ function fakeQuerier(values: Record<string, number>, sampleS = T / 1000 - 5) {
 const HOST = { vmware_host_num_cpu: 32, vmware_host_cpu_max: 83_200, vmware_host_memory_max: 262_144, vmware_host_memory_usage: 131_072, vmware_host_maintenance_mode: 0, vmware_host_connection_state: 1, vmware_host_cpu_usage_average: 5000 };
 
 const config = (yaml: string) => parseConfig(`prometheus: { flavour: vmware_exporter, ${yaml} }`);
+/** Without a fake querier: the parts src/main.ts builds (the HTTP client to `prometheus.url`). */
 function poller(querier: ReturnType<typeof fakeQuerier> | undefined, yaml = "", clock = () => T, registry = new Registry()) {
   const c = config(yaml);
-  return new PrometheusPoller({ prometheus: c.prometheus, vcenter: c.vcenter, maxMetricAgeSeconds: 120, log: silentLogger(), registry, clock, random: () => 0.5, ...(querier ? { querier } : {}) });
+  const parts = querier
+    ? { metrics: createPrometheusSourceMetrics(registry), querier }
+    : buildPrometheusSourceParts({ prometheus: c.prometheus, vcenter: c.vcenter, log: silentLogger(), registry, clock });
+  return new PrometheusPoller({ prometheus: c.prometheus, maxMetricAgeSeconds: 120, log: silentLogger(), clock, random: () => 0.5, ...parts });
 }
 
 describe("PrometheusPoller", () => {
@@ -136,7 +143,10 @@ describe("PrometheusPoller", () => {
     const vcenter = await startMockVcenter({ scenario });
     try {
       const c = parseConfig(`prometheus: { flavour: telegraf }\nvcenter: { url: "${vcenter.url}", username: "${scenario.credentials.username}", password: "${scenario.credentials.password}" }`);
-      const p = new PrometheusPoller({ prometheus: c.prometheus, vcenter: c.vcenter, maxMetricAgeSeconds: 120, log: silentLogger(), registry: new Registry(), random: () => 0.5, querier: fakeQuerier({}) });
+      const registry = new Registry();
+      const inventory = createVcenterInventoryReader(c.vcenter, undefined, silentLogger(), registry, Date.now);
+      const parts = { metrics: createPrometheusSourceMetrics(registry), querier: fakeQuerier({}), inventory };
+      const p = new PrometheusPoller({ prometheus: c.prometheus, maxMetricAgeSeconds: 120, log: silentLogger(), random: () => 0.5, ...parts });
       await p.pollOnce();
       const good = p.latest();
       expect(good.hosts.size).to.equal(scenario.hosts.length);

@@ -2,14 +2,14 @@ import { expect } from "chai";
 import { Registry } from "prom-client";
 import { prometheusBinary, startFakeExporter, startPrometheus, type FakeExporterHandle, type PrometheusHandle } from "../../mocks/prometheus-exporter/index.js";
 import { demoScenarioPath, loadScenario, startMockVcenter, type MockVcenterHandle } from "../../mocks/vcenter/index.js";
-import { parseConfig } from "../../src/config/index.js";
+import { parseConfig, type Config } from "../../src/config/index.js";
 import type { InventoryView } from "../../src/model/inventory.js";
 import type { NodeIdentity } from "../../src/model/node.js";
 import { silentLogger } from "../../src/observability/logger.js";
 import { filterNodes, prioritizeNodes } from "../../src/placement/filter-nodes.js";
 import type { Reason } from "../../src/placement/reason.js";
-import { PrometheusPoller } from "../../src/prometheus/index.js";
-import { VcenterPoller } from "../../src/vsphere/index.js";
+import { buildPrometheusSourceParts, PrometheusPoller } from "../../src/prometheus/index.js";
+import { buildVcenterParts, VcenterPoller } from "../../src/vsphere/index.js";
 
 /**
  * Issue 11 §1, against the real Prometheus server (Debian's package; .ci/run installs it):
@@ -43,9 +43,14 @@ describe("Prometheus source against a real Prometheus (demo scenario)", function
     exporter = await startFakeExporter({ scenario, flavour: "vmware_exporter" });
     prometheus = await startPrometheus([telegraf.target, exporter.target]);
     await prometheus.waitForTargets();
-    const vc = new VcenterPoller({ vcenter: vcenterConfig(), maxMetricAgeSeconds: 120, log: silentLogger(), registry: new Registry() });
-    const tg = new PrometheusPoller({ prometheus: promConfig("telegraf", prometheus.url), vcenter: vcenterConfig(), maxMetricAgeSeconds: 120, log: silentLogger(), registry: new Registry() });
-    const ex = new PrometheusPoller({ prometheus: promConfig("vmware_exporter", prometheus.url), vcenter: config.vcenter, maxMetricAgeSeconds: 120, log: silentLogger(), registry: new Registry() });
+    const vcParts = buildVcenterParts({ vcenter: vcenterConfig(), log: silentLogger(), registry: new Registry() });
+    const vc = new VcenterPoller({ vcenter: vcenterConfig(), maxMetricAgeSeconds: 120, log: silentLogger(), ...vcParts });
+    const source = (p: Config["prometheus"], vcenter: Config["vcenter"]) => {
+      const parts = buildPrometheusSourceParts({ prometheus: p, vcenter, log: silentLogger(), registry: new Registry() });
+      return new PrometheusPoller({ prometheus: p, maxMetricAgeSeconds: 120, log: silentLogger(), ...parts });
+    };
+    const tg = source(promConfig("telegraf", prometheus.url), vcenterConfig());
+    const ex = source(promConfig("vmware_exporter", prometheus.url), config.vcenter);
     pollers.push(vc, tg, ex);
     await Promise.all([vc.pollOnce(), tg.pollOnce(), ex.pollOnce()]);
     views.vcenter = vc.latest();

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { CpuShareScratch, expectedQueueCores, normalCdf, shareHostCpu, type HostCpuInputs } from "../../src/simulate/host-sharing.js";
-import { readyPercentPerVcpu } from "../../src/vsphere/derive-metrics.js";
+import { readyPercentPerVcpu } from "../../src/model/derive-metrics.js";
 
 const MHZ = 2500;
 const INTERVAL_MS = 20_000;

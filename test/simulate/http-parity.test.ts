@@ -13,10 +13,11 @@ import { createExtenderHandlers } from "../../src/server/extender-handlers.js";
 import { buildWorld, type World } from "../../src/simulate/build-world.js";
 import { HVX_EXTENDER_WEIGHT, type HvxDecision } from "../../src/simulate/hvx-strategy.js";
 import type { Observation } from "../../src/simulate/observation-ring.js";
-import { mulberry32 } from "../../src/simulate/prng.js";
+import { mulberry32 } from "../../src/random/prng.js";
 import { productionPolicy } from "../../src/simulate/run-simulation.js";
 import { simulateStrategy } from "../../src/simulate/simulate-strategy.js";
 import { selectHost } from "../../src/simulate/strategy.js";
+import { buildVcenterParts } from "../../src/vsphere/build-vcenter-parts.js";
 import { VcenterPoller } from "../../src/vsphere/vcenter-poller.js";
 import { smallScenario } from "./fixtures.js";
 
@@ -90,7 +91,8 @@ describe("simulator parity: direct placement code vs mock vCenter + poller + ext
     mock = await startMockVcenter({ scenario: mockScenarioOf(world) as never, clock: () => mockNowMs });
     const registry = new Registry();
     const vcenter = configSchema.parse({ vcenter: { url: mock.url, username: "administrator@vsphere.local", password: "hvx-demo" } }).vcenter;
-    poller = new VcenterPoller({ vcenter, maxMetricAgeSeconds: 120, log: silentLogger(), registry, clock: () => mockNowMs, random: () => 0.5 });
+    const parts = buildVcenterParts({ vcenter, log: silentLogger(), registry });
+    poller = new VcenterPoller({ vcenter, maxMetricAgeSeconds: 120, log: silentLogger(), ...parts, clock: () => mockNowMs, random: () => 0.5 });
     const handlers = createExtenderHandlers({
       source: poller,
       policy,
@@ -106,7 +108,7 @@ describe("simulator parity: direct placement code vs mock vCenter + poller + ext
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   after(async () => {
-    poller?.stop();
+    await poller?.stop();
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
     await mock?.close();
   });

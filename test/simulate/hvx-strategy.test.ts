@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { buildWorld, type World } from "../../src/simulate/build-world.js";
 import { hvxStrategy, type HvxDecision } from "../../src/simulate/hvx-strategy.js";
 import { ObservationRing } from "../../src/simulate/observation-ring.js";
-import { mulberry32 } from "../../src/simulate/prng.js";
+import { mulberry32 } from "../../src/random/prng.js";
 import { productionPolicy } from "../../src/simulate/run-simulation.js";
 import { RunState } from "../../src/simulate/run-state.js";
 import { smallScenario } from "./fixtures.js";

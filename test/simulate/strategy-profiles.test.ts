@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { buildWorld, type World } from "../../src/simulate/build-world.js";
 import { DefaultProfile, defaultNodeScore } from "../../src/simulate/default-strategy.js";
 import { ObservationRing } from "../../src/simulate/observation-ring.js";
-import { mulberry32 } from "../../src/simulate/prng.js";
+import { mulberry32 } from "../../src/random/prng.js";
 import { RunState } from "../../src/simulate/run-state.js";
 import type { StrategyDeps } from "../../src/simulate/strategy.js";
 import { vmLoadAwareStrategy } from "../../src/simulate/vm-load-aware-strategy.js";

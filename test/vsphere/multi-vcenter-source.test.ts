@@ -7,6 +7,7 @@ import type { NodeIdentity } from "../../src/model/node.js";
 import { silentLogger, type Logger } from "../../src/observability/logger.js";
 import { decideNode } from "../../src/placement/decide-node.js";
 import { MultiVcenterSource } from "../../src/vsphere/multi-vcenter-source.js";
+import { buildVcenterParts } from "../../src/vsphere/build-vcenter-parts.js";
 import { VcenterPoller } from "../../src/vsphere/vcenter-poller.js";
 
 /**
@@ -42,7 +43,16 @@ describe("MultiVcenterSource: two mock vCenters with overlapping ids", function 
     const config = configFor(mocks.map((m) => m.url));
     const registry = new Registry();
     pollers = config.vcenters.map(
-      (vc) => new VcenterPoller({ vcenter: vc, name: vc.name!, maxMetricAgeSeconds: 120, log, registry, clock: () => now.ms, random: () => 1, prediction: { enabled: prediction } }),
+      (vc) =>
+        new VcenterPoller({
+          vcenter: vc,
+          maxMetricAgeSeconds: 120,
+          log,
+          ...buildVcenterParts({ vcenter: vc, name: vc.name!, log, registry }),
+          clock: () => now.ms,
+          random: () => 1,
+          prediction: { enabled: prediction },
+        }),
     );
     const source = new MultiVcenterSource(
       config.vcenters.map((vc, i) => ({ name: vc.name!, source: pollers[i]! })),

@@ -10,6 +10,7 @@ import { createLogger, silentLogger, type Logger } from "../../src/observability
 import { assessHost } from "../../src/placement/assess-host.js";
 import { buildDebugHosts } from "../../src/server/debug-view.js";
 import { VcenterAuthError } from "../../src/vsphere/vcenter-auth-error.js";
+import { buildVcenterParts } from "../../src/vsphere/build-vcenter-parts.js";
 import { VcenterPoller, optionInteger } from "../../src/vsphere/vcenter-poller.js";
 
 const USER = "administrator@vsphere.local";
@@ -33,11 +34,13 @@ async function rig(
   const now = { ms: T0 };
   const mock = await startMockVcenter({ scenario, clock: () => now.ms });
   const registry = new Registry();
+  const vcenter = configSchema.parse({ vcenter: { url: mock.url, username: USER, password: PASSWORD, ...opts.vcenter } }).vcenter;
+  const log = opts.log ?? silentLogger();
   const poller = new VcenterPoller({
-    vcenter: configSchema.parse({ vcenter: { url: mock.url, username: USER, password: PASSWORD, ...opts.vcenter } }).vcenter,
+    vcenter,
     maxMetricAgeSeconds: 120,
-    log: opts.log ?? silentLogger(),
-    registry,
+    log,
+    ...buildVcenterParts({ vcenter, log, registry }),
     clock: () => now.ms,
     random: () => 1,
     ...(opts.credentialFiles ? { credentialFiles: opts.credentialFiles } : {}),

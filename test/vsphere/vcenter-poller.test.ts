@@ -16,6 +16,7 @@ import { VcenterAuthError } from "../../src/vsphere/vcenter-auth-error.js";
 import { VcenterConfigError } from "../../src/vsphere/vcenter-config-error.js";
 import { VcenterHttpError } from "../../src/vsphere/vcenter-http-error.js";
 import { VcenterNetworkError } from "../../src/vsphere/vcenter-network-error.js";
+import { buildVcenterParts } from "../../src/vsphere/build-vcenter-parts.js";
 import { VcenterPoller } from "../../src/vsphere/vcenter-poller.js";
 import { VcenterResponseError } from "../../src/vsphere/vcenter-response-error.js";
 
@@ -37,11 +38,13 @@ async function rig(scenario: Scenario, opts: { vcenter?: Record<string, unknown>
   const mock = await startMockVcenter({ scenario });
   const registry = new Registry();
   const now = { ms: Date.now() };
+  const vcenter = vcenterConfig(mock.url, opts.vcenter);
+  const log = opts.log ?? silentLogger();
   const poller = new VcenterPoller({
-    vcenter: vcenterConfig(mock.url, opts.vcenter),
+    vcenter,
     maxMetricAgeSeconds: 120,
-    log: opts.log ?? silentLogger(),
-    registry,
+    log,
+    ...buildVcenterParts({ vcenter, log, registry }),
     clock: () => now.ms,
     random: opts.random ?? (() => 1),
   });
@@ -65,7 +68,7 @@ describe("VcenterPoller against the mock vCenter", function () {
     demo = loadScenario(demoScenarioPath());
   });
   afterEach(async () => {
-    r?.poller.stop();
+    await r?.poller.stop();
     await r?.mock.close().catch(() => undefined);
     r = undefined;
   });
@@ -218,7 +221,7 @@ describe("VcenterPoller against the mock vCenter", function () {
     }
     for (let i = 0; i < 100 && r.poller.status().lastSuccessMs === undefined; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(r.poller.latest().hosts.size).to.equal(13);
-    r.poller.stop();
+    await r.poller.stop();
     await new Promise((resolve) => setTimeout(resolve, 30));
     const after = r.mock.controls.stats().requestsByRoute["GET /api/vcenter/cluster"];
     await new Promise((resolve) => setTimeout(resolve, 150));
@@ -237,14 +240,15 @@ describe("VcenterPoller against the mock vCenter", function () {
   it("given a wrong password, fails with an auth error that does not contain the password", async () => {
     const mock = await startMockVcenter({ scenario: demo });
     try {
+      const vcenter = configSchema.parse({ vcenter: { url: mock.url, username: USER, password: "s3cret-Wr0ng" } }).vcenter;
       const poller = new VcenterPoller({
-        vcenter: configSchema.parse({ vcenter: { url: mock.url, username: USER, password: "s3cret-Wr0ng" } }).vcenter,
+        vcenter,
         maxMetricAgeSeconds: 120,
         log: silentLogger(),
-        registry: new Registry(),
+        ...buildVcenterParts({ vcenter, log: silentLogger(), registry: new Registry() }),
       });
       const err = await poller.pollOnce().then(() => undefined, (e: unknown) => e);
-      poller.stop();
+      await poller.stop();
       expect(err).to.be.instanceOf(VcenterAuthError);
       const everything = inspect(err, { depth: 20, showHidden: true }) + JSON.stringify(err) + String(poller.status().lastError);
       expect(everything).to.not.include("s3cret-Wr0ng");
@@ -256,7 +260,8 @@ describe("VcenterPoller against the mock vCenter", function () {
 
   it("given no credentials, refuses to start with a clear error", () => {
     const vcenter = configSchema.parse({ vcenter: { url: "http://127.0.0.1:1" } }).vcenter;
-    expect(() => new VcenterPoller({ vcenter, maxMetricAgeSeconds: 120, log: silentLogger(), registry: new Registry() }))
+    const parts = buildVcenterParts({ vcenter, log: silentLogger(), registry: new Registry() });
+    expect(() => new VcenterPoller({ vcenter, maxMetricAgeSeconds: 120, log: silentLogger(), ...parts }))
       .to.throw(VcenterConfigError, /credentials missing/);
   });
 

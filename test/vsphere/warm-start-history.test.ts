@@ -3,6 +3,7 @@ import { Registry } from "prom-client";
 import type { MockVcenterHandle, ScenarioInput } from "../../mocks/vcenter/index.js";
 import { configSchema } from "../../src/config/schema.js";
 import { silentLogger } from "../../src/observability/logger.js";
+import { buildVcenterParts } from "../../src/vsphere/build-vcenter-parts.js";
 import { VcenterPoller } from "../../src/vsphere/vcenter-poller.js";
 import { PASSWORD, T0_MS, USER, smallScenario, startSmall } from "../mocks/vcenter/mock-vcenter-client.js";
 
@@ -17,7 +18,8 @@ async function rig(patch: Partial<ScenarioInput> = {}, prediction = true): Promi
   const mock = await startSmall({ clock, scenario: smallScenario(patch) });
   const registry = new Registry();
   const vcenter = configSchema.parse({ vcenter: { url: mock.url, username: USER, password: PASSWORD } }).vcenter;
-  const poller = new VcenterPoller({ vcenter, maxMetricAgeSeconds: 120, log: silentLogger(), registry, clock, random: () => 1, prediction: { enabled: prediction } });
+  const parts = buildVcenterParts({ vcenter, log: silentLogger(), registry });
+  const poller = new VcenterPoller({ vcenter, maxMetricAgeSeconds: 120, log: silentLogger(), ...parts, clock, random: () => 1, prediction: { enabled: prediction } });
   return { mock, poller, registry };
 }
 

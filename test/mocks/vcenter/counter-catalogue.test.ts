@@ -31,7 +31,7 @@ describe("counter catalogue", () => {
   });
 
   it("writes PerfCounterInfo with ElementDescription name, group and unit infos", () => {
-    const wire = toPerfCounterInfoWire(0) as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const wire = toPerfCounterInfoWire(0) as Array<Record<string, any>>;
     const state = wire.find((w) => w["groupInfo"].key === "mem" && w["nameInfo"].key === "state")!;
     expect(state).to.include({ _typeName: "PerfCounterInfo", rollupType: "latest", statsType: "absolute" });
     expect(state["unitInfo"]).to.include({ _typeName: "ElementDescription", key: "number" });

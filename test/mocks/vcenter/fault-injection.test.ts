@@ -7,9 +7,9 @@ describe("mock vCenter: fault injection", () => {
   afterEach(() => vc.close());
 
   const fixed = [
-    { name: "an Automation call", path: "/api/vcenter/host", status: 500, check: (j: any) => expect(j.error_type).to.equal("ERROR") }, // eslint-disable-line @typescript-eslint/no-explicit-any
-    { name: "an Automation call (503)", path: "/api/vcenter/host", status: 503, check: (j: any) => expect(j.error_type).to.equal("SERVICE_UNAVAILABLE") }, // eslint-disable-line @typescript-eslint/no-explicit-any
-    { name: "a VI/JSON call", path: `${VI}/ServiceInstance/ServiceInstance/content`, status: 502, check: (j: any) => expect(j._typeName).to.equal("SystemError") }, // eslint-disable-line @typescript-eslint/no-explicit-any
+    { name: "an Automation call", path: "/api/vcenter/host", status: 500, check: (j: any) => expect(j.error_type).to.equal("ERROR") },
+    { name: "an Automation call (503)", path: "/api/vcenter/host", status: 503, check: (j: any) => expect(j.error_type).to.equal("SERVICE_UNAVAILABLE") },
+    { name: "a VI/JSON call", path: `${VI}/ServiceInstance/ServiceInstance/content`, status: 502, check: (j: any) => expect(j._typeName).to.equal("SystemError") },
   ];
   for (const c of fixed) {
     it(`given fixedStatus ${c.status}, ${c.name} answers ${c.status} with that API's error body`, async () => {

@@ -12,7 +12,7 @@ export interface Reply {
   status: number;
   headers: Headers;
   text: string;
-  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  json: any;
 }
 
 export async function call(url: string, init: RequestInit = {}): Promise<Reply> {

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { COUNTERS, counterFullName, type MockVcenterHandle } from "../../../mocks/vcenter/index.js";
-import { T0_MS, VI, getWith, manualClock, postWith, smallScenario, startSmall, viLogin } from "./mock-vcenter-client.js";
+import { T0_MS, VI, manualClock, postWith, smallScenario, startSmall, viLogin } from "./mock-vcenter-client.js";
 
 const OFFSET = 300;
 const key = (name: string) => {

@@ -112,7 +112,7 @@ describe("startAdmissionServer", () => {
   });
 
   it("keeps serving the old certificate when the new files do not form a valid pair", async () => {
-    const { first, second, certFile, keyFile, running } = await serveFirstOfTwoCerts();
+    const { first, second, certFile, running } = await serveFirstOfTwoCerts();
     writeFileSync(certFile, second.cert); // key still the first one: mismatch
     expect(await running.reloadCertificate()).to.equal(false);
     expect((await post(running.port, { tls: { ca: first.cert }, body: requestText })).peerCn).to.equal("first");

@@ -1,4 +1,4 @@
-import type { HostMetrics, MemState, VmMetrics } from "../model/inventory.js";
+import type { HostMetrics, MemState, VmMetrics } from "./inventory.js";
 
 /**
  * Pure conversions from vCenter's raw counter units to the derived units of

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { hash01, hashNormal, mulberry32 } from "../../src/simulate/prng.js";
+import { hash01, hashNormal, mulberry32 } from "../../src/random/prng.js";
 
 describe("mulberry32", () => {
   it("given the same seed, returns the same sequence", () => {

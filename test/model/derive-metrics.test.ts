@@ -9,7 +9,7 @@ import {
   readyPercentPerVcpu,
   type HostVmInput,
   type MemStateScale,
-} from "../../src/vsphere/derive-metrics.js";
+} from "../../src/model/derive-metrics.js";
 
 const close = (actual: number | undefined, want: number) => expect(actual).to.be.closeTo(want, 1e-9);
 

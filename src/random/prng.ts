@@ -1,6 +1,6 @@
 /**
- * Seeded randomness for the simulator. No Math.random anywhere in the model: the same
- * seed gives the same run, byte for byte.
+ * Seeded randomness, shared by the simulator and the mocks (a mock must not import the
+ * simulator). No Math.random anywhere in the model: the same seed gives the same run, byte for byte.
  *
  * - `mulberry32(seed)`: a small sequential generator (tie-breaks inside one strategy run).
  * - `hash01(a, b, c)`: a stateless uniform draw in [0, 1) keyed by integers, so a pod's
