@@ -42,9 +42,9 @@ export function hvxRebalanceStrategy(deps: StrategyDeps, policy: PlacementPolicy
   return {
     ...base,
     name: "hvx+rebalance",
-    bound(pod, node, step) {
-      base.bound?.(pod, node, step);
-      cluster.bind(pod, node, step);
+    bound(pod, node, step, atMs = world.startMs + step * stepMs) {
+      base.bound?.(pod, node, step, atMs);
+      cluster.bind(pod, node, atMs);
     },
     unbound(pod, node) {
       base.unbound?.(pod, node);
@@ -56,7 +56,7 @@ export function hvxRebalanceStrategy(deps: StrategyDeps, policy: PlacementPolicy
       spells = nextHotSpells(spells, inventory, policy.thresholds, nowMs, rebalance.hysteresisPercent);
       if ((step + 1) % intervalSteps !== 0) return [];
       evicted = evicted.filter((e) => nowMs - e.atMs < HOUR_MS);
-      const plan = chooseEvictions({ inventory, cluster: cluster.current(), placement: policy, rebalance, spells, evicted, nowMs });
+      const plan = chooseEvictions({ inventory, cluster: cluster.current(nowMs), placement: policy, rebalance, spells, evicted, nowMs });
       return plan.evictions.map((e) => {
         const pod = Number(e.pod.uid.slice("pod-".length));
         evicted.push({ uid: `${e.pod.uid}@${step}`, atMs: nowMs });

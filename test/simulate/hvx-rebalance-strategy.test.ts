@@ -44,6 +44,16 @@ describe("hvx+rebalance strategy", function () {
     expect({ ...r.figures }).to.deep.equal({ ...run("hvx").figures });
   });
 
+  it("given a bind latency and no eviction, places exactly as hvx does (bindings reach its view at the same time)", () => {
+    const base = smallScenario(bursting);
+    // A burst at 5 pods per second: bindings land inside a step, each at its own time.
+    const workloads = base.workloads.map((w) => ({ ...w, arrival: { startMinute: 2, ratePerSecond: 5 } }));
+    const latent = buildWorld(smallScenario({ ...bursting, workloads, bindLatencySeconds: 5 }));
+    const r = run("hvx+rebalance", { ...EAGER, hotHostBrakePercent: 0 }, latent);
+    expect(r.figures.hvxEvictions).to.equal(0);
+    expect({ ...r.figures }).to.deep.equal({ ...run("hvx", EAGER, latent).figures });
+  });
+
   it("given restartSeconds 0, the evicted pod is back in the queue on the next step; a long restart leaves pods pending longer", () => {
     const quick = run("hvx+rebalance", EAGER, buildWorld(smallScenario({ ...bursting, restartSeconds: 0 })));
     const slow = run("hvx+rebalance", EAGER, buildWorld(smallScenario({ ...bursting, restartSeconds: 3600 })));
