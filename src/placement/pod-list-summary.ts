@@ -55,6 +55,10 @@ export function summarizePods(pods: readonly PodView[]): PodListSummary {
 export class PodListSummaries {
   private readonly known = new WeakMap<readonly PodView[], PodListSummary>();
 
+  has(pods: readonly PodView[]): boolean {
+    return this.known.has(pods);
+  }
+
   of(pods: readonly PodView[]): PodListSummary {
     let s = this.known.get(pods);
     if (!s) this.known.set(pods, (s = summarizePods(pods)));

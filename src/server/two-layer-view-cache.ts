@@ -40,7 +40,6 @@ interface SnapshotKey {
   readonly cluster: ClusterView | undefined;
   readonly inventory: InventoryView;
   readonly context: AdviceContext;
-  readonly contextText: string;
 }
 
 interface Computed {
@@ -143,6 +142,7 @@ export class TwoLayerViewCache {
     await this.yieldToLoop();
     let sliceStart = this.elapsed();
     for (const pods of cluster.podsByNode.values()) {
+      if (this.summaries.has(pods)) continue;
       this.summaries.of(pods);
       if (this.elapsed() - sliceStart < this.sliceMs) continue;
       await this.yieldToLoop();
@@ -159,15 +159,36 @@ export class TwoLayerViewCache {
     const { sources, policy } = this.deps;
     const inventory = sources.inventory();
     const context = adviceContextOf(sources, inventory, policy, nowMs);
-    return { cluster: sources.cluster(), inventory, context, contextText: contextText(context) };
+    return { cluster: sources.cluster(), inventory, context };
   }
 }
 
 function sameSnapshot(a: SnapshotKey, b: SnapshotKey): boolean {
-  return a.cluster === b.cluster && a.inventory === b.inventory && a.contextText === b.contextText;
+  return a.cluster === b.cluster && a.inventory === b.inventory && sameContext(a.context, b.context);
 }
 
-/** The context's content as text: its sources hand out fresh maps and sets, equal or not. */
-function contextText(c: AdviceContext): string {
-  return JSON.stringify([[...c.heat], [...c.memoryPainHosts].sort(), [...c.recentlyHotHosts].sort(), [...c.reservations]]);
+/** Compared by content: the sources hand out fresh maps and sets, equal or not. */
+function sameContext(a: AdviceContext, b: AdviceContext): boolean {
+  return (
+    sameEntries(a.heat, b.heat, (x, y) => x === y) &&
+    sameEntries(a.reservations, b.reservations, (x, y) => x.memoryReservationMiB === y.memoryReservationMiB && x.cpuReservationMhz === y.cpuReservationMhz) &&
+    sameMembers(a.memoryPainHosts, b.memoryPainHosts) &&
+    sameMembers(a.recentlyHotHosts, b.recentlyHotHosts)
+  );
+}
+
+function sameEntries<V>(a: ReadonlyMap<string, V>, b: ReadonlyMap<string, V>, same: (x: V, y: V) => boolean): boolean {
+  if (a === b) return true;
+  if (a.size !== b.size) return false;
+  for (const [k, v] of a) {
+    const w = b.get(k);
+    if (w === undefined || !same(v, w)) return false;
+  }
+  return true;
+}
+
+function sameMembers(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const k of a) if (!b.has(k)) return false;
+  return true;
 }
