@@ -55,6 +55,16 @@ const MAX_PODS_NAMED = 5;
 
 /** Pure. Pass the same `summaries` for every snapshot: only the pod lists that changed are read again. */
 export function advise(input: AdviceInput, policy: AdvicePolicy, summaries = new PodListSummaries()): Finding[] {
+  return byRisk([...adviseHosts(input, policy, summaries), ...adviseNamespaces(input, policy, summaries)]);
+}
+
+/** Riskiest first; ties by rule, then subject. */
+export function byRisk(findings: Finding[]): Finding[] {
+  return findings.sort((a, b) => b.risk - a.risk || a.rule.localeCompare(b.rule) || a.subject.localeCompare(b.subject));
+}
+
+/** The rules about hosts and their nodes (every rule but `oversell-on-hot-hosts`), unordered. */
+export function adviseHosts(input: AdviceInput, policy: AdvicePolicy, summaries = new PodListSummaries()): Finding[] {
   const occupancy = hostOccupancyOf(input.cluster, input.inventory, policy.nodeMapping);
   const findings: Finding[] = [];
   const warmOrHot = (hostId: string) => {
@@ -96,8 +106,12 @@ export function advise(input: AdviceInput, policy: AdvicePolicy, summaries = new
       });
     }
   }
-  findings.push(...oversellOnHotHosts(input, occupancy.hostOfNode, summaries));
-  return findings.sort((a, b) => b.risk - a.risk || a.rule.localeCompare(b.rule) || a.subject.localeCompare(b.subject));
+  return findings;
+}
+
+/** `oversell-on-hot-hosts`, unordered. */
+export function adviseNamespaces(input: AdviceInput, policy: AdvicePolicy, summaries = new PodListSummaries()): Finding[] {
+  return oversellOnHotHosts(input, hostOccupancyOf(input.cluster, input.inventory, policy.nodeMapping).hostOfNode, summaries);
 }
 
 function esxiOvercommit(host: HostView, policy: AdvicePolicy): Finding[] {

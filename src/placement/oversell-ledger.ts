@@ -94,28 +94,16 @@ export function buildOversellLedger(view: ClusterView, inventory: InventoryView,
 }
 
 function namespaceLedgers(view: ClusterView, summaries: PodListSummaries): readonly NamespaceLedger[] {
-  const rows = new Map<string, { pods: number; podsScaled: number; oc: number; om: number; sc: number; sm: number }>();
-  for (const pods of view.podsByNode.values()) {
-    for (const [namespace, n] of summaries.of(pods).byNamespace) {
-      let r = rows.get(namespace);
-      if (!r) rows.set(namespace, (r = { pods: 0, podsScaled: 0, oc: 0, om: 0, sc: 0, sm: 0 }));
-      r.pods += n.pods;
-      r.podsScaled += n.podsScaled;
-      r.oc += n.originalCpuMilli;
-      r.om += n.originalMemoryBytes;
-      r.sc += n.scaledCpuMilli;
-      r.sm += n.scaledMemoryBytes;
-    }
-  }
+  const rows = summaries.byNamespace(view.podsByNode);
   return [...rows.entries()]
     .map(([namespace, r]) => ({
       namespace,
       pods: r.pods,
       podsScaled: r.podsScaled,
-      original: { cpuMilli: r.oc, memoryBytes: r.om },
-      scaled: { cpuMilli: r.sc, memoryBytes: r.sm },
-      cpuRatio: ratio(r.oc, r.sc),
-      memoryRatio: ratio(r.om, r.sm),
+      original: { cpuMilli: r.originalCpuMilli, memoryBytes: r.originalMemoryBytes },
+      scaled: { cpuMilli: r.scaledCpuMilli, memoryBytes: r.scaledMemoryBytes },
+      cpuRatio: ratio(r.originalCpuMilli, r.scaledCpuMilli),
+      memoryRatio: ratio(r.originalMemoryBytes, r.scaledMemoryBytes),
     }))
     .sort((a, b) => b.original.cpuMilli - b.scaled.cpuMilli - (a.original.cpuMilli - a.scaled.cpuMilli) || a.namespace.localeCompare(b.namespace));
 }

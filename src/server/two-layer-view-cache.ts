@@ -1,13 +1,14 @@
 import { performance } from "node:perf_hooks";
 import type { ClusterView } from "../model/cluster.js";
 import type { InventoryView } from "../model/inventory.js";
-import type { Finding } from "../placement/advise.js";
+import { adviseHosts, adviseNamespaces, byRisk, type Finding } from "../placement/advise.js";
+import { hostOccupancyOf } from "../placement/host-occupancy.js";
 import { buildOversellLedger, type OversellLedger } from "../placement/oversell-ledger.js";
 import { PodListSummaries } from "../placement/pod-list-summary.js";
 import {
   adviceContextOf,
+  adviceInputOf,
   EMPTY_CLUSTER,
-  findingsOf,
   oversellViewOf,
   type AdviceContext,
   type AdviceView,
@@ -56,7 +57,9 @@ interface Computed {
  *   the meantime (one running, at most one queued: slow computations cannot pile up);
  * - the work runs after the calling request has returned to the event loop, in slices: the
  *   pod lists that changed since the last snapshot are read a few ms at a time, then the
- *   ledger, then the advice, each in its own turn, so extender requests are served in between;
+ *   node-to-host mapping, the ledger, the host rules and the namespace rule of the advice,
+ *   each in its own turn, so extender
+ *   requests are served in between;
  * - pod list summaries are kept across snapshots (the informer shares unchanged lists), so a
  *   new snapshot costs the nodes whose pods changed plus a pass over nodes and hosts.
  * The answers equal `buildOversellView` / `buildAdviceView` on the same inputs.
@@ -149,9 +152,15 @@ export class TwoLayerViewCache {
       sliceStart = this.elapsed();
     }
     await this.yieldToLoop();
+    // which node is on which host: shared with the extender's decisions on the same pair of snapshots
+    hostOccupancyOf(cluster, key.inventory, this.deps.policy.nodeMapping);
+    await this.yieldToLoop();
     const ledger = buildOversellLedger(cluster, key.inventory, this.deps.policy, this.summaries);
     await this.yieldToLoop();
-    const findings = findingsOf(cluster, key.inventory, ledger, key.context, this.deps.policy, this.summaries);
+    const input = adviceInputOf(cluster, key.inventory, ledger, key.context, this.deps.policy);
+    const hostFindings = adviseHosts(input, this.deps.policy, this.summaries);
+    await this.yieldToLoop();
+    const findings = byRisk([...hostFindings, ...adviseNamespaces(input, this.deps.policy, this.summaries)]);
     return { key, ledger, findings };
   }
 

@@ -84,6 +84,11 @@ export function buildAdviceView(src: TwoLayerSources, policy: TwoLayerPolicy, no
 
 /** The advice for one pair of snapshots, its ledger and its context. Pure. */
 export function findingsOf(cluster: ClusterView, inventory: InventoryView, ledger: OversellLedger, context: AdviceContext, policy: TwoLayerPolicy, summaries: PodListSummaries): Finding[] {
+  return advise(adviceInputOf(cluster, inventory, ledger, context, policy), policy, summaries);
+}
+
+/** The advice's input: the namespaces with oversell on come from the policy, their labels and the ledger. */
+export function adviceInputOf(cluster: ClusterView, inventory: InventoryView, ledger: OversellLedger, context: AdviceContext, policy: TwoLayerPolicy): AdviceInput {
   const oversold = new Set<string>();
   if (policy.admission.enabled) {
     for (const ns of cluster.namespaces.keys()) {
@@ -93,5 +98,5 @@ export function findingsOf(cluster: ClusterView, inventory: InventoryView, ledge
     }
   }
   for (const n of ledger.namespaces) if (n.podsScaled > 0) oversold.add(n.namespace);
-  return advise({ cluster, inventory, ...context, oversoldNamespaces: oversold }, policy, summaries);
+  return { cluster, inventory, ...context, oversoldNamespaces: oversold };
 }

@@ -71,6 +71,16 @@ describe("ledger and advice with a memo shared across snapshots", () => {
     expect(ledger.totals.podsScaled).to.equal(2);
   });
 
+  it("given snapshots where a node leaves and comes back, the namespace sums follow each one", () => {
+    const memo = new PodListSummaries();
+    const withoutW2 = { ...after, podsByNode: new Map([["w1", after.podsByNode.get("w1")!]]) };
+    for (const view of [before, after, withoutW2, before, withoutW2]) {
+      expect(buildOversellLedger(view, inventory, POLICY, memo).namespaces).to.deep.equal(buildOversellLedger(view, inventory, POLICY).namespaces);
+    }
+    // ci's only pod left with w1's old list: no row, rather than a row of zeros
+    expect(buildOversellLedger(withoutW2, inventory, POLICY, memo).namespaces.map((n) => n.namespace).sort()).to.deep.equal(["shop", "web"]);
+  });
+
   it("given the memo of the previous snapshot, the advice equals advice from scratch", () => {
     const memo = new PodListSummaries();
     const input = (cluster: typeof before) => ({ cluster, inventory, heat: new Map([["host-a", "hot" as const]]), reservations: new Map(), memoryPainHosts: new Set<string>(), recentlyHotHosts: new Set(["host-a"]), oversoldNamespaces: new Set(["shop", "web"]) });

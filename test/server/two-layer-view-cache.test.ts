@@ -128,8 +128,8 @@ describe("TwoLayerViewCache", () => {
     expect(cache.lastLedger().hosts).to.deep.equal([]);
     expect(yields).to.equal(0);
     await answer;
-    // one yield before starting, one per pod list (3 nodes), one before the ledger, one before the advice
-    expect(yields).to.equal(1 + fleet.cluster.podsByNode.size + 2);
+    // one yield before starting, one per pod list (3 nodes), one before the mapping, the ledger, and each half of the advice
+    expect(yields).to.equal(1 + fleet.cluster.podsByNode.size + 4);
   });
 
   it("given a new snapshot, reads again only the pod lists that changed", async () => {
@@ -142,8 +142,8 @@ describe("TwoLayerViewCache", () => {
     fleet.bind(scaled("s5", "w2"));
     fleet.poll();
     await expectDirect(cache, fleet);
-    // one yield before starting, one for w2's new list only, one before the ledger, one before the advice
-    expect(yields).to.equal(1 + 1 + 2);
+    // one yield before starting, one for w2's new list only, one before the mapping, the ledger, and each half of the advice
+    expect(yields).to.equal(1 + 1 + 4);
   });
 
   it("lastLedger answers the last computed ledger without waiting, and asks for the current one", async () => {
