@@ -226,7 +226,7 @@ export async function run(): Promise<BenchFigure[]> {
     // Harsher: a new snapshot every second and the page refreshing after each one (every
     // refresh has a new snapshot to compute); the two views alone (viewsOnly), and the old
     // per-request computation (uiDirect) beside them.
-    await compare("pollAndPageEvery1s", 1000, 500, 6, ["ui", "viewsOnly", "uiDirect"]);
+    await compare("pollAndPageEvery1s", 1000, 500, 10, ["ui", "viewsOnly", "uiDirect"]);
   } finally {
     await extender.close();
     await admin.close();
