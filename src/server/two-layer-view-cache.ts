@@ -58,8 +58,7 @@ interface Computed {
  * - the work runs after the calling request has returned to the event loop, in slices: the
  *   pod lists that changed since the last snapshot are read a few ms at a time, then the
  *   node-to-host mapping, the ledger, the host rules and the namespace rule of the advice,
- *   each in its own turn, so extender
- *   requests are served in between;
+ *   each in its own turn, so extender requests are served in between;
  * - pod list summaries are kept across snapshots (the informer shares unchanged lists), so a
  *   new snapshot costs the nodes whose pods changed plus a pass over nodes and hosts.
  * The answers equal `buildOversellView` / `buildAdviceView` on the same inputs.
