@@ -39,7 +39,8 @@ import { ShadowRecorder } from "./server/shadow-recorder.js";
 import { IN_FLIGHT_GRACE_MS, startListener } from "./server/start-listener.js";
 import { buildVcenterParts, MultiVcenterSource, VcenterPoller, type VcenterPollerOptions } from "./vsphere/index.js";
 import { registerOversellMetrics } from "./observability/oversell-metrics.js";
-import { buildAdviceView, buildOversellView, heatByHost, ledgerOf, type TwoLayerSources } from "./server/two-layer-views.js";
+import { TwoLayerViewCache } from "./server/two-layer-view-cache.js";
+import { heatByHost } from "./server/two-layer-views.js";
 import { renderUiPage } from "./server/ui/ui-page.js";
 import { startDemo } from "./start-demo.js";
 import { HostPainHistory } from "./vsphere/host-pain-history.js";
@@ -183,8 +184,8 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
         ...(informer ? { cluster: () => ({ status: informer!.status(), nodes: informer!.latest().nodes.size }) } : {}),
         nodes: () => buildDebugNodes(poller.latest(), config.nodeMapping, informer?.latest(), () => recentNodes.list()),
         shadow: () => ({ mode: config.mode, admissionMode: config.admission.mode, recent: shadow.recent() }),
-        oversell: () => buildOversellView(twoLayers, config, Date.now()),
-        advice: () => buildAdviceView(twoLayers, config, Date.now()),
+        oversell: () => twoLayers.oversell(),
+        advice: () => twoLayers.advice(),
       },
       uiPage: () => renderUiPage({ refreshSeconds: config.vcenter.pollIntervalSeconds }),
       readiness: ready,
@@ -340,13 +341,23 @@ function startRebalancer(config: Readonly<Config>, kc: KubeConfig, namespace: st
   stops.push(() => rebalancer.stop());
 }
 
-/** The ledger and advice's sources: pain history and VM reservations, refreshed every poll interval. */
-function startTwoLayers(config: Readonly<Config>, poller: MetricsSource, informer: ClusterInformer | undefined, registry: Registry, log: Logger, stops: Stop[]): TwoLayerSources {
+/** The ledger and advice, computed once per snapshot, and their sources: pain history and VM reservations, refreshed every poll interval. */
+function startTwoLayers(config: Readonly<Config>, poller: MetricsSource, informer: ClusterInformer | undefined, registry: Registry, log: Logger, stops: Stop[]): TwoLayerViewCache {
   const history = new HostPainHistory();
   // Reservations come from vCenter's VI/JSON API; with the Prometheus source they stay unknown (no finding).
   const vcenter = poller instanceof VcenterPoller || poller instanceof MultiVcenterSource ? poller : undefined;
   const reservations = new VmReservations({ readSummary: (id) => vcenter!.vmSummary(id), clock: Date.now, refreshMs: 3_600_000, maxReadsPerRefresh: 50, log });
-  const EMPTY = { nodes: new Map(), podsByNode: new Map(), namespaces: new Map() };
+  const views = new TwoLayerViewCache({
+    policy: config,
+    clock: Date.now,
+    sources: {
+      inventory: () => poller.latest(),
+      cluster: () => informer?.latest(),
+      reservations: () => reservations.current(),
+      memoryPainSince: (now, windowMs) => history.memoryPainSince(now, windowMs),
+      hotSince: (now, windowMs) => history.hotSince(now, windowMs),
+    },
+  });
   const tick = () => {
     const inventory = poller.latest();
     const now = Date.now();
@@ -354,21 +365,16 @@ function startTwoLayers(config: Readonly<Config>, poller: MetricsSource, informe
     history.observe(inventory, (id) => heat.get(id) === "hot", now);
     const vms = informer ? [...hostOccupancyOf(informer.latest(), inventory, config.nodeMapping).vmOfNode.values()] : [];
     if (vcenter) void reservations.refresh(vms.map((v) => v.id));
+    void views.refresh();
   };
   const timer = setInterval(tick, config.vcenter.pollIntervalSeconds * 1000);
   timer.unref();
   stops.push(() => clearInterval(timer));
   registerOversellMetrics(registry, {
-    ledger: () => ledgerOf(informer?.latest() ?? EMPTY, poller.latest(), config),
+    ledger: () => views.lastLedger(),
     knownNamespace: (ns) => informer?.latest().namespaces.has(ns) ?? false,
   });
-  return {
-    inventory: () => poller.latest(),
-    cluster: () => informer?.latest(),
-    reservations: () => reservations.current(),
-    memoryPainSince: (now, windowMs) => history.memoryPainSince(now, windowMs),
-    hotSince: (now, windowMs) => history.hotSince(now, windowMs),
-  };
+  return views;
 }
 
 /** Reads one pod for `GET /debug/explain?pod=`; undefined when the API server answers 404. */

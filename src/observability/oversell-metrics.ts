@@ -2,7 +2,7 @@ import { Gauge, type Registry } from "prom-client";
 import type { OversellLedger } from "../placement/oversell-ledger.js";
 
 export interface OversellMetricsSource {
-  /** The current ledger; computed on demand (memoised per snapshot pair). */
+  /** The current ledger, as last computed: a scrape must not wait for a computation. */
   readonly ledger: () => OversellLedger;
   /** Whether the informer cache knows the namespace: only those become label values. */
   readonly knownNamespace: (namespace: string) => boolean;

@@ -1,8 +1,8 @@
-import type { ClusterView, PodView } from "../model/cluster.js";
+import type { ClusterView } from "../model/cluster.js";
 import type { HostView, InventoryView } from "../model/inventory.js";
 import type { Heat } from "./assess-host.js";
 import { hostOccupancyOf } from "./host-occupancy.js";
-import { podTotals } from "./pod-totals.js";
+import { PodListSummaries, type PodListSummary } from "./pod-list-summary.js";
 import type { LimitsPolicy, NodeMappingRule } from "./policy.js";
 
 /**
@@ -53,7 +53,18 @@ export interface AdviceInput {
 export const HOT_HOST_SHARE = 0.25;
 const MAX_PODS_NAMED = 5;
 
-export function advise(input: AdviceInput, policy: AdvicePolicy): Finding[] {
+/** Pure. Pass the same `summaries` for every snapshot: only the pod lists that changed are read again. */
+export function advise(input: AdviceInput, policy: AdvicePolicy, summaries = new PodListSummaries()): Finding[] {
+  return byRisk([...adviseHosts(input, policy, summaries), ...adviseNamespaces(input, policy, summaries)]);
+}
+
+/** Riskiest first; ties by rule, then subject. */
+export function byRisk(findings: Finding[]): Finding[] {
+  return findings.sort((a, b) => b.risk - a.risk || a.rule.localeCompare(b.rule) || a.subject.localeCompare(b.subject));
+}
+
+/** The rules about hosts and their nodes (every rule but `oversell-on-hot-hosts`), unordered. */
+export function adviseHosts(input: AdviceInput, policy: AdvicePolicy, summaries = new PodListSummaries()): Finding[] {
   const occupancy = hostOccupancyOf(input.cluster, input.inventory, policy.nodeMapping);
   const findings: Finding[] = [];
   const warmOrHot = (hostId: string) => {
@@ -81,9 +92,9 @@ export function advise(input: AdviceInput, policy: AdvicePolicy): Finding[] {
     const heat = input.heat.get(host.id)!;
     for (const node of nodes) {
       const view = input.cluster.nodes.get(node);
-      const pods = input.cluster.podsByNode.get(node) ?? [];
+      const pods = summaries.of(input.cluster.podsByNode.get(node) ?? []);
       if (view) findings.push(...limitOvercommit(node, view.allocatable, pods, host, heat, policy.limits));
-      const bestEffort = pods.filter(isBestEffort);
+      const bestEffort = pods.bestEffort;
       if (bestEffort.length === 0) continue;
       const named = bestEffort.slice(0, MAX_PODS_NAMED).map((p) => `${p.namespace}/${p.name}`).join(", ");
       findings.push({
@@ -95,8 +106,12 @@ export function advise(input: AdviceInput, policy: AdvicePolicy): Finding[] {
       });
     }
   }
-  findings.push(...oversellOnHotHosts(input, occupancy.hostOfNode));
-  return findings.sort((a, b) => b.risk - a.risk || a.rule.localeCompare(b.rule) || a.subject.localeCompare(b.subject));
+  return findings;
+}
+
+/** `oversell-on-hot-hosts`, unordered. */
+export function adviseNamespaces(input: AdviceInput, policy: AdvicePolicy, summaries = new PodListSummaries()): Finding[] {
+  return oversellOnHotHosts(input, hostOccupancyOf(input.cluster, input.inventory, policy.nodeMapping).hostOfNode, summaries);
 }
 
 function esxiOvercommit(host: HostView, policy: AdvicePolicy): Finding[] {
@@ -124,8 +139,7 @@ function esxiOvercommit(host: HostView, policy: AdvicePolicy): Finding[] {
   return out;
 }
 
-function limitOvercommit(node: string, allocatable: { cpuMilli: number; memoryBytes: number }, pods: readonly PodView[], host: HostView, heat: Heat, limits: LimitsPolicy): Finding[] {
-  const totals = podTotals(pods);
+function limitOvercommit(node: string, allocatable: { cpuMilli: number; memoryBytes: number }, totals: PodListSummary, host: HostView, heat: Heat, limits: LimitsPolicy): Finding[] {
   const out: Finding[] = [];
   const check = (resource: "cpu" | "memory", sum: number, alloc: number, max: number, unit: (v: number) => string) => {
     if (alloc <= 0) return;
@@ -144,15 +158,15 @@ function limitOvercommit(node: string, allocatable: { cpuMilli: number; memoryBy
   return out;
 }
 
-function oversellOnHotHosts(input: AdviceInput, hostOfNode: ReadonlyMap<string, string>): Finding[] {
+function oversellOnHotHosts(input: AdviceInput, hostOfNode: ReadonlyMap<string, string>, summaries: PodListSummaries): Finding[] {
   const hostsOf = new Map<string, Set<string>>();
   for (const [node, pods] of input.cluster.podsByNode) {
     const host = hostOfNode.get(node);
     if (host === undefined) continue;
-    for (const p of pods) {
-      if (!input.oversoldNamespaces.has(p.namespace)) continue;
-      let set = hostsOf.get(p.namespace);
-      if (!set) hostsOf.set(p.namespace, (set = new Set()));
+    for (const namespace of summaries.of(pods).byNamespace.keys()) {
+      if (!input.oversoldNamespaces.has(namespace)) continue;
+      let set = hostsOf.get(namespace);
+      if (!set) hostsOf.set(namespace, (set = new Set()));
       set.add(host);
     }
   }
@@ -170,9 +184,4 @@ function oversellOnHotHosts(input: AdviceInput, hostOfNode: ReadonlyMap<string, 
     });
   }
   return out;
-}
-
-/** No request and no limit for CPU or memory in any container (the limit sum counts requests too). */
-export function isBestEffort(p: PodView): boolean {
-  return p.requests.cpuMilli === 0 && p.requests.memoryBytes === 0 && p.limits.cpuMilli === 0 && p.limits.memoryBytes === 0;
 }

@@ -1,9 +1,8 @@
-import type { ClusterView, PodView, ResourceAmounts } from "../model/cluster.js";
+import type { ClusterView, ResourceAmounts } from "../model/cluster.js";
 import type { InventoryView } from "../model/inventory.js";
 import { hostOccupancyOf } from "./host-occupancy.js";
-import { podTotals } from "./pod-totals.js";
+import { PodListSummaries } from "./pod-list-summary.js";
 import type { LimitsPolicy, NodeMappingRule } from "./policy.js";
-import { checkStackedCpu } from "./stacked-overcommit.js";
 
 /**
  * The oversell ledger: what the two overcommit bets add up to.
@@ -73,13 +72,13 @@ export interface OversellLedger {
   };
 }
 
-/** An incoming pod that adds nothing: the stacked check then measures the host as it is. */
-const NO_POD: PodView = { namespace: "", name: "", uid: "", requests: zero(), limits: zero(), expectedDemand: zero(), terminal: false };
-
-/** Builds the ledger from one pair of snapshots. Pure; linear in nodes + pods. */
-export function buildOversellLedger(view: ClusterView, inventory: InventoryView, policy: LedgerPolicy): OversellLedger {
-  const namespaces = namespaceLedgers(view);
-  const hosts = hostLedgers(view, inventory, policy);
+/**
+ * Builds the ledger from one pair of snapshots. Pure; linear in nodes + pods, and in nodes
+ * alone for the pod lists `summaries` already knows (pass the same memo for every snapshot).
+ */
+export function buildOversellLedger(view: ClusterView, inventory: InventoryView, policy: LedgerPolicy, summaries = new PodListSummaries()): OversellLedger {
+  const namespaces = namespaceLedgers(view, summaries);
+  const hosts = hostLedgers(view, inventory, policy, summaries);
   const scaled = namespaces.filter((n) => n.podsScaled > 0);
   return {
     namespaces,
@@ -94,56 +93,43 @@ export function buildOversellLedger(view: ClusterView, inventory: InventoryView,
   };
 }
 
-const namespaceCache = new WeakMap<ClusterView, readonly NamespaceLedger[]>();
-
-/** Per-namespace rows depend on the Kubernetes snapshot alone: memoised per view (a poll does not redo them). */
-function namespaceLedgers(view: ClusterView): readonly NamespaceLedger[] {
-  const known = namespaceCache.get(view);
-  if (known) return known;
-  const rows = new Map<string, { pods: number; podsScaled: number; oc: number; om: number; sc: number; sm: number }>();
-  for (const pods of view.podsByNode.values()) {
-    for (const p of pods) {
-      let r = rows.get(p.namespace);
-      if (!r) rows.set(p.namespace, (r = { pods: 0, podsScaled: 0, oc: 0, om: 0, sc: 0, sm: 0 }));
-      r.pods += 1;
-      if (!p.originalRequests) continue;
-      r.podsScaled += 1;
-      r.oc += p.originalRequests.cpuMilli;
-      r.om += p.originalRequests.memoryBytes;
-      r.sc += p.requests.cpuMilli;
-      r.sm += p.requests.memoryBytes;
-    }
-  }
-  const out = [...rows.entries()]
+function namespaceLedgers(view: ClusterView, summaries: PodListSummaries): readonly NamespaceLedger[] {
+  const rows = summaries.byNamespace(view.podsByNode);
+  return [...rows.entries()]
     .map(([namespace, r]) => ({
       namespace,
       pods: r.pods,
       podsScaled: r.podsScaled,
-      original: { cpuMilli: r.oc, memoryBytes: r.om },
-      scaled: { cpuMilli: r.sc, memoryBytes: r.sm },
-      cpuRatio: ratio(r.oc, r.sc),
-      memoryRatio: ratio(r.om, r.sm),
+      original: { cpuMilli: r.originalCpuMilli, memoryBytes: r.originalMemoryBytes },
+      scaled: { cpuMilli: r.scaledCpuMilli, memoryBytes: r.scaledMemoryBytes },
+      cpuRatio: ratio(r.originalCpuMilli, r.scaledCpuMilli),
+      memoryRatio: ratio(r.originalMemoryBytes, r.scaledMemoryBytes),
     }))
     .sort((a, b) => b.original.cpuMilli - b.scaled.cpuMilli - (a.original.cpuMilli - a.scaled.cpuMilli) || a.namespace.localeCompare(b.namespace));
-  namespaceCache.set(view, out);
-  return out;
 }
 
-function hostLedgers(view: ClusterView, inventory: InventoryView, policy: LedgerPolicy): HostLedger[] {
+function hostLedgers(view: ClusterView, inventory: InventoryView, policy: LedgerPolicy, summaries: PodListSummaries): HostLedger[] {
   const occupancy = hostOccupancyOf(view, inventory, policy.nodeMapping);
   const out: HostLedger[] = [];
   for (const host of inventory.hosts.values()) {
     const nodes = occupancy.nodesOnHost.get(host.id) ?? [];
-    const pods = occupancy.podsOnHost(host.id);
-    const totals = podTotals(pods);
+    let pods = 0;
+    let cpuLimitsMilli = 0;
+    let memoryLimitsBytes = 0;
     let allocCpu = 0;
     let allocMem = 0;
     for (const n of nodes) {
       const node = view.nodes.get(n);
       allocCpu += node?.allocatable.cpuMilli ?? 0;
       allocMem += node?.allocatable.memoryBytes ?? 0;
+      const list = view.podsByNode.get(n);
+      if (!list) continue;
+      const s = summaries.of(list);
+      pods += s.pods;
+      cpuLimitsMilli += s.cpuLimitsMilli;
+      memoryLimitsBytes += s.memoryLimitsBytes;
     }
-    const kubernetes = { cpu: ratio(totals.cpuLimitsMilli, allocCpu), memory: ratio(totals.memoryLimitsBytes, allocMem) };
+    const kubernetes = { cpu: ratio(cpuLimitsMilli, allocCpu), memory: ratio(memoryLimitsBytes, allocMem) };
     const esxi = {
       cpu: host.cpuCores > 0 && host.vcpuPerPcpu > 0 ? host.vcpuPerPcpu : null,
       memory: host.memoryMiB > 0 && host.vramPerPram > 0 ? host.vramPerPram : null,
@@ -162,11 +148,12 @@ function hostLedgers(view: ClusterView, inventory: InventoryView, policy: Ledger
       id: host.id,
       name: host.name,
       nodes,
-      pods: pods.length,
+      pods,
       kubernetes,
       esxi,
       joint,
-      cpuLimitsPerCore: host.cpuCores > 0 ? checkStackedCpu(host, pods, NO_POD, policy.limits).ratio : null,
+      // what checkStackedCpu computes for an incoming pod without limits
+      cpuLimitsPerCore: host.cpuCores > 0 ? cpuLimitsMilli / 1000 / host.cpuCores : null,
       caps,
       aboveCap,
     });
@@ -184,8 +171,4 @@ function product(a: number | null, b: number | null): number | null {
 
 function sum<T>(xs: readonly T[], f: (x: T) => number): number {
   return xs.reduce((acc, x) => acc + f(x), 0);
-}
-
-function zero(): ResourceAmounts {
-  return { cpuMilli: 0, memoryBytes: 0 };
 }

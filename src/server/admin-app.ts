@@ -13,7 +13,7 @@ export interface AdminAppDeps {
   readonly registry: Registry;
   /** JSON for `GET /debug/hosts`. */
   readonly debugHosts: () => unknown;
-  /** Extra debug views by name, e.g. `cluster` -> `GET /debug/cluster`. */
+  /** Extra debug views by name, e.g. `cluster` -> `GET /debug/cluster`; a view may answer with a promise. */
   readonly debugViews?: Readonly<Record<string, () => unknown>>;
   readonly readiness?: () => Readiness;
   /** HTML of `GET /ui` (self-contained: no external assets). */
@@ -44,7 +44,13 @@ export function buildAdminApp(deps: AdminAppDeps): Express {
   });
   if (deps.explain) mountExplain(app, deps.explain);
   const views: Record<string, () => unknown> = { hosts: deps.debugHosts, ...deps.debugViews };
-  for (const [name, view] of Object.entries(views)) app.get(`/debug/${name}`, (_req, res) => res.json(view()));
+  for (const [name, view] of Object.entries(views)) {
+    app.get(`/debug/${name}`, (_req, res, next) => {
+      Promise.resolve()
+        .then(view)
+        .then((body) => res.json(body), next);
+    });
+  }
   const uiPage = deps.uiPage;
   if (uiPage) {
     app.get("/ui", (_req, res) => {

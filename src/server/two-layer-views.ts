@@ -1,8 +1,9 @@
 import type { ClusterView } from "../model/cluster.js";
 import type { InventoryView } from "../model/inventory.js";
-import { advise, type AdvicePolicy, type Finding, type VmReservation } from "../placement/advise.js";
+import { advise, type AdviceInput, type AdvicePolicy, type Finding, type VmReservation } from "../placement/advise.js";
 import { assessHostAlone, type Heat } from "../placement/assess-host.js";
 import { buildOversellLedger, type LedgerPolicy, type OversellLedger } from "../placement/oversell-ledger.js";
+import { PodListSummaries } from "../placement/pod-list-summary.js";
 import type { ThresholdPolicy } from "../placement/policy.js";
 import { resolveNamespaceRatios, type OversellPolicy } from "../oversell/index.js";
 
@@ -24,26 +25,24 @@ export interface TwoLayerSources {
   readonly hotSince: (nowMs: number, windowMs: number) => ReadonlySet<string>;
 }
 
-const EMPTY_CLUSTER: ClusterView = { nodes: new Map(), podsByNode: new Map(), namespaces: new Map() };
-const ledgerCache = new WeakMap<ClusterView, WeakMap<InventoryView, OversellLedger>>();
+export const EMPTY_CLUSTER: ClusterView = { nodes: new Map(), podsByNode: new Map(), namespaces: new Map() };
 
-/**
- * The ledger of one snapshot pair, memoised: both snapshots are immutable, so the UI's
- * refreshes, `/metrics` scrapes and `/debug/oversell` share one computation per poll.
- */
-export function ledgerOf(view: ClusterView, inventory: InventoryView, policy: LedgerPolicy): OversellLedger {
-  let byInv = ledgerCache.get(view);
-  if (!byInv) ledgerCache.set(view, (byInv = new WeakMap()));
-  let ledger = byInv.get(inventory);
-  if (!ledger) byInv.set(inventory, (ledger = buildOversellLedger(view, inventory, policy)));
-  return ledger;
+export type OversellView = { readonly now: string; readonly kubernetes: boolean; readonly clusterSynced: boolean } & OversellLedger;
+export interface AdviceView {
+  readonly now: string;
+  readonly findings: readonly Finding[];
 }
 
-/** `GET /debug/oversell`. */
-export function buildOversellView(src: TwoLayerSources, policy: TwoLayerPolicy, nowMs: number) {
+/**
+ * `GET /debug/oversell`, computed directly (no cache). The admin port serves it through
+ * `TwoLayerViewCache`, which gives the same answer computed once per snapshot.
+ */
+export function buildOversellView(src: TwoLayerSources, policy: TwoLayerPolicy, nowMs: number, summaries = new PodListSummaries()): OversellView {
   const cluster = src.cluster();
-  const inventory = src.inventory();
-  const ledger = ledgerOf(cluster ?? EMPTY_CLUSTER, inventory, policy);
+  return oversellViewOf(cluster, buildOversellLedger(cluster ?? EMPTY_CLUSTER, src.inventory(), policy, summaries), nowMs);
+}
+
+export function oversellViewOf(cluster: ClusterView | undefined, ledger: OversellLedger, nowMs: number): OversellView {
   return {
     now: new Date(nowMs).toISOString(),
     kubernetes: cluster !== undefined,
@@ -63,31 +62,41 @@ export function heatByHost(inventory: InventoryView, thresholds: ThresholdPolicy
   return out;
 }
 
-/** `GET /debug/advice`: findings, riskiest first. hvx acts on none of them. */
-export function buildAdviceView(src: TwoLayerSources, policy: TwoLayerPolicy, nowMs: number): { now: string; findings: Finding[] } {
+/** What the advice reads besides the two snapshots, as of `nowMs`. */
+export type AdviceContext = Pick<AdviceInput, "heat" | "reservations" | "memoryPainHosts" | "recentlyHotHosts">;
+
+export function adviceContextOf(src: TwoLayerSources, inventory: InventoryView, policy: TwoLayerPolicy, nowMs: number): AdviceContext {
+  return {
+    heat: heatByHost(inventory, policy.thresholds, nowMs),
+    reservations: src.reservations(),
+    memoryPainHosts: src.memoryPainSince(nowMs, DAY_MS),
+    recentlyHotHosts: src.hotSince(nowMs, HOUR_MS),
+  };
+}
+
+/** `GET /debug/advice`, computed directly (no cache): findings, riskiest first. hvx acts on none of them. */
+export function buildAdviceView(src: TwoLayerSources, policy: TwoLayerPolicy, nowMs: number, summaries = new PodListSummaries()): AdviceView {
   const cluster = src.cluster() ?? EMPTY_CLUSTER;
   const inventory = src.inventory();
+  const ledger = buildOversellLedger(cluster, inventory, policy, summaries);
+  return { now: new Date(nowMs).toISOString(), findings: findingsOf(cluster, inventory, ledger, adviceContextOf(src, inventory, policy, nowMs), policy, summaries) };
+}
+
+/** The advice for one pair of snapshots, its ledger and its context. Pure. */
+export function findingsOf(cluster: ClusterView, inventory: InventoryView, ledger: OversellLedger, context: AdviceContext, policy: TwoLayerPolicy, summaries: PodListSummaries): Finding[] {
+  return advise(adviceInputOf(cluster, inventory, ledger, context, policy), policy, summaries);
+}
+
+/** The advice's input: the namespaces with oversell on come from the policy, their labels and the ledger. */
+export function adviceInputOf(cluster: ClusterView, inventory: InventoryView, ledger: OversellLedger, context: AdviceContext, policy: TwoLayerPolicy): AdviceInput {
   const oversold = new Set<string>();
   if (policy.admission.enabled) {
-    const namespaces = new Set<string>(cluster.namespaces.keys());
-    for (const ns of namespaces) {
+    for (const ns of cluster.namespaces.keys()) {
       if (policy.admission.excludeNamespaces.includes(ns)) continue;
       const r = resolveNamespaceRatios(policy.admission, ns, cluster.namespaces.get(ns));
       if (r.cpu.ratio > 1 || r.memory.ratio > 1) oversold.add(ns);
     }
   }
-  for (const n of ledgerOf(cluster, inventory, policy).namespaces) if (n.podsScaled > 0) oversold.add(n.namespace);
-  const findings = advise(
-    {
-      cluster,
-      inventory,
-      heat: heatByHost(inventory, policy.thresholds, nowMs),
-      reservations: src.reservations(),
-      memoryPainHosts: src.memoryPainSince(nowMs, DAY_MS),
-      recentlyHotHosts: src.hotSince(nowMs, HOUR_MS),
-      oversoldNamespaces: oversold,
-    },
-    policy,
-  );
-  return { now: new Date(nowMs).toISOString(), findings };
+  for (const n of ledger.namespaces) if (n.podsScaled > 0) oversold.add(n.namespace);
+  return { cluster, inventory, ...context, oversoldNamespaces: oversold };
 }

@@ -8,7 +8,7 @@ describe("buildAdminApp", () => {
   let server: Server;
   let base: string;
   before(async () => {
-    const app = buildAdminApp({ registry: new Registry(), debugHosts: () => ({ hosts: [{ id: "h" }] }), debugViews: { cluster: () => ({ synced: true }), nodes: () => ({ nodes: [] }) } });
+    const app = buildAdminApp({ registry: new Registry(), debugHosts: () => ({ hosts: [{ id: "h" }] }), debugViews: { cluster: () => ({ synced: true }), nodes: () => ({ nodes: [] }), later: () => Promise.resolve({ computed: true }), broken: () => Promise.reject(new Error("view failed")) } });
     server = await new Promise<Server>((resolve) => {
       const s = app.listen(0, "127.0.0.1", () => resolve(s));
     });
@@ -28,6 +28,19 @@ describe("buildAdminApp", () => {
       expect(await res.text()).to.equal(c.body);
     });
   }
+
+  it("given a view that answers with a promise, serves what it resolves to", async () => {
+    const res = await fetch(`${base}/debug/later`);
+    expect(res.status).to.equal(200);
+    expect(await res.json()).to.deep.equal({ computed: true });
+  });
+
+  it("given a view whose promise rejects, answers 500 with the error as JSON", async () => {
+    const res = await fetch(`${base}/debug/broken`);
+    expect(res.status).to.equal(500);
+    expect(res.headers.get("content-type")).to.match(/^application\/json/);
+    expect(((await res.json()) as { Error: string }).Error).to.include("view failed");
+  });
 
   it("given an unknown path, the 404 lists every endpoint of the admin port", async () => {
     const res = await fetch(`${base}/debug/nope`);
