@@ -7,7 +7,6 @@ import { Registry } from "prom-client";
 import { FakeMetricsSource } from "../mocks/fake-metrics-source.js";
 import { parseConfig } from "../src/config/index.js";
 import type { ClusterView, PodView } from "../src/model/cluster.js";
-import type { InventoryView } from "../src/model/inventory.js";
 import { ExtenderMetrics } from "../src/observability/extender-metrics.js";
 import { silentLogger } from "../src/observability/logger.js";
 import { buildAdminApp } from "../src/server/admin-app.js";

@@ -1,5 +1,5 @@
 import { NO_TRACES, usesTraces, type ScenarioTraces, type TraceSeries } from "./load-traces.js";
-import { cpuSharesOf, isTracedCpu, type Scenario, type UsageSpec } from "./scenario.js";
+import { cpuSharesOf, type Scenario, type UsageSpec } from "./scenario.js";
 import { ScenarioError } from "./scenario-error.js";
 
 /**

@@ -11,7 +11,7 @@ import { parseConfig } from "../config/index.js";
 import { evictUnderPressure } from "./evict-under-pressure.js";
 import { ObservationRing } from "./observation-ring.js";
 import { mulberry32 } from "../random/prng.js";
-import { PHASE_DONE, PHASE_PENDING, PHASE_RUNNING, RunState } from "./run-state.js";
+import { PHASE_DONE, PHASE_RUNNING, RunState } from "./run-state.js";
 import { StepPhysics } from "./step-physics.js";
 import type { Strategy, StrategyDeps, StrategyName } from "./strategy.js";
 import { UsageSeries } from "./usage-series.js";

@@ -14,7 +14,6 @@ import { buildWorld, type World } from "../../src/simulate/build-world.js";
 import { HVX_EXTENDER_WEIGHT, type HvxDecision } from "../../src/simulate/hvx-strategy.js";
 import type { Observation } from "../../src/simulate/observation-ring.js";
 import { mulberry32 } from "../../src/random/prng.js";
-import { productionPolicy } from "../../src/simulate/run-simulation.js";
 import { simulateStrategy } from "../../src/simulate/simulate-strategy.js";
 import { selectHost } from "../../src/simulate/strategy.js";
 import { buildVcenterParts } from "../../src/vsphere/build-vcenter-parts.js";

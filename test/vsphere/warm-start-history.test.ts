@@ -41,7 +41,7 @@ describe("VcenterPoller: load profiles warm-started from vCenter's history (Quer
   this.timeout(20_000);
   let r: Rig | undefined;
   afterEach(async () => {
-    r?.poller.stop();
+    await r?.poller.stop();
     await r?.mock.close();
     r = undefined;
   });
