@@ -44,6 +44,7 @@ describe("PrometheusRule (manifests/overlays/monitoring/prometheusrule.yaml)", (
     expect(alerts.map((a) => a.alert)).to.include.members([
       "HvxVcenterPollsFailing", "HvxHostDataStale", "HvxExtenderErrors", "HvxExtenderSlow", "HvxAdmissionErrors", "HvxAdmissionSlow",
       "HvxManyHostsHot", "HvxClusterCacheStale", "HvxCertificateExpiringSoon", "HvxThrottlingOnCpuReadyHost", "HvxBalloonUnderMemoryPressure",
+      "HvxRebalancerEvicting",
     ]);
   });
 
