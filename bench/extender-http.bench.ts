@@ -1,0 +1,203 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { stringify } from "yaml";
+import { generateScenario, startMockVcenter, type MockVcenterHandle, type Scenario } from "../mocks/vcenter/index.js";
+import { realisticNode } from "../test/fixtures/wire-node.js";
+import { closedLoopRound, type RoundResult } from "./closed-loop.js";
+import { percentile, type BenchFigure } from "./figure.js";
+
+const CONNECTIONS = 4;
+const ROUNDS = 3;
+const ROUND_MS = Number(process.env.HVX_BENCH_ROUND_MS ?? 3000);
+
+/**
+ * Issue 13: the extender over HTTP, as a user runs it, against the physical floor.
+ *
+ * `hvx serve` runs as a child process against the mock vCenter (in this process, polled every
+ * 20 s as by default), with no Kubernetes cache; a bare `node:http` server (extender-floor.ts)
+ * parses the same ExtenderArgs and answers every name. The same closed-loop generator
+ * (4 keep-alive connections, filter then prioritize) drives both in alternating rounds of
+ * ROUND_MS; every figure is the median of 3 rounds. Server CPU is user + system time of the
+ * server process over the round (/proc/<pid>/stat), per filter+prioritize pair. The
+ * generator shares the two cores with the server, so pairs per second understate the
+ * gap: CPU per pair is the figure the targets are set on.
+ *
+ * `HVX_BENCH_CPU_PROF=DIR` starts hvx with `--cpu-prof --cpu-prof-dir DIR`.
+ */
+export async function run(): Promise<BenchFigure[]> {
+  const figures: BenchFigure[] = [];
+  const floor = await startFloor();
+  const smallScenario = generateScenario({ hosts: 40, vmsPerHost: 13 });
+  const bigScenario = generateScenario({ hosts: 250, vmsPerHost: 20 });
+  const small = await startMockVcenter({ scenario: smallScenario });
+  const big = await startMockVcenter({ scenario: bigScenario });
+  const work = mkdtempSync(join(tmpdir(), "hvx-http-bench-"));
+  const servers: HvxChild[] = [];
+  try {
+    const hvxSmall = await startHvx(small, smallScenario, work, "small");
+    servers.push(hvxSmall);
+    const pod = JSON.parse(readFileSync(new URL("../../test/fixtures/wire/filter-args-nodenames.json", import.meta.url), "utf8")).Pod;
+    const smallVms = smallScenario.vms.map((v) => ({ name: v.name, biosUuid: v.biosUuid ?? "" }));
+    for (const n of [100, 500]) {
+      const body = JSON.stringify({ Pod: pod, Nodes: null, NodeNames: smallVms.slice(0, n).map((v) => v.name) });
+      figures.push(...(await compare(`http.nodeNames.${n}`, hvxSmall, floor, body, n === 500 ? { cpuRatio: 2.0, p99Ms: 2 } : {})));
+    }
+    const items = smallVms.slice(0, 500).map((v, i) => realisticNode(v.name, v.biosUuid, i));
+    const nodesBody = JSON.stringify({ Pod: pod, Nodes: { metadata: {}, items }, NodeNames: null });
+    figures.push({ name: "http.nodes.500.payloadKB", value: Buffer.byteLength(nodesBody) / 1024, unit: "KiB" });
+    figures.push(...(await compare("http.nodes.500", hvxSmall, floor, nodesBody, { roundTripRatio: 1.0 })));
+    await stopHvx(hvxSmall);
+
+    const hvxBig = await startHvx(big, bigScenario, work, "big");
+    servers.push(hvxBig);
+    const bigBody = JSON.stringify({ Pod: pod, Nodes: null, NodeNames: bigScenario.vms.slice(0, 5000).map((v) => v.name) });
+    figures.push(...(await compare("http.nodeNames.5000", hvxBig, floor, bigBody, { cpuRatio: 2.5 })));
+    await stopHvx(hvxBig);
+  } finally {
+    for (const s of servers) await stopHvx(s);
+    floor.child.kill("SIGTERM");
+    await small.close();
+    await big.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+  return figures;
+}
+
+interface Server {
+  readonly port: number;
+  readonly child: ChildProcess;
+}
+interface HvxChild extends Server {
+  stopped?: boolean;
+}
+
+interface Targets {
+  /** hvx CPU per pair <= this x the floor's. */
+  readonly cpuRatio?: number;
+  /** hvx round-trip p99 <= this, ms. */
+  readonly p99Ms?: number;
+  /** hvx round-trip p50 <= this x the floor's. */
+  readonly roundTripRatio?: number;
+}
+
+async function compare(key: string, hvx: Server, floor: Server, body: string, targets: Targets): Promise<BenchFigure[]> {
+  const rounds: { hvx: RoundResult[]; floor: RoundResult[] } = { hvx: [], floor: [] };
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const side of ["hvx", "floor"] as const) {
+      const server = side === "hvx" ? hvx : floor;
+      rounds[side].push(await closedLoopRound({ port: server.port, pid: server.child.pid!, filterBody: body, prioritizeBody: body, durationMs: ROUND_MS, connections: CONNECTIONS }));
+    }
+  }
+  const summary = (rs: RoundResult[]) => ({
+    pairsPerSecond: median(rs.map((x) => (x.pairs * 1000) / x.elapsedMs)),
+    p50Ms: median(rs.map((x) => percentile(x.roundTripsMs, 50))),
+    p99Ms: median(rs.map((x) => percentile(x.roundTripsMs, 99))),
+    cpuMsPerPair: median(rs.map((x) => x.serverCpuMs / x.pairs)),
+  });
+  const h = summary(rounds.hvx);
+  const f = summary(rounds.floor);
+  const cpuRatio = h.cpuMsPerPair / f.cpuMsPerPair;
+  const rtRatio = h.p50Ms / f.p50Ms;
+  const out: BenchFigure[] = [];
+  for (const [side, s] of [["hvx", h], ["floor", f]] as const) {
+    out.push(
+      { name: `${key}.${side}.pairsPerSecond`, value: s.pairsPerSecond, unit: "filter+prioritize/s" },
+      { name: `${key}.${side}.roundTrip.p50Ms`, value: s.p50Ms, unit: "ms" },
+      { name: `${key}.${side}.roundTrip.p99Ms`, value: s.p99Ms, unit: "ms", ...(side === "hvx" && targets.p99Ms !== undefined ? { target: `<= ${targets.p99Ms}`, ok: s.p99Ms <= targets.p99Ms } : {}) },
+      { name: `${key}.${side}.serverCpuMsPerPair`, value: s.cpuMsPerPair, unit: "ms CPU/pair" },
+    );
+  }
+  out.push(
+    { name: `${key}.cpuPerPair.hvxVsFloor`, value: cpuRatio, unit: "x", ...(targets.cpuRatio !== undefined ? { target: `<= ${targets.cpuRatio}`, ok: cpuRatio <= targets.cpuRatio } : {}) },
+    { name: `${key}.roundTrip.p50.hvxVsFloor`, value: rtRatio, unit: "x", ...(targets.roundTripRatio !== undefined ? { target: `<= ${targets.roundTripRatio}`, ok: rtRatio <= targets.roundTripRatio } : {}) },
+    { name: `${key}.pairsPerSecond.hvxVsFloor`, value: h.pairsPerSecond / f.pairsPerSecond, unit: "x" },
+  );
+  return out;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+const distDir = fileURLToPath(new URL("..", import.meta.url));
+
+async function startFloor(): Promise<Server> {
+  const child = spawn(process.execPath, [join(distDir, "bench", "extender-floor.js")], { stdio: ["ignore", "pipe", "inherit"] });
+  const line = await firstLine(child);
+  return { port: (JSON.parse(line) as { port: number }).port, child };
+}
+
+function firstLine(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = "";
+    child.stdout!.on("data", (d: Buffer) => {
+      text += d.toString();
+      const nl = text.indexOf("\n");
+      if (nl >= 0) resolve(text.slice(0, nl));
+    });
+    child.once("exit", (code) => reject(new Error(`child exited (${code}) before it was ready`)));
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** `hvx serve --config FILE` against the mock, as a user starts it; resolves once /readyz answers 200. */
+async function startHvx(vc: MockVcenterHandle, scenario: Scenario, work: string, name: string): Promise<HvxChild> {
+  const port = await freePort();
+  const adminPort = await freePort();
+  const file = join(work, `${name}.yaml`);
+  writeFileSync(
+    file,
+    stringify({
+      server: { port, adminPort, shutdownDrainSeconds: 0, readinessGraceSeconds: 0 },
+      vcenter: { url: vc.url, username: scenario.credentials.username, password: scenario.credentials.password },
+      admission: { enabled: false },
+      kubernetes: { enabled: false },
+      log: { level: "warn" },
+    }),
+  );
+  const prof = process.env.HVX_BENCH_CPU_PROF;
+  const args = [...(prof ? ["--cpu-prof", "--cpu-prof-dir", prof] : []), join(distDir, "src", "cli.js"), "serve", "--config", file];
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "inherit"] });
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`hvx serve exited with ${child.exitCode}`);
+    if (await ready(port)) return { port, child };
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill("SIGTERM");
+  throw new Error("hvx serve not ready within 60 s");
+}
+
+async function ready(port: number): Promise<boolean> {
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/readyz`);
+    await res.arrayBuffer();
+    return res.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+function stopHvx(s: HvxChild): Promise<void> {
+  if (s.stopped || s.child.exitCode !== null) return Promise.resolve();
+  s.stopped = true;
+  return new Promise((resolve) => {
+    s.child.once("exit", () => resolve());
+    s.child.kill("SIGTERM");
+  });
+}
