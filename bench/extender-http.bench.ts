@@ -26,7 +26,8 @@ const ROUND_MS = Number(process.env.HVX_BENCH_ROUND_MS ?? 3000);
  * generator shares the two cores with the server, so pairs per second understate the
  * gap: CPU per pair is the figure the targets are set on.
  *
- * `HVX_BENCH_CPU_PROF=DIR` starts hvx with `--cpu-prof --cpu-prof-dir DIR`.
+ * `HVX_BENCH_CPU_PROF=DIR` starts hvx with `--cpu-prof --cpu-prof-dir DIR`; summarise with
+ * `node dist/bench/cpu-profile-summary.js DIR`.
  */
 export async function run(): Promise<BenchFigure[]> {
   const figures: BenchFigure[] = [];
@@ -84,7 +85,11 @@ interface Targets {
   readonly roundTripRatio?: number;
 }
 
+/** `HVX_BENCH_HTTP_CASES=nodeNames.500,nodes.500`: only those cases (for a CPU profile of one). */
+const CASES = process.env.HVX_BENCH_HTTP_CASES?.split(",");
+
 async function compare(key: string, hvx: Server, floor: Server, body: string, targets: Targets): Promise<BenchFigure[]> {
+  if (CASES && !CASES.some((c) => key === `http.${c}`)) return [];
   const rounds: { hvx: RoundResult[]; floor: RoundResult[] } = { hvx: [], floor: [] };
   for (let r = 0; r < ROUNDS; r++) {
     for (const side of ["hvx", "floor"] as const) {

@@ -35,7 +35,8 @@ export function rememberPending(pods: readonly PodView[], sampledAtMs: number | 
   lastAnswer.set(pods, { sampledAtMs, settleMs, pending });
 }
 
-function sumPending(pods: readonly PodView[], sampledAtMs: number | undefined, settleMs: number): PendingDemand {
+/** `pendingDemand` without the memo: for the placement index, which is its own memo. */
+export function sumPending(pods: readonly PodView[], sampledAtMs: number | undefined, settleMs: number): PendingDemand {
   let cpuMilli = 0;
   let memoryBytes = 0;
   let count = 0;

@@ -1,19 +1,16 @@
 import type { ClusterView, PodView } from "../model/cluster.js";
 import type { HostView, InventoryView, VmView } from "../model/inventory.js";
 import type { NodeIdentity } from "../model/node.js";
-import { assessHostAlone, withVm, type HostAssessment } from "./assess-host.js";
-import { pendingDemand, projectHost, type PendingDemand } from "./burst-guard.js";
+import type { HostAssessment } from "./assess-host.js";
+import type { PendingDemand } from "./burst-guard.js";
 import { clusterViewFresh } from "./cluster-freshness.js";
 import { exemptionOf, type Exemption, type PodMeta } from "./exemption.js";
-import { hostOccupancyOf, type HostOccupancy } from "./host-occupancy.js";
-import { checkSpread, replicasOn, spreadRuleOf, type SpreadCheck, type SpreadRule } from "./host-spread.js";
-import { limitOvercommitReasons } from "./limit-overcommit.js";
-import { mapNodeToVm, vmIndexOf } from "./map-node.js";
+import { checkSpread, replicasIn, spreadRuleOf, type SpreadCheck, type SpreadRule } from "./host-spread.js";
+import { PlacementIndex, type HostEntry } from "./placement-index.js";
 import type { PlacementPolicy } from "./policy.js";
 import type { Reason } from "./reason.js";
 import { penalise, scoreHost } from "./score-host.js";
-import { checkStackedCpu, type StackedCheck } from "./stacked-overcommit.js";
-
+import type { StackedCheck } from "./stacked-overcommit.js";
 /** The Kubernetes side, when hvx watches the cluster: enables burst guard, limits and spread. */
 export interface ClusterContext {
   readonly view: ClusterView;
@@ -27,6 +24,12 @@ export interface PlacementContext {
   readonly policy: PlacementPolicy;
   readonly nowMs: number;
   readonly cluster?: ClusterContext;
+  /**
+   * What the snapshot pair (inventory, cluster view) and the policy let every request share;
+   * built once per snapshot by the edge. Without one (or with one built for other snapshots)
+   * each request builds its own, as far as it needs.
+   */
+  readonly index?: PlacementIndex;
 }
 
 export interface NodeDecision {
@@ -53,14 +56,29 @@ export interface NodeDecision {
 
 const NO_REASONS: readonly Reason[] = Object.freeze([]);
 
+/** The snapshot index `ctx` names when it serves its snapshots, else a fresh one. */
+export function indexOf(ctx: PlacementContext): PlacementIndex {
+  const view = ctx.cluster?.view;
+  return ctx.index?.serves(ctx.inventory, view, ctx.policy) ? ctx.index : new PlacementIndex(ctx.inventory, ctx.policy, view);
+}
+
 /** What one request computes once and shares between its candidate nodes. */
 export class RequestMemo {
-  readonly hosts = new Map<string, { projected: HostView; pending: PendingDemand; alone: HostAssessment; stacked?: StackedCheck }>();
+  /** Per host: the Kubernetes-layer checks for this request's pod, and the reasons shared by its nodes that add none of their own. */
+  readonly hosts = new Map<string, { stacked?: StackedCheck; spread?: SpreadCheck; penalty: number; reasons: readonly Reason[] }>();
   private leastReplicas: number | undefined;
-  private occupancyOf: HostOccupancy | undefined;
   private exemption: { pod: PodMeta | undefined; exempt: Exemption | undefined } | undefined;
+  private spread: { pod: PodView; rule: SpreadRule | undefined } | undefined;
+  private indexFor: PlacementIndex | undefined;
 
   constructor(private readonly candidates: readonly NodeIdentity[] = []) {}
+
+  /** The snapshot index for `ctx`, looked up once per request. */
+  index(ctx: PlacementContext): PlacementIndex {
+    const known = this.indexFor;
+    if (known && known.serves(ctx.inventory, ctx.cluster?.view, ctx.policy)) return known;
+    return (this.indexFor = indexOf(ctx));
+  }
 
   /** Why the pod is exempt, and from which rules (or undefined), judged once per request. */
   exemptionOf(pod: PodMeta | undefined, policy: PlacementPolicy): Exemption | undefined {
@@ -68,21 +86,24 @@ export class RequestMemo {
     return this.exemption.exempt;
   }
 
-  /** The snapshot pair's occupancy tables, looked up once per request. */
-  occupancy(ctx: PlacementContext, cluster: ClusterContext): HostOccupancy {
-    return (this.occupancyOf ??= hostOccupancyOf(cluster.view, ctx.inventory, ctx.policy.nodeMapping));
+  /** The incoming pod's spread rule, once per request. */
+  spreadRule(cluster: ClusterContext, pod: PodMeta | undefined, policy: PlacementPolicy): SpreadRule | undefined {
+    if (!this.spread || this.spread.pod !== cluster.pod) this.spread = { pod: cluster.pod, rule: spreadRuleOf(cluster.pod, pod?.annotations ?? {}, policy.scoring) };
+    return this.spread.rule;
   }
 
   /** Fewest replicas of the owner on any candidate's host (0 when a candidate host has none). */
-  leastReplicasOnCandidates(occupancy: HostOccupancy, rule: SpreadRule, exceptUid: string): number {
+  leastReplicasOnCandidates(index: PlacementIndex, rule: SpreadRule, exceptUid: string): number {
     if (this.leastReplicas === undefined) {
       let least = Number.POSITIVE_INFINITY;
       const seen = new Set<string>();
+      const hostOfNode = index.occupancy?.hostOfNode;
       for (const c of this.candidates) {
-        const hostId = occupancy.hostOfNode.get(c.name);
+        const hostId = hostOfNode?.get(c.name);
         if (hostId === undefined || seen.has(hostId)) continue;
         seen.add(hostId);
-        least = Math.min(least, replicasOn(occupancy.podsOnHost(hostId), rule.owner, exceptUid));
+        const entry = index.hostEntry(hostId);
+        least = Math.min(least, entry ? replicasIn(entry.totals, entry.podsOnHost, rule.owner, exceptUid) : 0);
       }
       this.leastReplicas = Number.isFinite(least) ? least : 0;
     }
@@ -93,99 +114,63 @@ export class RequestMemo {
 /** Decides one node for one pod (pod undefined: prioritize-only or /debug views). */
 export function decideNode(node: NodeIdentity, pod: PodMeta | undefined, ctx: PlacementContext, memo: RequestMemo = new RequestMemo([node])): NodeDecision {
   const { policy, cluster } = ctx;
+  const index = memo.index(ctx);
   const exemption = memo.exemptionOf(pod, policy);
   const exemptBy = exemption?.by;
   // Kubernetes-layer caps: not for fully exempt pods, and no opinion on a cluster view too old to trust.
   const k8sRules = cluster !== undefined && exemption?.scope !== "all" && clusterViewFresh(cluster.view, ctx.nowMs, policy);
-  const k8sReasons: Reason[] = cluster && k8sRules ? nodeLimitReasons(node.name, cluster, policy) : [];
-  const vm = findVm(node, ctx, memo);
-  const host = vm ? ctx.inventory.hosts.get(vm.hostId) : undefined;
-  if (!vm || !host) {
+  const nodeEntry = cluster && k8sRules ? index.nodeEntry(node.name) : undefined;
+  const nodeReasons = nodeEntry ? index.limitReasons(nodeEntry, cluster!.pod, policy.limits) : NO_REASONS;
+  const vm = index.vmOf(node);
+  const entry = vm ? index.hostEntry(vm.hostId) : undefined;
+  const host = entry?.host;
+  if (!vm || !entry || !host) {
     const reason: Reason = !vm ? { code: "node_unmapped", node: node.name } : { code: "vm_host_unknown", vm: { id: vm.id, name: vm.name }, hostId: vm.hostId };
-    if (k8sReasons.length > 0) return rejected(node.name, false, k8sReasons, vm, host, undefined, exemptBy);
+    if (nodeReasons.length > 0) return rejected(node.name, false, nodeReasons, vm, host, undefined, exemptBy);
     return noOpinion(node.name, reason, policy, exemptBy, vm, undefined, undefined);
   }
 
-  const judged = judgeHost(host, ctx, memo);
-  const assessment = withVm(judged.alone, judged.projected, vm, policy.thresholds, ctx.nowMs);
-  const weighed: { pending: PendingDemand; stacked?: StackedCheck; spread?: SpreadCheck } = { pending: judged.pending };
-  if (assessment.rejections.length > 0 && !exemptBy) return { ...rejected(node.name, true, assessment.rejections, vm, host, assessment, exemptBy), ...weighed };
+  const alone = index.hostAlone(entry, policy.thresholds, ctx.nowMs);
+  const assessment = index.assessment(entry, alone, vm, policy.thresholds, ctx.nowMs);
+  const pending = entry.pending;
+  if (assessment.rejections.length > 0 && !exemptBy) return { ...rejected(node.name, true, assessment.rejections, vm, host, assessment, exemptBy), pending };
 
   let penalty = 0;
+  let k8sReasons = nodeReasons;
+  let weighed: { pending: PendingDemand; stacked?: StackedCheck; spread?: SpreadCheck } = { pending };
   if (cluster && k8sRules) {
-    const occupancy = memo.occupancy(ctx, cluster);
-    const podsOnHost = occupancy.podsOnHost(host.id);
-    const judgedHost = memo.hosts.get(host.id)!;
-    const stacked = (judgedHost.stacked ??= checkStackedCpu(host, podsOnHost, cluster.pod, policy.limits));
-    weighed.stacked = stacked;
-    if (stacked.reason) k8sReasons.push(stacked.reason);
-    penalty += stacked.penalty;
-    const rule = spreadRuleOf(cluster.pod, pod?.annotations ?? {}, policy.scoring);
-    if (rule) {
-      const onHost = replicasOn(podsOnHost, rule.owner, cluster.pod.uid);
-      const spread = checkSpread(host, onHost, memo.leastReplicasOnCandidates(occupancy, rule, cluster.pod.uid), rule);
-      weighed.spread = spread;
-      if (spread.reason) k8sReasons.push(spread.reason);
-      penalty += spread.penalty;
-    }
+    const onHost = hostChecks(entry, pod, cluster, ctx, index, memo);
+    weighed = { pending, ...(onHost.stacked ? { stacked: onHost.stacked } : {}), ...(onHost.spread ? { spread: onHost.spread } : {}) };
+    penalty = onHost.penalty;
+    // Nodes that add no reason of their own share the host's list (and so its rendered text).
+    if (onHost.reasons.length > 0) k8sReasons = nodeReasons.length === 0 ? onHost.reasons : [...nodeReasons, ...onHost.reasons];
   }
   if (k8sReasons.length > 0) return { ...rejected(node.name, false, k8sReasons, vm, host, assessment, exemptBy), ...weighed };
   // No opinion on the host's data, but the cluster's penalties (spread, stacked overcommit) are known: keep them.
   if (assessment.staleness) return { ...noOpinion(node.name, assessment.staleness, policy, exemptBy, vm, host, assessment, penalty), ...weighed };
-  const score = penalise(scoreHost(assessment, judged.projected.metrics!, vm.metrics, policy.thresholds), assessment.heat, penalty);
+  const score = penalise(scoreHost(assessment, entry.projected.metrics!, vm.metrics, policy.thresholds), assessment.heat, penalty);
   return { node: node.name, verdict: "pass", unresolvable: false, reasons: NO_REASONS, noOpinion: false, score, vm, host, assessment, exemptBy, ...weighed };
 }
 
-/**
- * The node's VM. A node sent by name only (cache mode) is mapped through the Node the
- * cluster view holds for it (providerID, systemUUID), from the snapshot's mapping table.
- */
-function findVm(node: NodeIdentity, ctx: PlacementContext, memo: RequestMemo): VmView | undefined {
-  const { cluster, policy } = ctx;
-  if (!node.providerID && !node.systemUUID && cluster?.view.nodes.has(node.name)) {
-    return memo.occupancy(ctx, cluster).vmOfNode.get(node.name);
-  }
-  return mapNodeToVm(node, vmIndexOf(ctx.inventory), policy.nodeMapping);
-}
-
-/** The host's own verdict, on metrics projected with the burst guard's pending pods. */
-function judgeHost(host: HostView, ctx: PlacementContext, memo: RequestMemo) {
-  const known = memo.hosts.get(host.id);
+/** The host's Kubernetes-layer checks for this request's pod (stacked cap, spread), once per host and request. */
+function hostChecks(entry: HostEntry, pod: PodMeta | undefined, cluster: ClusterContext, ctx: PlacementContext, index: PlacementIndex, memo: RequestMemo) {
+  const known = memo.hosts.get(entry.host.id);
   if (known) return known;
-  const { policy, cluster } = ctx;
-  let pending: PendingDemand = { cpuMilli: 0, memoryBytes: 0, pods: 0 };
-  if (cluster && policy.burstGuard.enabled) {
-    const pods = memo.occupancy(ctx, cluster).podsOnHost(host.id);
-    pending = pendingDemand(pods, host.metrics?.sampledAtMs, policy.burstGuard.settleSeconds * 1000);
+  const stacked = index.stackedCpu(entry, cluster.pod, ctx.policy.limits);
+  const reasons: Reason[] = [];
+  if (stacked.reason) reasons.push(stacked.reason);
+  let penalty = stacked.penalty;
+  const rule = memo.spreadRule(cluster, pod, ctx.policy);
+  let spread: SpreadCheck | undefined;
+  if (rule) {
+    const onHost = replicasIn(entry.totals, entry.podsOnHost, rule.owner, cluster.pod.uid);
+    spread = checkSpread(entry.host, onHost, memo.leastReplicasOnCandidates(index, rule, cluster.pod.uid), rule);
+    if (spread.reason) reasons.push(spread.reason);
+    penalty += spread.penalty;
   }
-  const projected = projectHost(host, pending);
-  let alone = assessHostAlone(projected, policy.thresholds, ctx.nowMs);
-  if (pending.pods > 0) alone = withPendingPods(alone, pending.pods);
-  const judged = { projected, pending, alone };
-  memo.hosts.set(host.id, judged);
-  return judged;
-}
-
-const marked = new WeakMap<HostAssessment, HostAssessment>();
-
-/** Marks the reasons whose values include pending pods, so operators can tell projection from measurement. */
-function withPendingPods(a: HostAssessment, pods: number): HostAssessment {
-  const known = marked.get(a);
-  if (known) return known;
-  const result = markPending(a, pods);
-  marked.set(a, result);
-  return result;
-}
-
-function markPending(a: HostAssessment, pods: number): HostAssessment {
-  const mark = (r: Reason): Reason => (r.code === "host_metric" && (r.metric === "cpu usage" || r.metric === "memory usage") ? { ...r, pendingPods: pods } : r);
-  return { ...a, rejections: a.rejections.map(mark), warnings: a.warnings.map(mark) };
-}
-
-function nodeLimitReasons(nodeName: string, cluster: ClusterContext, policy: PlacementPolicy): Reason[] {
-  const node = cluster.view.nodes.get(nodeName);
-  if (!node) return [];
-  return limitOvercommitReasons(node, cluster.view.podsByNode.get(nodeName) ?? [], cluster.pod, policy.limits);
+  const checks = { stacked, ...(spread ? { spread } : {}), penalty, reasons: reasons.length > 0 ? reasons : NO_REASONS };
+  memo.hosts.set(entry.host.id, checks);
+  return checks;
 }
 
 function rejected(node: string, unresolvable: boolean, reasons: readonly Reason[], vm: VmView | undefined, host: HostView | undefined, assessment: HostAssessment | undefined, exemptBy: string | undefined): NodeDecision {

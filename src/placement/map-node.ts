@@ -17,6 +17,13 @@ const indexCache = new WeakMap<InventoryView, VmIndex>();
 export function vmIndexOf(inventory: InventoryView): VmIndex {
   const cached = indexCache.get(inventory);
   if (cached) return cached;
+  const index = buildVmIndex(inventory);
+  indexCache.set(inventory, index);
+  return index;
+}
+
+/** `vmIndexOf` without the memo: for the placement index, which is its own memo. */
+export function buildVmIndex(inventory: InventoryView): VmIndex {
   const byBiosUuid = new Map<string, VmView>();
   const byName = new Map<string, VmView>();
   for (const vm of inventory.vms.values()) {
@@ -25,9 +32,7 @@ export function vmIndexOf(inventory: InventoryView): VmIndex {
     const other = byName.get(vm.name);
     if (!other || (other.powerState !== "POWERED_ON" && vm.powerState === "POWERED_ON")) byName.set(vm.name, vm);
   }
-  const index = { byBiosUuid, byName, ambiguousUuids: inventory.ambiguousBiosUuids ?? NO_UUIDS };
-  indexCache.set(inventory, index);
-  return index;
+  return { byBiosUuid, byName, ambiguousUuids: inventory.ambiguousBiosUuids ?? NO_UUIDS };
 }
 
 const PROVIDER_PREFIX = "vsphere://";

@@ -9,6 +9,7 @@ import { applyAllRejectedValve, type ValvedFilterOutcome, type WhenAllRejected }
 import type { NodeDecision } from "../placement/decide-node.js";
 import { filterNodes, prioritizeNodes } from "../placement/filter-nodes.js";
 import type { PlacementContext } from "../placement/decide-node.js";
+import { LatestPlacementIndex } from "../placement/placement-index.js";
 import type { PlacementPolicy } from "../placement/policy.js";
 import { ExtenderArgsError, parseExtenderArgs, type ParsedExtenderArgs } from "../protocol/parse-extender-args.js";
 import { filterErrorWire, toFilterResultWire, toPrioritizeWire } from "../protocol/to-extender-wire.js";
@@ -58,6 +59,8 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
   const observe = deps.mode === "observe";
   if (observe && !deps.shadow) throw new Error("mode observe needs a ShadowRecorder");
   const unmappedLog = new RateLimited(UNMAPPED_LOG_INTERVAL_MS, clock);
+  // What every request against the same snapshots shares; rebuilt when a poll or the cluster cache hands over new ones.
+  const latestIndex = new LatestPlacementIndex();
   const valveLog = new RateLimited(VALVE_LOG_INTERVAL_MS, clock);
 
   /** A node hvx cannot map passes with the neutral score and no other trace: say so, rarely. */
@@ -100,7 +103,8 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
     try {
       request = parse(parseJson(text));
       const base: PlacementContext = { inventory: deps.source.latest(), policy: deps.policy, nowMs: clock() };
-      const ctx = deps.enrich ? deps.enrich(base, argsOf(request)) : base;
+      const enriched = deps.enrich ? deps.enrich(base, argsOf(request)) : base;
+      const ctx: PlacementContext = { ...enriched, index: latestIndex.indexFor(enriched.inventory, enriched.cluster?.view, enriched.policy) };
       const body = JSON.stringify(decide(request, ctx));
       deps.metrics.observeRequest(verb, "ok", elapsed());
       return { status: 200, body };
@@ -137,7 +141,8 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
             return toFilterResultWire(req, passAll(req, outcome.decisions));
           }
           deps.metrics.countVerdicts(outcome.decisions);
-          return toFilterResultWire(req, outcome);
+          const index = ctx.index!;
+          return toFilterResultWire(req, outcome, (reasons) => index.textOf(reasons, formatReasons));
         },
         (req) =>
           req

@@ -1,5 +1,5 @@
 import type { InventoryView } from "../model/inventory.js";
-import { filterNodes, prioritizeNodes, type ClusterContext, type PlacementContext, type PlacementPolicy, type PodMeta } from "../placement/index.js";
+import { filterNodes, LatestPlacementIndex, prioritizeNodes, type ClusterContext, type PlacementContext, type PlacementPolicy, type PodMeta } from "../placement/index.js";
 import { DefaultProfile } from "./default-strategy.js";
 import { copyObservation, type Observation } from "./observation-ring.js";
 import { nodeIdentities, observedInventory } from "./observed-inventory.js";
@@ -53,6 +53,8 @@ export function hvxStrategy(deps: StrategyDeps, policy: PlacementPolicy, opts: H
   let recordedObs: Observation | undefined;
   const cluster = opts.cluster === false ? undefined : new SimClusterView(world, world.startMs);
   const profile = new DefaultProfile(deps);
+  // One placement index per snapshot pair (observed inventory of the step, cluster view between bindings).
+  const latestIndex = new LatestPlacementIndex();
   const contextAt = (step: number): PlacementContext => {
     if (cachedStep !== step || inventory === undefined) {
       const obs = ring.visibleAt(step);
@@ -62,7 +64,11 @@ export function hvxStrategy(deps: StrategyDeps, policy: PlacementPolicy, opts: H
     }
     return { inventory, policy, nowMs: world.startMs + step * stepMs };
   };
-  const withPod = (ctx: PlacementContext, pod: number): PlacementContext => (cluster ? { ...ctx, cluster: { view: cluster.current(), pod: cluster.podView(pod) } } : ctx);
+  const withPod = (ctx: PlacementContext, pod: number): PlacementContext => {
+    const view = cluster?.current();
+    const index = latestIndex.indexFor(ctx.inventory, view, ctx.policy);
+    return cluster && view ? { ...ctx, cluster: { view, pod: cluster.podView(pod) }, index } : { ...ctx, index };
+  };
   return {
     name: "hvx",
     choose(pod, feasible, step) {

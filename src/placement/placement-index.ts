@@ -1,0 +1,231 @@
+import type { ClusterView, NodeView, PodView } from "../model/cluster.js";
+import type { HostView, InventoryView, VmView } from "../model/inventory.js";
+import type { NodeIdentity } from "../model/node.js";
+import { ageSeconds, judgeHostAlone, judgeVm, type HostAssessment } from "./assess-host.js";
+import { NO_PENDING, pendingDemand, projectHost, sumPending, type PendingDemand } from "./burst-guard.js";
+import { buildHostOccupancy, type HostOccupancy } from "./host-occupancy.js";
+import { buildVmIndex, mapNodeToVm, type VmIndex } from "./map-node.js";
+import { limitReasonsOf } from "./limit-overcommit.js";
+import { computePodTotals, listed, podTotals, type PodTotals } from "./pod-totals.js";
+import type { LimitsPolicy, PlacementPolicy, ThresholdPolicy } from "./policy.js";
+import type { Reason } from "./reason.js";
+import { stackedCpuOf, type StackedCheck } from "./stacked-overcommit.js";
+
+/** What one ESXi host looks like to placement in one snapshot pair: its pods, their sums, the burst guard's projection. */
+export interface HostEntry {
+  readonly host: HostView;
+  /** Non-terminal and terminal pods on all the host's node VMs ([] without a cluster view). */
+  readonly podsOnHost: readonly PodView[];
+  readonly totals: PodTotals;
+  /** Bound pods the host's metrics cannot show yet (burst guard). */
+  readonly pending: PendingDemand;
+  /** The host with the pending pods' demand added to its usage. */
+  readonly projected: HostView;
+}
+
+/** A node of the cluster view with its pods' sums. */
+export interface NodeEntry {
+  readonly node: NodeView;
+  readonly pods: readonly PodView[];
+  readonly totals: PodTotals;
+}
+
+/**
+ * Everything placement derives from one snapshot pair (vCenter inventory, Kubernetes view) and
+ * one policy, computed at most once per snapshot and shared by every request that sees the same
+ * pair: node -> VM mapping, host pod lists and sums, burst-guard projections, the host and VM
+ * verdicts (per whole-second sample age, since their reasons print it), the Kubernetes-layer
+ * checks per incoming pod's limits, and the reasons' rendered text. Built by the edge (extender
+ * handlers, simulator) when a snapshot changes and passed in `PlacementContext.index`; a request
+ * without one gets a fresh index, filled only as far as that request needs.
+ *
+ * The object is frozen; its tables fill lazily (no request pays for a node it does not ask about).
+ * A per-host input computed per snapshot (e.g. a predicted peak) belongs in `HostEntry`.
+ */
+export class PlacementIndex {
+  readonly vms: VmIndex;
+  readonly occupancy: HostOccupancy | undefined;
+  /** Rendered reason text per reason list (filled by the wire layer through `textOf`). */
+  private readonly texts = new Map<readonly Reason[], string>();
+  private readonly vmByName = new Map<string, VmView | undefined>();
+  private readonly hosts = new Map<string, HostEntry | undefined>();
+  private readonly nodes = new Map<string, NodeEntry | undefined>();
+  /** Verdicts per threshold set (the all-rejected valve asks again with heat thresholds lifted). */
+  private readonly verdicts = new Map<ThresholdPolicy, Verdicts>();
+  private readonly stacked = new Map<string, Map<number, StackedCheck>>();
+  private readonly limits = new Map<string, Map<string, readonly Reason[]>>();
+
+  constructor(
+    readonly inventory: InventoryView,
+    readonly policy: PlacementPolicy,
+    readonly view: ClusterView | undefined,
+    private readonly overlay?: IndexOverlay,
+  ) {
+    this.vms = overlay ? overlay.base.vms : buildVmIndex(inventory);
+    this.occupancy = overlay ? overlay.occupancy : view ? buildHostOccupancy(view, this.vms, policy.nodeMapping) : undefined;
+    Object.freeze(this);
+  }
+
+  /**
+   * This index for a view that differs from its own in one node's pod list (preemption: the
+   * node's victims gone), given that view's occupancy tables: every other host and node is
+   * answered from this index.
+   */
+  without(view: ClusterView, occupancy: HostOccupancy, hostId: string, nodeName: string): PlacementIndex {
+    return new PlacementIndex(this.inventory, this.policy, view, { base: this, occupancy, hostId, nodeName });
+  }
+
+  /** Whether this index answers for `ctx`'s snapshots and the policy parts it depends on (mapping, burst guard, limits). */
+  serves(inventory: InventoryView, view: ClusterView | undefined, policy: PlacementPolicy): boolean {
+    const p = this.policy;
+    return (
+      this.inventory === inventory &&
+      this.view === view &&
+      (p === policy || (p.nodeMapping === policy.nodeMapping && p.burstGuard === policy.burstGuard && p.limits === policy.limits))
+    );
+  }
+
+  /**
+   * The node's VM. A node sent by name only (cache mode) is mapped through the Node the
+   * cluster view holds for it (providerID, systemUUID); else by the mapping rules.
+   */
+  vmOf(node: NodeIdentity): VmView | undefined {
+    if (node.providerID || node.systemUUID) return mapNodeToVm(node, this.vms, this.policy.nodeMapping);
+    if (this.vmByName.has(node.name)) return this.vmByName.get(node.name);
+    const vm = this.occupancy && this.view!.nodes.has(node.name) ? this.occupancy.vmOfNode.get(node.name) : mapNodeToVm(node, this.vms, this.policy.nodeMapping);
+    this.vmByName.set(node.name, vm);
+    return vm;
+  }
+
+  /** The host's pods, sums and burst-guard projection; undefined when the host is not in the inventory. */
+  hostEntry(hostId: string): HostEntry | undefined {
+    if (this.overlay && hostId !== this.overlay.hostId) return this.overlay.base.hostEntry(hostId);
+    if (this.hosts.has(hostId)) return this.hosts.get(hostId);
+    const host = this.inventory.hosts.get(hostId);
+    let entry: HostEntry | undefined;
+    if (host && this.overlay) {
+      // The derived list's sums and pending demand are known by subtraction (without-victims.ts).
+      const podsOnHost = this.overlay.occupancy.podsOnHost(hostId);
+      const guard = this.policy.burstGuard;
+      const pending = guard.enabled ? pendingDemand(podsOnHost, host.metrics?.sampledAtMs, guard.settleSeconds * 1000) : NO_PENDING;
+      entry = { host, podsOnHost, totals: podTotals(podsOnHost), pending, projected: projectHost(host, pending) };
+    } else if (host) {
+      const podsOnHost = this.occupancy ? this.occupancy.podsOnHost(hostId) : [];
+      const guard = this.policy.burstGuard;
+      const pending = this.occupancy && guard.enabled ? sumPending(podsOnHost, host.metrics?.sampledAtMs, guard.settleSeconds * 1000) : NO_PENDING;
+      entry = { host, podsOnHost, totals: computePodTotals(podsOnHost), pending, projected: projectHost(host, pending) };
+    }
+    this.hosts.set(hostId, entry);
+    return entry;
+  }
+
+  /** A node of the cluster view with its pods' sums; undefined without a view or when the view lacks it. */
+  nodeEntry(name: string): NodeEntry | undefined {
+    if (this.overlay && name !== this.overlay.nodeName) return this.overlay.base.nodeEntry(name);
+    if (this.nodes.has(name)) return this.nodes.get(name);
+    const node = this.view?.nodes.get(name);
+    const pods = node ? (this.view!.podsByNode.get(name) ?? []) : [];
+    const entry = node ? { node, pods, totals: computePodTotals(pods) } : undefined;
+    this.nodes.set(name, entry);
+    return entry;
+  }
+
+  /**
+   * The host's own verdict on its projected metrics, with the reasons that include pending pods
+   * marked. Depends on the clock only through the sample's and the inventory entry's ages in whole
+   * seconds: requests in the same second share it.
+   */
+  hostAlone(entry: HostEntry, t: ThresholdPolicy, nowMs: number): HostAssessment {
+    const host = entry.projected;
+    const ageS = host.metrics ? ageSeconds(host.metrics.sampledAtMs, nowMs) : undefined;
+    const stateAgeS = ageSeconds(host.polledAtMs, nowMs);
+    const memo = this.verdictsFor(t).alone;
+    const known = memo.get(host.id);
+    if (known && known.ageS === ageS && known.stateAgeS === stateAgeS) return known.value;
+    let value = judgeHostAlone(host, t, nowMs);
+    if (entry.pending.pods > 0) value = markPending(value, entry.pending.pods);
+    memo.set(host.id, { ageS, stateAgeS, value });
+    return value;
+  }
+
+  /** `hostAlone` with the node VM's own rules (ready, any balloon), per VM and sample age. */
+  assessment(entry: HostEntry, alone: HostAssessment, vm: VmView, t: ThresholdPolicy, nowMs: number): HostAssessment {
+    const ageS = vm.metrics ? ageSeconds(vm.metrics.sampledAtMs, nowMs) : -1;
+    const memo = this.verdictsFor(t).withVm;
+    const known = memo.get(vm);
+    if (known && known.alone === alone && known.ageS === ageS) return known.value;
+    const value = judgeVm(alone, entry.projected, vm, t, nowMs);
+    memo.set(vm, { alone, ageS, value });
+    return value;
+  }
+
+  private verdictsFor(t: ThresholdPolicy): Verdicts {
+    let v = this.verdicts.get(t);
+    if (!v) this.verdicts.set(t, (v = { alone: new Map(), withVm: new Map() }));
+    return v;
+  }
+
+  /** Both layers' CPU bets on the host with `incoming` added (unless it is already there); one object per distinct sum. */
+  stackedCpu(entry: HostEntry, incoming: PodView, policy: LimitsPolicy): StackedCheck {
+    const cpuLimitsMilli = entry.totals.cpuLimitsMilli + (listed(entry.totals, incoming) ? 0 : incoming.limits.cpuMilli);
+    let byLimits = this.stacked.get(entry.host.id);
+    if (!byLimits) this.stacked.set(entry.host.id, (byLimits = new Map()));
+    let check = byLimits.get(cpuLimitsMilli);
+    if (!check) byLimits.set(cpuLimitsMilli, (check = stackedCpuOf(entry.host, cpuLimitsMilli, policy)));
+    return check;
+  }
+
+  /** The node's limit-overcommit reasons with `incoming` added (unless it is already there); one list per distinct sum. */
+  limitReasons(entry: NodeEntry, incoming: PodView, policy: LimitsPolicy): readonly Reason[] {
+    const self = listed(entry.totals, incoming);
+    const cpu = entry.totals.cpuLimitsMilli + (self ? 0 : incoming.limits.cpuMilli);
+    const memory = entry.totals.memoryLimitsBytes + (self ? 0 : incoming.limits.memoryBytes);
+    let bySums = this.limits.get(entry.node.name);
+    if (!bySums) this.limits.set(entry.node.name, (bySums = new Map()));
+    const key = `${cpu}/${memory}`;
+    let reasons = bySums.get(key);
+    if (!reasons) bySums.set(key, (reasons = Object.freeze(limitReasonsOf(entry.node, cpu, memory, policy))));
+    return reasons;
+  }
+
+  /** The text of a reason list, rendered once per list by `render` (the wire layer's formatter). */
+  textOf(reasons: readonly Reason[], render: (reasons: readonly Reason[]) => string): string {
+    let text = this.texts.get(reasons);
+    if (text === undefined) this.texts.set(reasons, (text = render(reasons)));
+    return text;
+  }
+}
+
+interface Verdicts {
+  readonly alone: Map<string, { ageS: number | undefined; stateAgeS: number; value: HostAssessment }>;
+  readonly withVm: Map<VmView, { alone: HostAssessment; ageS: number; value: HostAssessment }>;
+}
+
+/** How a derived index differs from its base: one host's and one node's pod lists. */
+interface IndexOverlay {
+  readonly base: PlacementIndex;
+  readonly occupancy: HostOccupancy;
+  readonly hostId: string;
+  readonly nodeName: string;
+}
+
+/** Marks the reasons whose values include pending pods, so operators can tell projection from measurement. */
+function markPending(a: HostAssessment, pods: number): HostAssessment {
+  const mark = (r: Reason): Reason => (r.code === "host_metric" && (r.metric === "cpu usage" || r.metric === "memory usage") ? { ...r, pendingPods: pods } : r);
+  return { ...a, rejections: a.rejections.map(mark), warnings: a.warnings.map(mark) };
+}
+
+/**
+ * Keeps the index of the latest snapshot pair: `indexFor` answers the same index while the
+ * inventory, the cluster view and the policy stay the same objects, and builds a new one when
+ * any changes (a poll, a cluster-cache change). Owned by the edge that serves requests.
+ */
+export class LatestPlacementIndex {
+  private last: PlacementIndex | undefined;
+
+  indexFor(inventory: InventoryView, view: ClusterView | undefined, policy: PlacementPolicy): PlacementIndex {
+    if (this.last?.serves(inventory, view, policy) && this.last.policy === policy) return this.last;
+    this.last = new PlacementIndex(inventory, policy, view);
+    return this.last;
+  }
+}
