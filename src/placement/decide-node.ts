@@ -132,6 +132,27 @@ export function decideNode(node: NodeIdentity, pod: PodMeta | undefined, ctx: Pl
 
   const alone = index.hostAlone(entry, policy.thresholds, ctx.nowMs);
   const assessment = index.assessment(entry, alone, vm, policy.thresholds, ctx.nowMs);
+  if (!cluster && exemptBy === undefined) return index.plainDecision(node.name, vm, assessment, policy, () => judged(node.name, vm, entry, assessment, undefined, pod, ctx, index, memo, NO_REASONS, false));
+  return judged(node.name, vm, entry, assessment, exemptBy, pod, ctx, index, memo, nodeReasons, k8sRules);
+}
+
+/** The decision once the node's VM and host are known and judged. */
+function judged(
+  name: string,
+  vm: VmView,
+  entry: HostEntry,
+  assessment: HostAssessment,
+  exemptBy: string | undefined,
+  pod: PodMeta | undefined,
+  ctx: PlacementContext,
+  index: PlacementIndex,
+  memo: RequestMemo,
+  nodeReasons: readonly Reason[],
+  k8sRules: boolean,
+): NodeDecision {
+  const { policy, cluster } = ctx;
+  const host = entry.host;
+  const node = { name };
   const pending = entry.pending;
   if (assessment.rejections.length > 0 && !exemptBy) return { ...rejected(node.name, true, assessment.rejections, vm, host, assessment, exemptBy), pending };
 

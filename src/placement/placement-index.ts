@@ -53,7 +53,9 @@ export class PlacementIndex {
   /** Verdicts per threshold set (the all-rejected valve asks again with heat thresholds lifted). */
   private readonly verdicts = new Map<ThresholdPolicy, Verdicts>();
   private readonly stacked = new Map<string, Map<number, StackedCheck>>();
-  private readonly limits = new Map<string, Map<string, readonly Reason[]>>();
+  private readonly limits = new Map<string, Map<number, Map<number, readonly Reason[]>>>();
+  /** Whole decisions that depend on nothing of the pod (no cluster view, pod not exempt), per node. */
+  private readonly plain = new Map<string, { assessment: HostAssessment; vm: VmView; policy: PlacementPolicy; decision: unknown }>();
 
   constructor(
     readonly inventory: InventoryView,
@@ -180,12 +182,25 @@ export class PlacementIndex {
     const self = listed(entry.totals, incoming);
     const cpu = entry.totals.cpuLimitsMilli + (self ? 0 : incoming.limits.cpuMilli);
     const memory = entry.totals.memoryLimitsBytes + (self ? 0 : incoming.limits.memoryBytes);
-    let bySums = this.limits.get(entry.node.name);
-    if (!bySums) this.limits.set(entry.node.name, (bySums = new Map()));
-    const key = `${cpu}/${memory}`;
-    let reasons = bySums.get(key);
-    if (!reasons) bySums.set(key, (reasons = Object.freeze(limitReasonsOf(entry.node, cpu, memory, policy))));
+    let byCpu = this.limits.get(entry.node.name);
+    if (!byCpu) this.limits.set(entry.node.name, (byCpu = new Map()));
+    let byMemory = byCpu.get(cpu);
+    if (!byMemory) byCpu.set(cpu, (byMemory = new Map()));
+    let reasons = byMemory.get(memory);
+    if (!reasons) byMemory.set(memory, (reasons = Object.freeze(limitReasonsOf(entry.node, cpu, memory, policy))));
     return reasons;
+  }
+
+  /**
+   * A node's decision when it depends on nothing of the pod: the same VM and verdict (which
+   * changes with the sample's age in seconds) under the same policy give the same decision.
+   */
+  plainDecision<D>(node: string, vm: VmView, assessment: HostAssessment, policy: PlacementPolicy, decide: () => D): D {
+    const known = this.plain.get(node);
+    if (known && known.assessment === assessment && known.vm === vm && known.policy === policy) return known.decision as D;
+    const decision = decide();
+    this.plain.set(node, { assessment, vm, policy, decision });
+    return decision;
   }
 
   /** The text of a reason list, rendered once per list by `render` (the wire layer's formatter). */
