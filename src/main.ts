@@ -16,7 +16,7 @@ import { installUnhandledRejectionHandler } from "./observability/unhandled-reje
 import { ShadowMetrics } from "./observability/shadow-metrics.js";
 import { assessHostAlone } from "./placement/assess-host.js";
 import { hostOccupancyOf, hostsBackingNodes } from "./placement/host-occupancy.js";
-import { desiredNodeMarks } from "./protocol/node-marks.js";
+import { desiredNodeMarks } from "./placement/node-marks.js";
 import { cpuMilli, memoryBytes } from "./quantity/index.js";
 import { buildAdminApp } from "./server/admin-app.js";
 import { LastKnownFleet, startAdmissionServer } from "./server/admission/index.js";

@@ -177,19 +177,18 @@ function judged(
 function hostChecks(entry: HostEntry, pod: PodMeta | undefined, cluster: ClusterContext, ctx: PlacementContext, index: PlacementIndex, memo: RequestMemo) {
   const known = memo.hosts.get(entry.host.id);
   if (known) return known;
-  const stacked = index.stackedCpu(entry, cluster.pod, ctx.policy.limits);
-  const reasons: Reason[] = [];
-  if (stacked.reason) reasons.push(stacked.reason);
+  const { check: stacked, reasons: stackedReasons } = index.stackedCpu(entry, cluster.pod, ctx.policy.limits);
+  let reasons = stackedReasons;
   let penalty = stacked.penalty;
   const rule = memo.spreadRule(cluster, pod, ctx.policy);
   let spread: SpreadCheck | undefined;
   if (rule) {
     const onHost = replicasIn(entry.totals, entry.podsOnHost, rule.owner, cluster.pod.uid);
     spread = checkSpread(entry.host, onHost, memo.leastReplicasOnCandidates(index, rule, cluster.pod.uid), rule);
-    if (spread.reason) reasons.push(spread.reason);
+    if (spread.reason) reasons = [...reasons, spread.reason];
     penalty += spread.penalty;
   }
-  const checks = { stacked, ...(spread ? { spread } : {}), penalty, reasons: reasons.length > 0 ? reasons : NO_REASONS };
+  const checks = { stacked, ...(spread ? { spread } : {}), penalty, reasons };
   memo.hosts.set(entry.host.id, checks);
   return checks;
 }

@@ -52,7 +52,7 @@ export class PlacementIndex {
   private readonly nodes = new Map<string, NodeEntry | undefined>();
   /** Verdicts per threshold set (the all-rejected valve asks again with heat thresholds lifted). */
   private readonly verdicts = new Map<ThresholdPolicy, Verdicts>();
-  private readonly stacked = new Map<string, Map<number, StackedCheck>>();
+  private readonly stacked = new Map<string, Map<number, { readonly check: StackedCheck; readonly reasons: readonly Reason[] }>>();
   private readonly limits = new Map<string, Map<number, Map<number, readonly Reason[]>>>();
   /** Whole decisions that depend on nothing of the pod (no cluster view, pod not exempt), per node. */
   private readonly plain = new Map<string, { assessment: HostAssessment; vm: VmView; policy: PlacementPolicy; decision: unknown }>();
@@ -168,13 +168,18 @@ export class PlacementIndex {
   }
 
   /** Both layers' CPU bets on the host with `incoming` added (unless it is already there); one object per distinct sum. */
-  stackedCpu(entry: HostEntry, incoming: PodView, policy: LimitsPolicy): StackedCheck {
+  stackedCpu(entry: HostEntry, incoming: PodView, policy: LimitsPolicy): { readonly check: StackedCheck; readonly reasons: readonly Reason[] } {
     const cpuLimitsMilli = entry.totals.cpuLimitsMilli + (listed(entry.totals, incoming) ? 0 : incoming.limits.cpuMilli);
     let byLimits = this.stacked.get(entry.host.id);
     if (!byLimits) this.stacked.set(entry.host.id, (byLimits = new Map()));
-    let check = byLimits.get(cpuLimitsMilli);
-    if (!check) byLimits.set(cpuLimitsMilli, (check = stackedCpuOf(entry.host, cpuLimitsMilli, policy)));
-    return check;
+    let known = byLimits.get(cpuLimitsMilli);
+    if (!known) {
+      const check = stackedCpuOf(entry.host, cpuLimitsMilli, policy);
+      // The reason as a list of its own, so that every request's nodes on this host share it (and its text).
+      known = { check, reasons: Object.freeze(check.reason ? [check.reason] : []) };
+      byLimits.set(cpuLimitsMilli, known);
+    }
+    return known;
   }
 
   /** The node's limit-overcommit reasons with `incoming` added (unless it is already there); one list per distinct sum. */
