@@ -117,6 +117,11 @@ export function decideNode(node: NodeIdentity, pod: PodMeta | undefined, ctx: Pl
   const index = memo.index(ctx);
   const exemption = memo.exemptionOf(pod, policy);
   const exemptBy = exemption?.by;
+  const plain = !cluster && exemptBy === undefined;
+  if (plain) {
+    const kept = index.plainDecision<NodeDecision>(node, policy, ctx.nowMs);
+    if (kept) return kept;
+  }
   // Kubernetes-layer caps: not for fully exempt pods, and no opinion on a cluster view too old to trust.
   const k8sRules = cluster !== undefined && exemption?.scope !== "all" && clusterViewFresh(cluster.view, ctx.nowMs, policy);
   const nodeEntry = cluster && k8sRules ? index.nodeEntry(node.name) : undefined;
@@ -132,7 +137,11 @@ export function decideNode(node: NodeIdentity, pod: PodMeta | undefined, ctx: Pl
 
   const alone = index.hostAlone(entry, policy.thresholds, ctx.nowMs);
   const assessment = index.assessment(entry, alone, vm, policy.thresholds, ctx.nowMs);
-  if (!cluster && exemptBy === undefined) return index.plainDecision(node.name, vm, assessment, policy, () => judged(node.name, vm, entry, assessment, undefined, pod, ctx, index, memo, NO_REASONS, false));
+  if (plain) {
+    const decision = judged(node.name, vm, entry, assessment, undefined, pod, ctx, index, memo, NO_REASONS, false);
+    index.keepPlainDecision(node, entry, vm, policy, ctx.nowMs, decision);
+    return decision;
+  }
   return judged(node.name, vm, entry, assessment, exemptBy, pod, ctx, index, memo, nodeReasons, k8sRules);
 }
 

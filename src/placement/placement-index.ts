@@ -55,7 +55,10 @@ export class PlacementIndex {
   private readonly stacked = new Map<string, Map<number, { readonly check: StackedCheck; readonly reasons: readonly Reason[] }>>();
   private readonly limits = new Map<string, Map<number, Map<number, readonly Reason[]>>>();
   /** Whole decisions that depend on nothing of the pod (no cluster view, pod not exempt), per node. */
-  private readonly plain = new Map<string, { assessment: HostAssessment; vm: VmView; policy: PlacementPolicy; decision: unknown }>();
+  private readonly plain = new Map<
+    string,
+    { policy: PlacementPolicy; host: HostView; vm: VmView; stateAgeS: number; hostAgeS: number | undefined; vmAgeS: number | undefined; decision: unknown }
+  >();
 
   constructor(
     readonly inventory: InventoryView,
@@ -93,7 +96,8 @@ export class PlacementIndex {
    */
   vmOf(node: NodeIdentity): VmView | undefined {
     if (node.providerID || node.systemUUID) return mapNodeToVm(node, this.vms, this.policy.nodeMapping);
-    if (this.vmByName.has(node.name)) return this.vmByName.get(node.name);
+    const known = this.vmByName.get(node.name);
+    if (known !== undefined || this.vmByName.has(node.name)) return known;
     const vm = this.occupancy && this.view!.nodes.has(node.name) ? this.occupancy.vmOfNode.get(node.name) : mapNodeToVm(node, this.vms, this.policy.nodeMapping);
     this.vmByName.set(node.name, vm);
     return vm;
@@ -102,7 +106,8 @@ export class PlacementIndex {
   /** The host's pods, sums and burst-guard projection; undefined when the host is not in the inventory. */
   hostEntry(hostId: string): HostEntry | undefined {
     if (this.overlay && hostId !== this.overlay.hostId) return this.overlay.base.hostEntry(hostId);
-    if (this.hosts.has(hostId)) return this.hosts.get(hostId);
+    const known = this.hosts.get(hostId);
+    if (known !== undefined || this.hosts.has(hostId)) return known;
     const host = this.inventory.hosts.get(hostId);
     let entry: HostEntry | undefined;
     if (host && this.overlay) {
@@ -197,15 +202,34 @@ export class PlacementIndex {
   }
 
   /**
-   * A node's decision when it depends on nothing of the pod: the same VM and verdict (which
-   * changes with the sample's age in seconds) under the same policy give the same decision.
+   * A node's decision when it depends on nothing of the pod (no cluster view, pod not exempt),
+   * if one was kept for the same policy and the same whole-second ages of the host's sample,
+   * the host's inventory entry and the VM's sample (the only ways the clock enters a verdict).
    */
-  plainDecision<D>(node: string, vm: VmView, assessment: HostAssessment, policy: PlacementPolicy, decide: () => D): D {
-    const known = this.plain.get(node);
-    if (known && known.assessment === assessment && known.vm === vm && known.policy === policy) return known.decision as D;
-    const decision = decide();
-    this.plain.set(node, { assessment, vm, policy, decision });
-    return decision;
+  plainDecision<D>(node: NodeIdentity, policy: PlacementPolicy, nowMs: number): D | undefined {
+    if (node.providerID || node.systemUUID) return undefined;
+    const kept = this.plain.get(node.name);
+    if (!kept || kept.policy !== policy) return undefined;
+    const { host, vm } = kept;
+    if (ageSeconds(host.polledAtMs, nowMs) !== kept.stateAgeS) return undefined;
+    if ((host.metrics ? ageSeconds(host.metrics.sampledAtMs, nowMs) : undefined) !== kept.hostAgeS) return undefined;
+    if ((vm.metrics ? ageSeconds(vm.metrics.sampledAtMs, nowMs) : undefined) !== kept.vmAgeS) return undefined;
+    return kept.decision as D;
+  }
+
+  /** Keeps a decision `plainDecision` may answer until an age or the policy changes. */
+  keepPlainDecision(node: NodeIdentity, entry: HostEntry, vm: VmView, policy: PlacementPolicy, nowMs: number, decision: unknown): void {
+    if (node.providerID || node.systemUUID) return;
+    const host = entry.projected;
+    this.plain.set(node.name, {
+      policy,
+      host,
+      vm,
+      stateAgeS: ageSeconds(host.polledAtMs, nowMs),
+      hostAgeS: host.metrics ? ageSeconds(host.metrics.sampledAtMs, nowMs) : undefined,
+      vmAgeS: vm.metrics ? ageSeconds(vm.metrics.sampledAtMs, nowMs) : undefined,
+      decision,
+    });
   }
 
   /** The text of a reason list, rendered once per list by `render` (the wire layer's formatter). */

@@ -65,15 +65,16 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
 
   /** A node hvx cannot map passes with the neutral score and no other trace: say so, rarely. */
   function logUnmapped(nodes: readonly NodeIdentity[], reasonsOf: (i: number) => readonly Reason[] | undefined): void {
-    nodes.forEach((node, i) => {
-      if (reasonsOf(i)?.[0]?.code !== "node_unmapped") return;
+    for (let i = 0; i < nodes.length; i++) {
+      if (reasonsOf(i)?.[0]?.code !== "node_unmapped") continue;
+      const node = nodes[i]!;
       const suppressed = unmappedLog.allow(node.name);
-      if (suppressed === undefined) return;
+      if (suppressed === undefined) continue;
       deps.log.warn(
         { node: node.name, providerID: node.providerID ?? null, systemUUID: node.systemUUID ?? null, rules: deps.policy.nodeMapping, unknownScore: deps.policy.scoring.unknownScore, similarSuppressed: suppressed },
         "node not mapped to any VM: hvx has no opinion on it (passes, neutral score); see GET /debug/nodes",
       );
-    });
+    }
   }
 
   function afterValve(pod: string, outcome: ValvedFilterOutcome): void {
