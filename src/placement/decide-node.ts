@@ -70,6 +70,8 @@ export class RequestMemo {
   private exemption: { pod: PodMeta | undefined; exempt: Exemption | undefined } | undefined;
   private spread: { pod: PodView; rule: SpreadRule | undefined } | undefined;
   private indexFor: PlacementIndex | undefined;
+  private key: string | undefined;
+  private keyPod: PodView | undefined;
 
   constructor(private readonly candidates: readonly NodeIdentity[] = []) {}
 
@@ -84,6 +86,22 @@ export class RequestMemo {
   exemptionOf(pod: PodMeta | undefined, policy: PlacementPolicy): Exemption | undefined {
     if (!this.exemption || this.exemption.pod !== pod) this.exemption = { pod, exempt: pod ? exemptionOf(pod, policy.exempt) : undefined };
     return this.exemption.exempt;
+  }
+
+  /**
+   * What of the pod and this request a cluster-aware decision depends on, once per request:
+   * exemption, whether the Kubernetes-layer rules apply, the pod's limits, its spread rule and
+   * the fewest replicas on the candidates' hosts. Two requests with the same key get the same
+   * decision for a node (given the same snapshots and ages; see `PlacementIndex.keptDecision`).
+   */
+  podKey(index: PlacementIndex, cluster: ClusterContext, pod: PodMeta | undefined, exemption: Exemption | undefined, k8sRules: boolean, policy: PlacementPolicy): string {
+    if (this.key !== undefined && this.keyPod === cluster.pod) return this.key;
+    const p = cluster.pod;
+    let key = `${exemption ? `${exemption.scope}:${exemption.by}` : "-"}|${k8sRules ? "k8s" : "-"}|${p.limits.cpuMilli}|${p.limits.memoryBytes}`;
+    const rule = k8sRules ? this.spreadRule(cluster, pod, policy) : undefined;
+    if (rule) key += `|${rule.owner}|${rule.required}|${rule.maxSkew}|${this.leastReplicasOnCandidates(index, rule, p.uid)}`;
+    this.keyPod = p;
+    return (this.key = key);
   }
 
   /** The incoming pod's spread rule, once per request. */
@@ -117,32 +135,38 @@ export function decideNode(node: NodeIdentity, pod: PodMeta | undefined, ctx: Pl
   const index = memo.index(ctx);
   const exemption = memo.exemptionOf(pod, policy);
   const exemptBy = exemption?.by;
-  const plain = !cluster && exemptBy === undefined;
-  if (plain) {
-    const kept = index.plainDecision<NodeDecision>(node, policy, ctx.nowMs);
-    if (kept) return kept;
-  }
   // Kubernetes-layer caps: not for fully exempt pods, and no opinion on a cluster view too old to trust.
   const k8sRules = cluster !== undefined && exemption?.scope !== "all" && clusterViewFresh(cluster.view, ctx.nowMs, policy);
+  // What of the pod this decision depends on: nothing without a cluster view (if not exempt).
+  const podKey = cluster ? memo.podKey(index, cluster, pod, exemption, k8sRules, policy) : exemption ? undefined : "";
+  if (podKey === "") {
+    const kept = index.keptDecision<NodeDecision>(node, "", policy, ctx.nowMs);
+    if (kept) return kept;
+  }
   const nodeEntry = cluster && k8sRules ? index.nodeEntry(node.name) : undefined;
-  const nodeReasons = nodeEntry ? index.limitReasons(nodeEntry, cluster!.pod, policy.limits) : NO_REASONS;
   const vm = index.vmOf(node);
   const entry = vm ? index.hostEntry(vm.hostId) : undefined;
   const host = entry?.host;
   if (!vm || !entry || !host) {
+    const nodeReasons = nodeEntry ? index.limitReasons(nodeEntry, cluster!.pod, policy.limits) : NO_REASONS;
     const reason: Reason = !vm ? { code: "node_unmapped", node: node.name } : { code: "vm_host_unknown", vm: { id: vm.id, name: vm.name }, hostId: vm.hostId };
     if (nodeReasons.length > 0) return rejected(node.name, false, nodeReasons, vm, host, undefined, exemptBy);
     return noOpinion(node.name, reason, policy, exemptBy, vm, undefined, undefined);
   }
 
+  // A pod already counted on the node or the host (a re-sent bound pod) is not counted twice: its uid joins the key.
+  const listedHere = cluster !== undefined && cluster.pod.uid !== "" && (entry.totals.uids.has(cluster.pod.uid) || (nodeEntry?.totals.uids.has(cluster.pod.uid) ?? false));
+  const key = podKey === undefined ? undefined : listedHere ? `${podKey}|listed ${cluster!.pod.uid}` : podKey;
+  if (key !== undefined && key !== "") {
+    const kept = index.keptDecision<NodeDecision>(node, key, policy, ctx.nowMs);
+    if (kept) return kept;
+  }
+  const nodeReasons = nodeEntry ? index.limitReasons(nodeEntry, cluster!.pod, policy.limits) : NO_REASONS;
   const alone = index.hostAlone(entry, policy.thresholds, ctx.nowMs);
   const assessment = index.assessment(entry, alone, vm, policy.thresholds, ctx.nowMs);
-  if (plain) {
-    const decision = judged(node.name, vm, entry, assessment, undefined, pod, ctx, index, memo, NO_REASONS, false);
-    index.keepPlainDecision(node, entry, vm, policy, ctx.nowMs, decision);
-    return decision;
-  }
-  return judged(node.name, vm, entry, assessment, exemptBy, pod, ctx, index, memo, nodeReasons, k8sRules);
+  const decision = judged(node.name, vm, entry, assessment, exemptBy, pod, ctx, index, memo, nodeReasons, k8sRules);
+  if (key !== undefined) index.keepDecision(node, key, entry, vm, policy, ctx.nowMs, decision);
+  return decision;
 }
 
 /** The decision once the node's VM and host are known and judged. */

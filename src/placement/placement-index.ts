@@ -11,6 +11,9 @@ import type { LimitsPolicy, PlacementPolicy, ThresholdPolicy } from "./policy.js
 import type { Reason } from "./reason.js";
 import { stackedCpuOf, type StackedCheck } from "./stacked-overcommit.js";
 
+/** Distinct pod shapes whose decisions are kept per node and snapshot. */
+const KEPT_PER_NODE = 8;
+
 /** What one ESXi host looks like to placement in one snapshot pair: its pods, their sums, the burst guard's projection. */
 export interface HostEntry {
   readonly host: HostView;
@@ -54,10 +57,12 @@ export class PlacementIndex {
   private readonly verdicts = new Map<ThresholdPolicy, Verdicts>();
   private readonly stacked = new Map<string, Map<number, { readonly check: StackedCheck; readonly reasons: readonly Reason[] }>>();
   private readonly limits = new Map<string, Map<number, Map<number, readonly Reason[]>>>();
-  /** Whole decisions that depend on nothing of the pod (no cluster view, pod not exempt), per node. */
-  private readonly plain = new Map<
+  /** Other policies asked of this index (the valve's heat-blind one), numbered for `policyKey`. */
+  private readonly policies = new Map<PlacementPolicy, number>();
+  /** Whole decisions per node and what of the pod they depend on (`keptDecision`). */
+  private readonly decisions = new Map<
     string,
-    { policy: PlacementPolicy; host: HostView; vm: VmView; stateAgeS: number; hostAgeS: number | undefined; vmAgeS: number | undefined; decision: unknown }
+    Map<string, { policy: PlacementPolicy; host: HostView; vm: VmView; stateAgeS: number; hostAgeS: number | undefined; vmAgeS: number | undefined; decision: unknown }>
   >();
 
   constructor(
@@ -202,13 +207,14 @@ export class PlacementIndex {
   }
 
   /**
-   * A node's decision when it depends on nothing of the pod (no cluster view, pod not exempt),
-   * if one was kept for the same policy and the same whole-second ages of the host's sample,
-   * the host's inventory entry and the VM's sample (the only ways the clock enters a verdict).
+   * A node's decision kept for the same `key` (what of the pod and the request the decision
+   * depends on; "" when nothing), the same policy, and the same whole-second ages of the host's
+   * sample, the host's inventory entry and the VM's sample (the only ways the clock enters a
+   * verdict). Nodes sent with a providerID or systemUUID are mapped per request and not kept.
    */
-  plainDecision<D>(node: NodeIdentity, policy: PlacementPolicy, nowMs: number): D | undefined {
+  keptDecision<D>(node: NodeIdentity, key: string, policy: PlacementPolicy, nowMs: number): D | undefined {
     if (node.providerID || node.systemUUID) return undefined;
-    const kept = this.plain.get(node.name);
+    const kept = this.decisions.get(node.name)?.get(this.policyKey(policy, key));
     if (!kept || kept.policy !== policy) return undefined;
     const { host, vm } = kept;
     if (ageSeconds(host.polledAtMs, nowMs) !== kept.stateAgeS) return undefined;
@@ -217,11 +223,16 @@ export class PlacementIndex {
     return kept.decision as D;
   }
 
-  /** Keeps a decision `plainDecision` may answer until an age or the policy changes. */
-  keepPlainDecision(node: NodeIdentity, entry: HostEntry, vm: VmView, policy: PlacementPolicy, nowMs: number, decision: unknown): void {
+  /** Keeps a decision `keptDecision` may answer until an age or the policy changes. */
+  keepDecision(node: NodeIdentity, key: string, entry: HostEntry, vm: VmView, policy: PlacementPolicy, nowMs: number, decision: unknown): void {
     if (node.providerID || node.systemUUID) return;
+    let byKey = this.decisions.get(node.name);
+    if (!byKey) this.decisions.set(node.name, (byKey = new Map()));
+    // A handful of pod shapes per node and snapshot is the common case; more start afresh.
+    const fullKey = this.policyKey(policy, key);
+    if (byKey.size >= KEPT_PER_NODE && !byKey.has(fullKey)) byKey.clear();
     const host = entry.projected;
-    this.plain.set(node.name, {
+    byKey.set(fullKey, {
       policy,
       host,
       vm,
@@ -230,6 +241,14 @@ export class PlacementIndex {
       vmAgeS: vm.metrics ? ageSeconds(vm.metrics.sampledAtMs, nowMs) : undefined,
       decision,
     });
+  }
+
+  /** `key` for decisions under `policy`: the all-rejected valve asks again with heat thresholds lifted, and both answers stay kept. */
+  private policyKey(policy: PlacementPolicy, key: string): string {
+    if (policy === this.policy) return key;
+    let n = this.policies.get(policy);
+    if (n === undefined) this.policies.set(policy, (n = this.policies.size + 1));
+    return `policy ${n}|${key}`;
   }
 
   /** The text of a reason list, rendered once per list by `render` (the wire layer's formatter). */

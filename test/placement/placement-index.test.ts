@@ -27,6 +27,15 @@ const pod: PodMeta = { namespace: "payments", name: "api-1", ownerKinds: ["Repli
 const nodes = ["n-hot", "n-warm", "n-cool-a", "n-cool-b"].map((name) => nodeView({ name }));
 const running = [podView({ nodeName: "n-cool-a", limits: amounts(7, 2) }), podView({ nodeName: "n-cool-b", limits: amounts(7, 2) })];
 const view = clusterViewOf(nodes, running);
+// Two replicas of one owner on host-3, one on host-2, none on host-1.
+const OWNER = "ReplicaSet/payments/api";
+const spreadPods = [
+  podView({ nodeName: "n-cool-a", ownerKey: OWNER, limits: amounts(1, 1) }),
+  podView({ nodeName: "n-cool-b", ownerKey: OWNER, limits: amounts(1, 1) }),
+  podView({ nodeName: "n-warm", ownerKey: OWNER, limits: amounts(1, 1) }),
+];
+const spreadView = clusterViewOf(nodes, spreadPods);
+const replica = podView({ uid: "replica-new", ownerKey: OWNER, limits: amounts(1, 1), boundAtMs: undefined });
 const incoming = (cpu: number) => podView({ uid: `incoming-${cpu}`, limits: amounts(cpu, 1), boundAtMs: undefined });
 
 /** Both verbs' answers as plain data, to compare a shared index's answers with a fresh one's. */
@@ -46,6 +55,20 @@ describe("PlacementIndex", () => {
     { name: "a cluster view, incoming pod under the stacked cap", ctx: (nowMs) => ({ inventory, policy: DEFAULT_POLICY, nowMs, cluster: { view, pod: incoming(2) } }) },
     { name: "a cluster view, incoming pod over the stacked cap", ctx: (nowMs) => ({ inventory, policy: DEFAULT_POLICY, nowMs, cluster: { view, pod: incoming(3) } }) },
     { name: "an exempt pod", ctx: (nowMs) => ({ inventory, policy: DEFAULT_POLICY, nowMs }), meta: { ...pod, ownerKinds: ["DaemonSet"] } },
+    { name: "a cluster view and an exempt pod", ctx: (nowMs) => ({ inventory, policy: DEFAULT_POLICY, nowMs, cluster: { view, pod: incoming(3) } }), meta: { ...pod, ownerKinds: ["DaemonSet"] } },
+    {
+      name: "a cluster view and required host spread",
+      ctx: (nowMs) => ({ inventory, policy: DEFAULT_POLICY, nowMs, cluster: { view: spreadView, pod: replica } }),
+      meta: { ...pod, annotations: { "hvx.io/host-spread": "required" } },
+    },
+    {
+      name: "a cluster view and a re-sent pod already bound on a node",
+      ctx: (nowMs) => ({ inventory, policy: DEFAULT_POLICY, nowMs, cluster: { view: spreadView, pod: spreadPods[0]! } }),
+    },
+    {
+      name: "a cluster view last heard from 10 minutes ago",
+      ctx: (nowMs) => ({ inventory, policy: DEFAULT_POLICY, nowMs, cluster: { view: { ...view, lastEventMs: NOW_MS - 600_000 }, pod: incoming(3) } }),
+    },
   ];
   for (const c of cases) {
     it(`given ${c.name}, answers through one shared index exactly what a fresh index answers, second after second`, () => {
