@@ -168,7 +168,8 @@ async function startHvx(vc: MockVcenterHandle, scenario: Scenario, work: string,
   writeFileSync(
     file,
     stringify({
-      server: { port, adminPort, shutdownDrainSeconds: 0, readinessGraceSeconds: 0 },
+      // Ready only once the first poll cycle has ended (as a user waits for /readyz), so no round runs on an empty inventory.
+      server: { port, adminPort, shutdownDrainSeconds: 0, readinessGraceSeconds: 600 },
       vcenter: { url: vc.url, username: scenario.credentials.username, password: scenario.credentials.password },
       admission: { enabled: false },
       kubernetes: { enabled: false },
