@@ -147,7 +147,7 @@ interface Targets {
 const CASES = process.env.HVX_BENCH_HTTP_CASES?.split(",");
 
 async function compare(key: string, hvx: Server, floor: Server, body: string, targets: Targets): Promise<BenchFigure[]> {
-  if (CASES && !CASES.some((c) => key.startsWith(`http.${c}`))) return [];
+  if (CASES && !CASES.some((c) => key === `http.${c}` || key.startsWith(`http.${c}.`))) return [];
   const rounds: { hvx: RoundResult[]; floor: RoundResult[] } = { hvx: [], floor: [] };
   for (let r = 0; r < ROUNDS; r++) {
     for (const side of ["hvx", "floor"] as const) {
