@@ -1,5 +1,5 @@
 import type { NodeIdentity } from "../model/node.js";
-import { decideNode, RequestMemo, type NodeDecision, type PlacementContext } from "./decide-node.js";
+import { decideNode, indexOf, RequestMemo, type NodeDecision, type PlacementContext } from "./decide-node.js";
 import type { PodMeta } from "./exemption.js";
 import type { FilterOutcome } from "./filter-nodes.js";
 import type { PlacementPolicy, ThresholdPolicy } from "./policy.js";
@@ -49,7 +49,8 @@ export function applyAllRejectedValve(
   const heatOnly = outcome.decisions.filter((d) => d.verdict === "reject" && d.unresolvable && d.reasons.length > 0 && d.reasons.every((r) => HEAT_CODES.has(r.code)));
   if (heatOnly.length === 0) return outcome;
 
-  const blind: PlacementContext = { ...ctx, policy: heatBlindPolicy(ctx.policy) };
+  const index = indexOf(ctx);
+  const blind: PlacementContext = { ...ctx, policy: index.derivedPolicy(ctx.policy, heatBlindPolicy), index };
   const byName = new Map(nodes.map((n) => [n.name, n]));
   const memo = new RequestMemo(nodes);
   const eligible = heatOnly.filter((d) => {
@@ -100,14 +101,7 @@ const NO_HEAT: ThresholdPolicy = Object.freeze({
   maxMetricAgeSeconds: 0,
 });
 
-const blindCache = new WeakMap<PlacementPolicy, PlacementPolicy>();
-
-/** The policy with every heat threshold lifted (data age kept), memoised so per-host memos stay warm. */
+/** The policy with every heat threshold lifted (data age kept). */
 function heatBlindPolicy(policy: PlacementPolicy): PlacementPolicy {
-  let blind = blindCache.get(policy);
-  if (!blind) {
-    blind = { ...policy, thresholds: { ...NO_HEAT, maxMetricAgeSeconds: policy.thresholds.maxMetricAgeSeconds } };
-    blindCache.set(policy, blind);
-  }
-  return blind;
+  return { ...policy, thresholds: { ...NO_HEAT, maxMetricAgeSeconds: policy.thresholds.maxMetricAgeSeconds } };
 }

@@ -11,19 +11,8 @@ export interface VmIndex {
 }
 
 const NO_UUIDS: ReadonlySet<string> = new Set();
-const indexCache = new WeakMap<InventoryView, VmIndex>();
-
-/** Builds (once per snapshot; snapshots are immutable) the VM lookup tables. */
+/** Builds the VM lookup tables of one inventory snapshot (the placement index keeps them per snapshot). */
 export function vmIndexOf(inventory: InventoryView): VmIndex {
-  const cached = indexCache.get(inventory);
-  if (cached) return cached;
-  const index = buildVmIndex(inventory);
-  indexCache.set(inventory, index);
-  return index;
-}
-
-/** `vmIndexOf` without the memo: for the placement index, which is its own memo. */
-export function buildVmIndex(inventory: InventoryView): VmIndex {
   const byBiosUuid = new Map<string, VmView>();
   const byName = new Map<string, VmView>();
   for (const vm of inventory.vms.values()) {

@@ -4,7 +4,7 @@ import type { NodeIdentity } from "../model/node.js";
 import { ageSeconds, judgeHostAlone, judgeVm, type HostAssessment } from "./assess-host.js";
 import { NO_PENDING, pendingDemand, projectHost, sumPending, type PendingDemand } from "./burst-guard.js";
 import { buildHostOccupancy, type HostOccupancy } from "./host-occupancy.js";
-import { buildVmIndex, mapNodeToVm, type VmIndex } from "./map-node.js";
+import { mapNodeToVm, vmIndexOf, type VmIndex } from "./map-node.js";
 import { limitReasonsOf } from "./limit-overcommit.js";
 import { computePodTotals, listed, podTotals, type PodTotals } from "./pod-totals.js";
 import type { LimitsPolicy, PlacementPolicy, ThresholdPolicy } from "./policy.js";
@@ -57,6 +57,7 @@ export class PlacementIndex {
   private readonly verdicts = new Map<ThresholdPolicy, Verdicts>();
   private readonly stacked = new Map<string, Map<number, { readonly check: StackedCheck; readonly reasons: readonly Reason[] }>>();
   private readonly limits = new Map<string, Map<number, Map<number, readonly Reason[]>>>();
+  private readonly derived = new Map<PlacementPolicy, PlacementPolicy>();
   /** Other policies asked of this index (the valve's heat-blind one), numbered for `policyKey`. */
   private readonly policies = new Map<PlacementPolicy, number>();
   /** Whole decisions per node and what of the pod they depend on (`keptDecision`). */
@@ -71,7 +72,7 @@ export class PlacementIndex {
     readonly view: ClusterView | undefined,
     private readonly overlay?: IndexOverlay,
   ) {
-    this.vms = overlay ? overlay.base.vms : buildVmIndex(inventory);
+    this.vms = overlay ? overlay.base.vms : vmIndexOf(inventory);
     this.occupancy = overlay ? overlay.occupancy : view ? buildHostOccupancy(view, this.vms, policy.nodeMapping) : undefined;
     Object.freeze(this);
   }
@@ -241,6 +242,16 @@ export class PlacementIndex {
       vmAgeS: vm.metrics ? ageSeconds(vm.metrics.sampledAtMs, nowMs) : undefined,
       decision,
     });
+  }
+
+  /**
+   * `policy` as `derive` changes it (the all-rejected valve lifts the heat thresholds), one
+   * object per policy and index, so that decisions under it are kept too.
+   */
+  derivedPolicy(policy: PlacementPolicy, derive: (p: PlacementPolicy) => PlacementPolicy): PlacementPolicy {
+    let derived = this.derived.get(policy);
+    if (!derived) this.derived.set(policy, (derived = derive(policy)));
+    return derived;
   }
 
   /** `key` for decisions under `policy`: the all-rejected valve asks again with heat thresholds lifted, and both answers stay kept. */
