@@ -6,7 +6,7 @@ import type { Logger } from "../observability/logger.js";
 import { RateLimited } from "../observability/rate-limited.js";
 import type { ShadowMetrics } from "../observability/shadow-metrics.js";
 import { applyAllRejectedValve, type ValvedFilterOutcome, type WhenAllRejected } from "../placement/all-rejected-valve.js";
-import type { NodeDecision } from "../placement/decide-node.js";
+import { RequestMemo, type NodeDecision } from "../placement/decide-node.js";
 import { filterNodes, prioritizeNodes } from "../placement/filter-nodes.js";
 import type { PlacementContext } from "../placement/decide-node.js";
 import { LatestPlacementIndex } from "../placement/placement-index.js";
@@ -151,7 +151,8 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
         parseExtenderArgs,
         asIs,
         (req, ctx) => {
-          const outcome = applyAllRejectedValve(filterNodes(req.pod, req.nodes, ctx), req.pod, req.nodes, ctx, deps.whenAllRejected ?? "reject");
+          const memo = new RequestMemo(req.nodes);
+          const outcome = applyAllRejectedValve(filterNodes(req.pod, req.nodes, ctx, memo), req.pod, req.nodes, ctx, deps.whenAllRejected ?? "reject", memo);
           deps.onNodes?.(req.nodes);
           logUnmapped(req.nodes, (i) => outcome.decisions[i]?.reasons);
           const pod = podName(req);
