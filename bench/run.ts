@@ -8,6 +8,7 @@ import { BenchSkipped, type BenchFigure, type BenchRun } from "./figure.js";
  */
 const SUITES: Record<string, () => Promise<{ run: BenchRun }>> = {
   extender: () => import("./extender.bench.js"),
+  "extender-http": () => import("./extender-http.bench.js"),
   mutate: () => import("./mutate.bench.js"),
   "poll-cycle": () => import("./poll-cycle.bench.js"),
   "informer-sync": () => import("./informer-sync.bench.js"),

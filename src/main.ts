@@ -17,7 +17,7 @@ import { installUnhandledRejectionHandler } from "./observability/unhandled-reje
 import { ShadowMetrics } from "./observability/shadow-metrics.js";
 import { assessHostAlone } from "./placement/assess-host.js";
 import { hostOccupancyOf, hostsBackingNodes } from "./placement/host-occupancy.js";
-import { desiredNodeMarks } from "./protocol/node-marks.js";
+import { desiredNodeMarks } from "./placement/node-marks.js";
 import { cpuMilli, memoryBytes } from "./quantity/index.js";
 import { buildAdminApp } from "./server/admin-app.js";
 import { LastKnownFleet, startAdmissionServer } from "./server/admission/index.js";
@@ -30,7 +30,7 @@ import { buildPrometheusSourceParts, PrometheusPoller } from "./prometheus/index
 import { createExplainHandler } from "./server/explain-handler.js";
 import type { PlacementContext } from "./placement/decide-node.js";
 import type { NodeScore } from "./placement/filter-nodes.js";
-import { InFlightLedger, recordAnswer, withInFlight } from "./placement/in-flight-ledger.js";
+import { InFlightLedger, recordAnswer } from "./placement/in-flight-ledger.js";
 import type { ParsedExtenderArgs } from "./protocol/parse-extender-args.js";
 import { pollCycleEnded, ReadinessGate } from "./server/readiness.js";
 import { RecentNodes } from "./server/recent-nodes.js";
@@ -133,7 +133,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
       ? {
           enrich: (ctx: PlacementContext, req: ParsedExtenderArgs) => {
             const pod = toPodView(req.args.Pod as PodWire, defaults, ctx.nowMs);
-            return { ...ctx, cluster: { view: withInFlight(informer!.latest(), inFlight.current(ctx.nowMs), pod.uid), pod } };
+            return { ...ctx, cluster: { view: inFlight.viewWith(informer!.latest(), ctx.nowMs, pod.uid), pod } };
           },
           onPrioritized: (scores: readonly NodeScore[], ctx: PlacementContext) => recordAnswer(inFlight, scores, ctx),
         }

@@ -1,5 +1,5 @@
 import type { NodeIdentity } from "../model/node.js";
-import { decideNode, RequestMemo, type NodeDecision, type PlacementContext } from "./decide-node.js";
+import { decideNode, indexOf, RequestMemo, type NodeDecision, type PlacementContext } from "./decide-node.js";
 import type { PodMeta } from "./exemption.js";
 import type { FilterOutcome } from "./filter-nodes.js";
 import type { PlacementPolicy, ThresholdPolicy } from "./policy.js";
@@ -47,20 +47,26 @@ export function applyAllRejectedValve(
   nodes: readonly NodeIdentity[],
   ctx: PlacementContext,
   setting: WhenAllRejected,
+  memo: RequestMemo = new RequestMemo(nodes),
 ): ValvedFilterOutcome {
   if (outcome.passed.length > 0) return outcome;
-  const heatOnly = outcome.decisions.filter((d) => d.verdict === "reject" && d.unresolvable && d.reasons.length > 0 && d.reasons.every((r) => HEAT_CODES.has(r.code)));
+  // Decisions come in the order the nodes were sent (filterNodes).
+  const heatOnly: Array<{ d: NodeDecision; node: NodeIdentity }> = [];
+  outcome.decisions.forEach((d, i) => {
+    const node = nodes[i];
+    if (node?.name === d.node && d.verdict === "reject" && d.unresolvable && d.reasons.length > 0 && d.reasons.every((r) => HEAT_CODES.has(r.code))) heatOnly.push({ d, node });
+  });
   if (heatOnly.length === 0) return outcome;
 
-  const blind: PlacementContext = { ...ctx, policy: heatBlindPolicy(ctx.policy) };
-  const byName = new Map(nodes.map((n) => [n.name, n]));
-  const memo = new RequestMemo(nodes);
-  const eligible = heatOnly.filter((d) => {
-    const node = byName.get(d.node);
-    if (!node) return false;
-    const again = decideNode(node, pod, blind, memo);
-    return again.verdict === "pass" || (again.unresolvable && again.reasons.every((r) => HEAT_CODES.has(r.code)));
-  });
+  // Only the heat thresholds differ: the request's memo (exemption, stacked cap, spread) still holds.
+  const index = indexOf(ctx);
+  const blind: PlacementContext = { ...ctx, policy: index.derivedPolicy(ctx.policy, heatBlindPolicy), index };
+  const eligible = heatOnly
+    .filter(({ node }) => {
+      const again = decideNode(node, pod, blind, memo);
+      return again.verdict === "pass" || (again.unresolvable && again.reasons.every((r) => HEAT_CODES.has(r.code)));
+    })
+    .map(({ d }) => d);
   if (eligible.length === 0) return outcome;
 
   const tiers = new Map(eligible.map((d) => [d.node, heatTier(d)]));
@@ -103,14 +109,7 @@ const NO_HEAT: ThresholdPolicy = Object.freeze({
   maxMetricAgeSeconds: 0,
 });
 
-const blindCache = new WeakMap<PlacementPolicy, PlacementPolicy>();
-
-/** The policy with every heat threshold lifted (data age kept), memoised so per-host memos stay warm. */
+/** The policy with every heat threshold lifted (data age kept). */
 function heatBlindPolicy(policy: PlacementPolicy): PlacementPolicy {
-  let blind = blindCache.get(policy);
-  if (!blind) {
-    blind = { ...policy, thresholds: { ...NO_HEAT, maxMetricAgeSeconds: policy.thresholds.maxMetricAgeSeconds } };
-    blindCache.set(policy, blind);
-  }
-  return blind;
+  return { ...policy, thresholds: { ...NO_HEAT, maxMetricAgeSeconds: policy.thresholds.maxMetricAgeSeconds } };
 }

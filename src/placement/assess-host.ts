@@ -57,7 +57,8 @@ export function assessHostAlone(host: HostView, t: ThresholdPolicy, nowMs: numbe
   return result;
 }
 
-function judgeHostAlone(host: HostView, t: ThresholdPolicy, nowMs: number): HostAssessment {
+/** `assessHostAlone` without the memo: for callers that keep their own (the placement index). */
+export function judgeHostAlone(host: HostView, t: ThresholdPolicy, nowMs: number): HostAssessment {
   const ref: HostRef = { id: host.id, name: host.name };
   const m = host.metrics;
   const stateAgeS = ageSeconds(host.polledAtMs, nowMs);
@@ -126,7 +127,8 @@ export function withVm(alone: HostAssessment, host: HostView, vm: VmView, t: Thr
   return result;
 }
 
-function judgeVm(alone: HostAssessment, host: HostView, vm: VmView, t: ThresholdPolicy, nowMs: number): HostAssessment {
+/** `withVm` without the memo: for callers that keep their own (the placement index). */
+export function judgeVm(alone: HostAssessment, host: HostView, vm: VmView, t: ThresholdPolicy, nowMs: number): HostAssessment {
   const m = vm.metrics;
   if (m === undefined || alone.staleness) return alone;
   const ageS = ageSeconds(m.sampledAtMs, nowMs);
@@ -161,7 +163,8 @@ function result(rejections: readonly Reason[], warnings: readonly Reason[], stal
   return out;
 }
 
-function ageSeconds(sampledAtMs: number, nowMs: number): number {
+/** Whole seconds since a sample, never negative: what a verdict's reasons print. */
+export function ageSeconds(sampledAtMs: number, nowMs: number): number {
   return Math.max(0, Math.round((nowMs - sampledAtMs) / 1000));
 }
 

@@ -35,7 +35,8 @@ export function rememberPending(pods: readonly PodView[], sampledAtMs: number | 
   lastAnswer.set(pods, { sampledAtMs, settleMs, pending });
 }
 
-function sumPending(pods: readonly PodView[], sampledAtMs: number | undefined, settleMs: number): PendingDemand {
+/** `pendingDemand` without the memo: for the placement index, which is its own memo. */
+export function sumPending(pods: readonly PodView[], sampledAtMs: number | undefined, settleMs: number): PendingDemand {
   let cpuMilli = 0;
   let memoryBytes = 0;
   let count = 0;
@@ -57,16 +58,8 @@ function sumPending(pods: readonly PodView[], sampledAtMs: number | undefined, s
 export function projectHost(host: HostView, pending: PendingDemand): HostView {
   const m = host.metrics;
   if (pending.pods === 0 || m === undefined) return host;
-  // Same host and same pending answer (both immutable): hand out the same projection, so
-  // the memoised verdicts and reason texts downstream are reused across requests.
-  const known = projections.get(pending);
-  if (known?.host === host) return known.projected;
-  const projected = project(host, m, pending);
-  projections.set(pending, { host, projected });
-  return projected;
+  return project(host, m, pending);
 }
-
-const projections = new WeakMap<PendingDemand, { host: HostView; projected: HostView }>();
 
 function project(host: HostView, m: NonNullable<HostView["metrics"]>, pending: PendingDemand): HostView {
   const cpuPct = host.cpuCores > 0 ? (pending.cpuMilli / (host.cpuCores * 1000)) * 100 : 0;

@@ -1,20 +1,17 @@
 import type { ClusterView, PodView } from "../model/cluster.js";
 import type { HostMetrics, HostView, InventoryView, VmView } from "../model/inventory.js";
 import type { NodeIdentity } from "../model/node.js";
-import { assessHostAlone, withVm, type HostAssessment } from "./assess-host.js";
-import { pendingDemand, projectHost, type PendingDemand } from "./burst-guard.js";
+import type { HostAssessment } from "./assess-host.js";
+import type { PendingDemand } from "./burst-guard.js";
 import { clusterViewFresh } from "./cluster-freshness.js";
 import { exemptionOf, type Exemption, type PodMeta } from "./exemption.js";
-import { hostOccupancyOf, type HostOccupancy } from "./host-occupancy.js";
-import { checkSpread, replicasOn, spreadRuleOf, type SpreadCheck, type SpreadRule } from "./host-spread.js";
-import { limitOvercommitReasons } from "./limit-overcommit.js";
-import { mapNodeToVm, vmIndexOf } from "./map-node.js";
+import { checkSpread, replicasIn, spreadRuleOf, type SpreadCheck, type SpreadRule } from "./host-spread.js";
+import { PlacementIndex, type HostEntry } from "./placement-index.js";
 import type { PlacementPolicy } from "./policy.js";
-import { predictHeat, predictionHorizonMs } from "./predicted-heat.js";
+import { predictionHorizonMs } from "./predicted-heat.js";
 import type { Reason } from "./reason.js";
 import { penalise, scoreHost } from "./score-host.js";
-import { checkStackedCpu, type StackedCheck } from "./stacked-overcommit.js";
-
+import type { StackedCheck } from "./stacked-overcommit.js";
 /** The Kubernetes side, when hvx watches the cluster: enables burst guard, limits and spread. */
 export interface ClusterContext {
   readonly view: ClusterView;
@@ -28,6 +25,12 @@ export interface PlacementContext {
   readonly policy: PlacementPolicy;
   readonly nowMs: number;
   readonly cluster?: ClusterContext;
+  /**
+   * What the snapshot pair (inventory, cluster view) and the policy let every request share;
+   * built once per snapshot by the edge. Without one (or with one built for other snapshots)
+   * each request builds its own, as far as it needs.
+   */
+  readonly index?: PlacementIndex;
 }
 
 export interface NodeDecision {
@@ -54,20 +57,31 @@ export interface NodeDecision {
 
 const NO_REASONS: readonly Reason[] = Object.freeze([]);
 
+/** The snapshot index `ctx` names when it serves its snapshots, else a fresh one. */
+export function indexOf(ctx: PlacementContext): PlacementIndex {
+  const view = ctx.cluster?.view;
+  return ctx.index?.serves(ctx.inventory, view, ctx.policy) ? ctx.index : new PlacementIndex(ctx.inventory, ctx.policy, view);
+}
+
 /** What one request computes once and shares between its candidate nodes. */
 export class RequestMemo {
-  readonly hosts = new Map<string, { projected: HostView; pending: PendingDemand; alone: HostAssessment; stacked?: StackedCheck; scoring?: HostMetrics }>();
-  private horizon: { pod: PodMeta | undefined; ms: number } | undefined;
+  /** Per host: the Kubernetes-layer checks for this request's pod, and the reasons shared by its nodes that add none of their own. */
+  readonly hosts = new Map<string, { stacked?: StackedCheck; spread?: SpreadCheck; penalty: number; reasons: readonly Reason[] }>();
   private leastReplicas: number | undefined;
-  private occupancyOf: HostOccupancy | undefined;
   private exemption: { pod: PodMeta | undefined; exempt: Exemption | undefined } | undefined;
+  private spread: { pod: PodView; rule: SpreadRule | undefined } | undefined;
+  private indexFor: PlacementIndex | undefined;
+  private key: string | undefined;
+  private keyPod: PodView | undefined;
+  private horizon: { pod: PodMeta | undefined; ms: number } | undefined;
 
   constructor(private readonly candidates: readonly NodeIdentity[] = []) {}
 
-  /** Why the pod is exempt, and from which rules (or undefined), judged once per request. */
-  exemptionOf(pod: PodMeta | undefined, policy: PlacementPolicy): Exemption | undefined {
-    if (!this.exemption || this.exemption.pod !== pod) this.exemption = { pod, exempt: pod ? exemptionOf(pod, policy.exempt) : undefined };
-    return this.exemption.exempt;
+  /** The snapshot index for `ctx`, looked up once per request. */
+  index(ctx: PlacementContext): PlacementIndex {
+    const known = this.indexFor;
+    if (known && known.serves(ctx.inventory, ctx.cluster?.view, ctx.policy)) return known;
+    return (this.indexFor = indexOf(ctx));
   }
 
   /** How far ahead the pod looks at its hosts' predicted peaks, ms (0: the present alone), judged once per request. */
@@ -76,21 +90,46 @@ export class RequestMemo {
     return this.horizon.ms;
   }
 
-  /** The snapshot pair's occupancy tables, looked up once per request. */
-  occupancy(ctx: PlacementContext, cluster: ClusterContext): HostOccupancy {
-    return (this.occupancyOf ??= hostOccupancyOf(cluster.view, ctx.inventory, ctx.policy.nodeMapping));
+  /** Why the pod is exempt, and from which rules (or undefined), judged once per request. */
+  exemptionOf(pod: PodMeta | undefined, policy: PlacementPolicy): Exemption | undefined {
+    if (!this.exemption || this.exemption.pod !== pod) this.exemption = { pod, exempt: pod ? exemptionOf(pod, policy.exempt) : undefined };
+    return this.exemption.exempt;
+  }
+
+  /**
+   * What of the pod and this request a cluster-aware decision depends on, once per request:
+   * exemption, whether the Kubernetes-layer rules apply, the pod's limits, its spread rule and
+   * the fewest replicas on the candidates' hosts. Two requests with the same key get the same
+   * decision for a node (given the same snapshots and ages; see `PlacementIndex.keptDecision`).
+   */
+  podKey(index: PlacementIndex, cluster: ClusterContext, pod: PodMeta | undefined, exemption: Exemption | undefined, k8sRules: boolean, policy: PlacementPolicy): string {
+    if (this.key !== undefined && this.keyPod === cluster.pod) return this.key;
+    const p = cluster.pod;
+    let key = `${exemption ? `${exemption.scope}:${exemption.by}` : "-"}|${k8sRules ? "k8s" : "-"}|${p.limits.cpuMilli}|${p.limits.memoryBytes}`;
+    const rule = k8sRules ? this.spreadRule(cluster, pod, policy) : undefined;
+    if (rule) key += `|${rule.owner}|${rule.required}|${rule.maxSkew}|${this.leastReplicasOnCandidates(index, rule, p.uid)}`;
+    this.keyPod = p;
+    return (this.key = key);
+  }
+
+  /** The incoming pod's spread rule, once per request. */
+  spreadRule(cluster: ClusterContext, pod: PodMeta | undefined, policy: PlacementPolicy): SpreadRule | undefined {
+    if (!this.spread || this.spread.pod !== cluster.pod) this.spread = { pod: cluster.pod, rule: spreadRuleOf(cluster.pod, pod?.annotations ?? {}, policy.scoring) };
+    return this.spread.rule;
   }
 
   /** Fewest replicas of the owner on any candidate's host (0 when a candidate host has none). */
-  leastReplicasOnCandidates(occupancy: HostOccupancy, rule: SpreadRule, exceptUid: string): number {
+  leastReplicasOnCandidates(index: PlacementIndex, rule: SpreadRule, exceptUid: string): number {
     if (this.leastReplicas === undefined) {
       let least = Number.POSITIVE_INFINITY;
       const seen = new Set<string>();
+      const hostOfNode = index.occupancy?.hostOfNode;
       for (const c of this.candidates) {
-        const hostId = occupancy.hostOfNode.get(c.name);
+        const hostId = hostOfNode?.get(c.name);
         if (hostId === undefined || seen.has(hostId)) continue;
         seen.add(hostId);
-        least = Math.min(least, replicasOn(occupancy.podsOnHost(hostId), rule.owner, exceptUid));
+        const entry = index.hostEntry(hostId);
+        least = Math.min(least, entry ? replicasIn(entry.totals, entry.podsOnHost, rule.owner, exceptUid) : 0);
       }
       this.leastReplicas = Number.isFinite(least) ? least : 0;
     }
@@ -101,101 +140,104 @@ export class RequestMemo {
 /** Decides one node for one pod (pod undefined: prioritize-only or /debug views). */
 export function decideNode(node: NodeIdentity, pod: PodMeta | undefined, ctx: PlacementContext, memo: RequestMemo = new RequestMemo([node])): NodeDecision {
   const { policy, cluster } = ctx;
+  const index = memo.index(ctx);
   const exemption = memo.exemptionOf(pod, policy);
   const exemptBy = exemption?.by;
   // Kubernetes-layer caps: not for fully exempt pods, and no opinion on a cluster view too old to trust.
   const k8sRules = cluster !== undefined && exemption?.scope !== "all" && clusterViewFresh(cluster.view, ctx.nowMs, policy);
-  const k8sReasons: Reason[] = cluster && k8sRules ? nodeLimitReasons(node.name, cluster, policy) : [];
-  const vm = findVm(node, ctx, memo);
-  const host = vm ? ctx.inventory.hosts.get(vm.hostId) : undefined;
-  if (!vm || !host) {
+  // Predicted heat (issue 9 §2) looks as far ahead as the pod lives: the horizon is part of what the decision depends on.
+  const horizonMs = ctx.inventory.forecasts ? memo.predictionHorizonMs(pod, policy) : 0;
+  const ahead = horizonMs > 0 ? `|ahead ${horizonMs}` : "";
+  // What of the pod this decision depends on: nothing but the horizon without a cluster view (if not exempt).
+  const podKey = cluster ? memo.podKey(index, cluster, pod, exemption, k8sRules, policy) + ahead : exemption ? undefined : ahead;
+  if (podKey === "") {
+    const kept = index.keptDecision<NodeDecision>(node, "", policy, ctx.nowMs);
+    if (kept) return kept;
+  }
+  const nodeEntry = cluster && k8sRules ? index.nodeEntry(node.name) : undefined;
+  const vm = index.vmOf(node);
+  const entry = vm ? index.hostEntry(vm.hostId) : undefined;
+  const host = entry?.host;
+  if (!vm || !entry || !host) {
+    const nodeReasons = nodeEntry ? index.limitReasons(nodeEntry, cluster!.pod, policy.limits) : NO_REASONS;
     const reason: Reason = !vm ? { code: "node_unmapped", node: node.name } : { code: "vm_host_unknown", vm: { id: vm.id, name: vm.name }, hostId: vm.hostId };
-    if (k8sReasons.length > 0) return rejected(node.name, false, k8sReasons, vm, host, undefined, exemptBy);
+    if (nodeReasons.length > 0) return rejected(node.name, false, nodeReasons, vm, host, undefined, exemptBy);
     return noOpinion(node.name, reason, policy, exemptBy, vm, undefined, undefined);
   }
 
-  const judged = judgeHost(host, ctx, memo, pod);
-  const assessment = withVm(judged.alone, judged.projected, vm, policy.thresholds, ctx.nowMs);
-  const weighed: { pending: PendingDemand; stacked?: StackedCheck; spread?: SpreadCheck } = { pending: judged.pending };
-  if (assessment.rejections.length > 0 && !exemptBy) return { ...rejected(node.name, true, assessment.rejections, vm, host, assessment, exemptBy), ...weighed };
+  // A pod already counted on the node or the host (a re-sent bound pod) is not counted twice: its uid joins the key.
+  const listedHere = cluster !== undefined && cluster.pod.uid !== "" && (entry.totals.uids.has(cluster.pod.uid) || (nodeEntry?.totals.uids.has(cluster.pod.uid) ?? false));
+  const key = podKey === undefined ? undefined : listedHere ? `${podKey}|listed ${cluster!.pod.uid}` : podKey;
+  if (key !== undefined && key !== "") {
+    const kept = index.keptDecision<NodeDecision>(node, key, policy, ctx.nowMs);
+    if (kept) return kept;
+  }
+  const nodeReasons = nodeEntry ? index.limitReasons(nodeEntry, cluster!.pod, policy.limits) : NO_REASONS;
+  const present = index.hostAlone(entry, policy.thresholds, ctx.nowMs);
+  const predicted = horizonMs > 0 ? index.predicted(entry, present, horizonMs, policy) : undefined;
+  const assessment = index.assessment(entry, predicted?.assessment ?? present, vm, policy.thresholds, ctx.nowMs);
+  const decision = judged(node.name, vm, entry, assessment, predicted?.metrics, exemptBy, pod, ctx, index, memo, nodeReasons, k8sRules);
+  if (key !== undefined) index.keepDecision(node, key, entry, vm, policy, ctx.nowMs, decision);
+  return decision;
+}
+
+/** The decision once the node's VM and host are known and judged. */
+function judged(
+  name: string,
+  vm: VmView,
+  entry: HostEntry,
+  assessment: HostAssessment,
+  /** What the headroom score reads: the projected metrics, raised to their predicted peaks when there is a forecast. */
+  scoring: HostMetrics | undefined,
+  exemptBy: string | undefined,
+  pod: PodMeta | undefined,
+  ctx: PlacementContext,
+  index: PlacementIndex,
+  memo: RequestMemo,
+  nodeReasons: readonly Reason[],
+  k8sRules: boolean,
+): NodeDecision {
+  const { policy, cluster } = ctx;
+  const host = entry.host;
+  const node = { name };
+  const pending = entry.pending;
+  if (assessment.rejections.length > 0 && !exemptBy) return { ...rejected(node.name, true, assessment.rejections, vm, host, assessment, exemptBy), pending };
 
   let penalty = 0;
+  let k8sReasons = nodeReasons;
+  let weighed: { pending: PendingDemand; stacked?: StackedCheck; spread?: SpreadCheck } = { pending };
   if (cluster && k8sRules) {
-    const occupancy = memo.occupancy(ctx, cluster);
-    const podsOnHost = occupancy.podsOnHost(host.id);
-    const judgedHost = memo.hosts.get(host.id)!;
-    const stacked = (judgedHost.stacked ??= checkStackedCpu(host, podsOnHost, cluster.pod, policy.limits));
-    weighed.stacked = stacked;
-    if (stacked.reason) k8sReasons.push(stacked.reason);
-    penalty += stacked.penalty;
-    const rule = spreadRuleOf(cluster.pod, pod?.annotations ?? {}, policy.scoring);
-    if (rule) {
-      const onHost = replicasOn(podsOnHost, rule.owner, cluster.pod.uid);
-      const spread = checkSpread(host, onHost, memo.leastReplicasOnCandidates(occupancy, rule, cluster.pod.uid), rule);
-      weighed.spread = spread;
-      if (spread.reason) k8sReasons.push(spread.reason);
-      penalty += spread.penalty;
-    }
+    const onHost = hostChecks(entry, pod, cluster, ctx, index, memo);
+    weighed = { pending, ...(onHost.stacked ? { stacked: onHost.stacked } : {}), ...(onHost.spread ? { spread: onHost.spread } : {}) };
+    penalty = onHost.penalty;
+    // Nodes that add no reason of their own share the host's list (and so its rendered text).
+    if (onHost.reasons.length > 0) k8sReasons = nodeReasons.length === 0 ? onHost.reasons : [...nodeReasons, ...onHost.reasons];
   }
   if (k8sReasons.length > 0) return { ...rejected(node.name, false, k8sReasons, vm, host, assessment, exemptBy), ...weighed };
   // No opinion on the host's data, but the cluster's penalties (spread, stacked overcommit) are known: keep them.
   if (assessment.staleness) return { ...noOpinion(node.name, assessment.staleness, policy, exemptBy, vm, host, assessment, penalty), ...weighed };
-  const score = penalise(scoreHost(assessment, judged.scoring ?? judged.projected.metrics!, vm.metrics, policy.thresholds), assessment.heat, penalty);
+  const score = penalise(scoreHost(assessment, scoring ?? entry.projected.metrics!, vm.metrics, policy.thresholds), assessment.heat, penalty);
   return { node: node.name, verdict: "pass", unresolvable: false, reasons: NO_REASONS, noOpinion: false, score, vm, host, assessment, exemptBy, ...weighed };
 }
 
-/**
- * The node's VM. A node sent by name only (cache mode) is mapped through the Node the
- * cluster view holds for it (providerID, systemUUID), from the snapshot's mapping table.
- */
-function findVm(node: NodeIdentity, ctx: PlacementContext, memo: RequestMemo): VmView | undefined {
-  const { cluster, policy } = ctx;
-  if (!node.providerID && !node.systemUUID && cluster?.view.nodes.has(node.name)) {
-    return memo.occupancy(ctx, cluster).vmOfNode.get(node.name);
-  }
-  return mapNodeToVm(node, vmIndexOf(ctx.inventory), policy.nodeMapping);
-}
-
-/** The host's own verdict, on metrics projected with the burst guard's pending pods. */
-function judgeHost(host: HostView, ctx: PlacementContext, memo: RequestMemo, pod: PodMeta | undefined) {
-  const known = memo.hosts.get(host.id);
+/** The host's Kubernetes-layer checks for this request's pod (stacked cap, spread), once per host and request. */
+function hostChecks(entry: HostEntry, pod: PodMeta | undefined, cluster: ClusterContext, ctx: PlacementContext, index: PlacementIndex, memo: RequestMemo) {
+  const known = memo.hosts.get(entry.host.id);
   if (known) return known;
-  const { policy, cluster } = ctx;
-  let pending: PendingDemand = { cpuMilli: 0, memoryBytes: 0, pods: 0 };
-  if (cluster && policy.burstGuard.enabled) {
-    const pods = memo.occupancy(ctx, cluster).podsOnHost(host.id);
-    pending = pendingDemand(pods, host.metrics?.sampledAtMs, policy.burstGuard.settleSeconds * 1000);
+  const { check: stacked, reasons: stackedReasons } = index.stackedCpu(entry, cluster.pod, ctx.policy.limits);
+  let reasons = stackedReasons;
+  let penalty = stacked.penalty;
+  const rule = memo.spreadRule(cluster, pod, ctx.policy);
+  let spread: SpreadCheck | undefined;
+  if (rule) {
+    const onHost = replicasIn(entry.totals, entry.podsOnHost, rule.owner, cluster.pod.uid);
+    spread = checkSpread(entry.host, onHost, memo.leastReplicasOnCandidates(index, rule, cluster.pod.uid), rule);
+    if (spread.reason) reasons = [...reasons, spread.reason];
+    penalty += spread.penalty;
   }
-  const projected = projectHost(host, pending);
-  let alone = assessHostAlone(projected, policy.thresholds, ctx.nowMs);
-  if (pending.pods > 0) alone = withPendingPods(alone, pending.pods);
-  const forecast = ctx.inventory.forecasts?.get(host.id);
-  const predicted = forecast ? predictHeat(alone, host, projected.metrics, forecast, memo.predictionHorizonMs(pod, policy), policy) : undefined;
-  const judged = predicted ? { projected, pending, alone: predicted.assessment, scoring: predicted.metrics } : { projected, pending, alone };
-  memo.hosts.set(host.id, judged);
-  return judged;
-}
-
-const marked = new WeakMap<HostAssessment, HostAssessment>();
-
-/** Marks the reasons whose values include pending pods, so operators can tell projection from measurement. */
-function withPendingPods(a: HostAssessment, pods: number): HostAssessment {
-  const known = marked.get(a);
-  if (known) return known;
-  const result = markPending(a, pods);
-  marked.set(a, result);
-  return result;
-}
-
-function markPending(a: HostAssessment, pods: number): HostAssessment {
-  const mark = (r: Reason): Reason => (r.code === "host_metric" && (r.metric === "cpu usage" || r.metric === "memory usage") ? { ...r, pendingPods: pods } : r);
-  return { ...a, rejections: a.rejections.map(mark), warnings: a.warnings.map(mark) };
-}
-
-function nodeLimitReasons(nodeName: string, cluster: ClusterContext, policy: PlacementPolicy): Reason[] {
-  const node = cluster.view.nodes.get(nodeName);
-  if (!node) return [];
-  return limitOvercommitReasons(node, cluster.view.podsByNode.get(nodeName) ?? [], cluster.pod, policy.limits);
+  const checks = { stacked, ...(spread ? { spread } : {}), penalty, reasons };
+  memo.hosts.set(entry.host.id, checks);
+  return checks;
 }
 
 function rejected(node: string, unresolvable: boolean, reasons: readonly Reason[], vm: VmView | undefined, host: HostView | undefined, assessment: HostAssessment | undefined, exemptBy: string | undefined): NodeDecision {

@@ -13,12 +13,14 @@ export interface FilterOutcome {
   readonly decisions: readonly NodeDecision[];
 }
 
-/** The extender's filter: every node sent is either passed or rejected with reasons. */
-export function filterNodes(pod: PodMeta, nodes: readonly NodeIdentity[], ctx: PlacementContext): FilterOutcome {
+/**
+ * The extender's filter: every node sent is either passed or rejected with reasons. `memo`:
+ * what the request computes once (pass the same one to `applyAllRejectedValve`).
+ */
+export function filterNodes(pod: PodMeta, nodes: readonly NodeIdentity[], ctx: PlacementContext, memo: RequestMemo = new RequestMemo(nodes)): FilterOutcome {
   const passed: string[] = [];
   const failed = new Map<string, readonly Reason[]>();
   const unresolvable = new Map<string, readonly Reason[]>();
-  const memo = new RequestMemo(nodes);
   const decisions = nodes.map((node) => decideNode(node, pod, ctx, memo));
   for (const d of decisions) {
     if (d.verdict === "pass") passed.push(d.node);

@@ -112,15 +112,11 @@ function sameRules(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((r, i) => r === b[i]);
 }
 
-const lowered = new WeakMap<ThresholdPolicy, { percent: number; t: ThresholdPolicy }>();
-
 /** Each rejection threshold lowered by `percent` of itself (warn levels no higher than them). */
 export function loweredThresholds(t: ThresholdPolicy, percent: number): ThresholdPolicy {
-  const known = lowered.get(t);
-  if (known?.percent === percent) return known.t;
   const f = 1 - percent / 100;
   const cpuReadyPercent = t.cpuReadyPercent * f;
-  const out: ThresholdPolicy = {
+  return {
     ...t,
     cpuReadyPercent,
     cpuReadyWarnPercent: Math.min(t.cpuReadyWarnPercent, cpuReadyPercent),
@@ -129,6 +125,4 @@ export function loweredThresholds(t: ThresholdPolicy, percent: number): Threshol
     balloonPercent: t.balloonPercent * f,
     swapInKBps: t.swapInKBps * f,
   };
-  lowered.set(t, { percent, t: out });
-  return out;
 }

@@ -1,6 +1,6 @@
 import type { ClusterView, PodView } from "../model/cluster.js";
 import type { HostView, InventoryView, VmView } from "../model/inventory.js";
-import { mapNodeToVm, vmIndexOf } from "./map-node.js";
+import { mapNodeToVm, vmIndexOf, type VmIndex } from "./map-node.js";
 import type { NodeMappingRule } from "./policy.js";
 
 /**
@@ -28,8 +28,13 @@ export function hostOccupancyOf(view: ClusterView, inventory: InventoryView, rul
   const rulesKey = rules.join(",");
   const cached = byRules.get(rulesKey);
   if (cached) return cached;
+  const occupancy = buildHostOccupancy(view, vmIndexOf(inventory), rules);
+  byRules.set(rulesKey, occupancy);
+  return occupancy;
+}
 
-  const index = vmIndexOf(inventory);
+/** `hostOccupancyOf` without the memo: for the placement index, which is its own memo. */
+export function buildHostOccupancy(view: ClusterView, index: VmIndex, rules: readonly NodeMappingRule[]): HostOccupancy {
   const vmOfNode = new Map<string, VmView>();
   const hostOfNode = new Map<string, string>();
   const nodesOnHost = new Map<string, string[]>();
@@ -56,7 +61,6 @@ export function hostOccupancyOf(view: ClusterView, inventory: InventoryView, rul
       return pods;
     },
   };
-  byRules.set(rulesKey, occupancy);
   return occupancy;
 }
 

@@ -1,6 +1,6 @@
 import type { PodView } from "../model/cluster.js";
 import type { HostView } from "../model/inventory.js";
-import { podTotals } from "./pod-totals.js";
+import { podTotals, type PodTotals } from "./pod-totals.js";
 import type { Reason } from "./reason.js";
 
 export const HOST_SPREAD_ANNOTATION = "hvx.io/host-spread";
@@ -30,7 +30,11 @@ export function spreadRuleOf(pod: PodView, annotations: Readonly<Record<string, 
 
 /** Replicas of `owner` on a host's node VMs. */
 export function replicasOn(podsOnHost: readonly PodView[], owner: string, exceptUid: string): number {
-  const totals = podTotals(podsOnHost);
+  return replicasIn(podTotals(podsOnHost), podsOnHost, owner, exceptUid);
+}
+
+/** `replicasOn` with the list's totals already at hand. */
+export function replicasIn(totals: PodTotals, podsOnHost: readonly PodView[], owner: string, exceptUid: string): number {
   const n = totals.replicasByOwner.get(owner) ?? 0;
   if (exceptUid === "" || !totals.uids.has(exceptUid)) return n;
   // The incoming pod itself is listed: count it out only if it belongs to this owner.

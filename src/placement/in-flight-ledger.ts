@@ -23,6 +23,8 @@ export const IN_FLIGHT_TTL_MS = 30_000;
 
 export class InFlightLedger {
   private entries: InFlightPod[] = [];
+  /** The last merged view, reused while neither the view nor the entries change (so is the placement index built on it). */
+  private merged: { view: ClusterView; entries: readonly InFlightPod[]; result: ClusterView } | undefined;
 
   constructor(private readonly ttlMs = IN_FLIGHT_TTL_MS) {}
 
@@ -35,6 +37,18 @@ export class InFlightLedger {
   /** The informer saw the pod (bound, deleted or terminal): it is no longer in flight. */
   seen(uid: string): void {
     if (this.entries.length > 0) this.entries = this.entries.filter((e) => e.pod.uid !== uid);
+  }
+
+  /**
+   * `withInFlight(view, current(nowMs), schedulingUid)`, the same object for every request
+   * between two changes of the view or the ledger (unless the pod being scheduled is itself in
+   * flight, a retry: then its own merge).
+   */
+  viewWith(view: ClusterView, nowMs: number, schedulingUid?: string): ClusterView {
+    const entries = this.current(nowMs);
+    if (schedulingUid !== undefined && entries.some((e) => e.pod.uid === schedulingUid)) return withInFlight(view, entries, schedulingUid);
+    if (this.merged?.view !== view || this.merged.entries !== entries) this.merged = { view, entries, result: withInFlight(view, entries) };
+    return this.merged.result;
   }
 
   /** Entries still in flight at `nowMs` (expired ones are dropped). */

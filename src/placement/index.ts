@@ -1,5 +1,6 @@
 export { assessHost, assessHostAlone, withVm, type Heat, type HostAssessment } from "./assess-host.js";
-export { decideNode, RequestMemo, type ClusterContext, type NodeDecision, type PlacementContext } from "./decide-node.js";
+export { LatestPlacementIndex, PlacementIndex, type HostEntry, type NodeEntry } from "./placement-index.js";
+export { decideNode, indexOf, RequestMemo, type ClusterContext, type NodeDecision, type PlacementContext } from "./decide-node.js";
 export { NO_PENDING, pendingDemand, projectHost, type PendingDemand } from "./burst-guard.js";
 export { hostOccupancyOf, hostsBackingNodes, type HostOccupancy } from "./host-occupancy.js";
 export { checkSpread, HOST_SPREAD_ANNOTATION, HOST_SPREAD_MAX_SKEW_ANNOTATION, replicasOn, spreadRuleOf, type SpreadRule } from "./host-spread.js";

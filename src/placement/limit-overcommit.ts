@@ -12,6 +12,11 @@ export function limitOvercommitReasons(node: NodeView, podsOnNode: readonly PodV
   const self = listed(totals, incoming);
   const cpu = totals.cpuLimitsMilli + (self ? 0 : incoming.limits.cpuMilli);
   const memory = totals.memoryLimitsBytes + (self ? 0 : incoming.limits.memoryBytes);
+  return limitReasonsOf(node, cpu, memory, policy);
+}
+
+/** `limitOvercommitReasons` once the node's limits (incoming pod included) are summed. */
+export function limitReasonsOf(node: NodeView, cpu: number, memory: number, policy: LimitsPolicy): Reason[] {
   const reasons: Reason[] = [];
   const check = (resource: "cpu" | "memory", limits: number, allocatable: number, max: number) => {
     if (allocatable <= 0) return;

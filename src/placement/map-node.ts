@@ -11,12 +11,8 @@ export interface VmIndex {
 }
 
 const NO_UUIDS: ReadonlySet<string> = new Set();
-const indexCache = new WeakMap<InventoryView, VmIndex>();
-
-/** Builds (once per snapshot; snapshots are immutable) the VM lookup tables. */
+/** Builds the VM lookup tables of one inventory snapshot (the placement index keeps them per snapshot). */
 export function vmIndexOf(inventory: InventoryView): VmIndex {
-  const cached = indexCache.get(inventory);
-  if (cached) return cached;
   const byBiosUuid = new Map<string, VmView>();
   const byName = new Map<string, VmView>();
   for (const vm of inventory.vms.values()) {
@@ -25,9 +21,7 @@ export function vmIndexOf(inventory: InventoryView): VmIndex {
     const other = byName.get(vm.name);
     if (!other || (other.powerState !== "POWERED_ON" && vm.powerState === "POWERED_ON")) byName.set(vm.name, vm);
   }
-  const index = { byBiosUuid, byName, ambiguousUuids: inventory.ambiguousBiosUuids ?? NO_UUIDS };
-  indexCache.set(inventory, index);
-  return index;
+  return { byBiosUuid, byName, ambiguousUuids: inventory.ambiguousBiosUuids ?? NO_UUIDS };
 }
 
 const PROVIDER_PREFIX = "vsphere://";

@@ -17,6 +17,13 @@ const cache = new WeakMap<readonly PodView[], PodTotals>();
 export function podTotals(pods: readonly PodView[]): PodTotals {
   const known = cache.get(pods);
   if (known) return known;
+  const totals = computePodTotals(pods);
+  cache.set(pods, totals);
+  return totals;
+}
+
+/** `podTotals` without the memo: for the placement index, which is its own memo. */
+export function computePodTotals(pods: readonly PodView[]): PodTotals {
   let cpuLimitsMilli = 0;
   let memoryLimitsBytes = 0;
   const uids = new Set<string>();
@@ -27,9 +34,7 @@ export function podTotals(pods: readonly PodView[]): PodTotals {
     if (p.uid !== "") uids.add(p.uid);
     if (p.ownerKey !== undefined) replicasByOwner.set(p.ownerKey, (replicasByOwner.get(p.ownerKey) ?? 0) + 1);
   }
-  const totals = { cpuLimitsMilli, memoryLimitsBytes, uids, replicasByOwner };
-  cache.set(pods, totals);
-  return totals;
+  return { cpuLimitsMilli, memoryLimitsBytes, uids, replicasByOwner };
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { NodeIdentity } from "../model/node.js";
 import { decideNode, RequestMemo, type ClusterContext, type NodeDecision, type PlacementContext } from "./decide-node.js";
 import type { PodMeta } from "./exemption.js";
-import { hostOccupancyOf, type HostOccupancy } from "./host-occupancy.js";
+import type { HostOccupancy } from "./host-occupancy.js";
+import type { PlacementIndex } from "./placement-index.js";
 import { replicasOn, type SpreadRule } from "./host-spread.js";
 import type { Reason } from "./reason.js";
 import { occupancyWithout, withoutVictims } from "./without-victims.js";
@@ -52,7 +53,7 @@ export function judgePreemptionCandidates(pod: PodMeta, candidates: readonly Pre
   // Candidates whose victims the view does not hold are judged as the filter judges them,
   // with one memo shared between them (same snapshots, same answers).
   const shared = new RequestMemo(identities);
-  const replicas = new CandidateHostReplicas(identities, () => shared.occupancy(ctx, ctx.cluster!));
+  const replicas = new CandidateHostReplicas(identities, () => shared.index(ctx).occupancy!);
   const verdicts = candidates.map((c) => judgeCandidate(c, pod, identities, ctx, shared, replicas));
   return { kept: verdicts.filter((v) => v.keep).map((v) => v.node), verdicts };
 }
@@ -78,14 +79,16 @@ function judgeCandidate(
     if (removal.removed.length === 0) {
       decision = decideNode({ name: c.node }, pod, ctx, shared);
     } else {
-      const base = hostOccupancyOf(cluster.view, ctx.inventory, ctx.policy.nodeMapping);
+      const index = shared.index(ctx);
+      const base = index.occupancy!;
       const hostId = base.hostOfNode.get(c.node);
       const pending = ctx.policy.burstGuard.enabled && hostId !== undefined
         ? { sampledAtMs: ctx.inventory.hosts.get(hostId)?.metrics?.sampledAtMs, settleMs: ctx.policy.burstGuard.settleSeconds * 1000 }
         : undefined;
       const occupancy = occupancyWithout(base, hostId, removal, pending);
       const without: ClusterContext = { ...cluster, view: removal.view };
-      decision = decideNode({ name: c.node }, pod, { ...ctx, cluster: without }, new CandidateMemo(identities, occupancy, replicas, hostId));
+      const derived = hostId === undefined ? undefined : index.without(removal.view, occupancy, hostId, c.node);
+      decision = decideNode({ name: c.node }, pod, { ...ctx, cluster: without, ...(derived ? { index: derived } : {}) }, new CandidateMemo(identities, replicas, hostId));
     }
   }
   const reasons = dropReasons(decision);
@@ -108,20 +111,15 @@ function dropReasons(d: NodeDecision): readonly Reason[] {
 class CandidateMemo extends RequestMemo {
   constructor(
     candidates: readonly NodeIdentity[],
-    private readonly given: HostOccupancy,
     private readonly replicas: CandidateHostReplicas,
     private readonly hostId: string | undefined,
   ) {
     super(candidates);
   }
 
-  override occupancy(): HostOccupancy {
-    return this.given;
-  }
-
-  override leastReplicasOnCandidates(occupancy: HostOccupancy, rule: SpreadRule, exceptUid: string): number {
-    if (this.hostId === undefined) return super.leastReplicasOnCandidates(occupancy, rule, exceptUid);
-    return this.replicas.leastWith(rule.owner, exceptUid, this.hostId, replicasOn(occupancy.podsOnHost(this.hostId), rule.owner, exceptUid));
+  override leastReplicasOnCandidates(index: PlacementIndex, rule: SpreadRule, exceptUid: string): number {
+    if (this.hostId === undefined || !index.occupancy) return super.leastReplicasOnCandidates(index, rule, exceptUid);
+    return this.replicas.leastWith(rule.owner, exceptUid, this.hostId, replicasOn(index.occupancy.podsOnHost(this.hostId), rule.owner, exceptUid));
   }
 }
 

@@ -23,7 +23,12 @@ export interface StackedCheck {
 export function checkStackedCpu(host: HostView, podsOnHost: readonly PodView[], incoming: PodView, policy: LimitsPolicy): StackedCheck {
   if (host.cpuCores <= 0) return { ratio: 0, penalty: 0 };
   const totals = podTotals(podsOnHost);
-  const cpuLimitsMilli = totals.cpuLimitsMilli + (listed(totals, incoming) ? 0 : incoming.limits.cpuMilli);
+  return stackedCpuOf(host, totals.cpuLimitsMilli + (listed(totals, incoming) ? 0 : incoming.limits.cpuMilli), policy);
+}
+
+/** `checkStackedCpu` once the host's CPU limits (incoming pod included) are summed. */
+export function stackedCpuOf(host: HostView, cpuLimitsMilli: number, policy: LimitsPolicy): StackedCheck {
+  if (host.cpuCores <= 0) return { ratio: 0, penalty: 0 };
   const ratio = cpuLimitsMilli / 1000 / host.cpuCores;
   const max = policy.maxStackedCpuOvercommit;
   const share = ratio / max;

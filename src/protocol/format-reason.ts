@@ -5,18 +5,6 @@ import type { HostRef, Reason } from "../placement/reason.js";
  * This is the only place where reasons become text.
  */
 export function formatReason(reason: Reason): string {
-  let text = texts.get(reason);
-  if (text === undefined) {
-    text = render(reason);
-    texts.set(reason, text);
-  }
-  return text;
-}
-
-/** Reasons are immutable and often shared by every node of a host: render each once. */
-const texts = new WeakMap<Reason, string>();
-
-function render(reason: Reason): string {
   switch (reason.code) {
     case "host_metric": {
       if (reason.predicted) {
@@ -56,19 +44,13 @@ function render(reason: Reason): string {
   }
 }
 
-const joined = new WeakMap<readonly Reason[], string>();
-
 /**
- * Joins several reasons for one node into the single string the wire format allows.
- * Reason lists are immutable and shared by the nodes of one host, so the text is memoised.
+ * Joins several reasons for one node into the single string the wire format allows. Reason
+ * lists are immutable and shared by the nodes of one host: the extender renders each list once
+ * per snapshot through `PlacementIndex.textOf`.
  */
 export function formatReasons(reasons: readonly Reason[]): string {
-  let text = joined.get(reasons);
-  if (text === undefined) {
-    text = reasons.map(formatReason).join("; ");
-    joined.set(reasons, text);
-  }
-  return text;
+  return reasons.length === 1 ? formatReason(reasons[0]!) : reasons.map(formatReason).join("; ");
 }
 
 /** Two decimals, or as many as it takes (up to 4) not to print a ratio that looks equal to its maximum. */

@@ -11,9 +11,13 @@ import { formatReasons } from "./format-reason.js";
  * When the all-rejected valve opened, the nodes it passed go back as passing (the reply has
  * no warning field for a passing node) and every node still rejected for host heat says so.
  */
-export function toFilterResultWire(request: ParsedExtenderArgs, outcome: FilterOutcome & { readonly valve?: ValveOutcome }): ExtenderFilterResult {
-  const failed = toReasonMap(outcome.failed);
-  const unresolvable = toReasonMap(outcome.unresolvable);
+export function toFilterResultWire(
+  request: ParsedExtenderArgs,
+  outcome: FilterOutcome & { readonly valve?: ValveOutcome },
+  textOf: (reasons: readonly Reason[]) => string = formatReasons,
+): ExtenderFilterResult {
+  const failed = toReasonMap(outcome.failed, textOf);
+  const unresolvable = toReasonMap(outcome.unresolvable, textOf);
   if (outcome.valve?.action === "passed-coolest") {
     const note = valveNote(outcome.valve);
     for (const node of Object.keys(unresolvable)) unresolvable[node] = `${unresolvable[node]}; ${note}`;
@@ -48,8 +52,8 @@ export function valveNote(valve: ValveOutcome): string {
   return `hvx: host heat rejected every candidate, so the coolest tier passed anyway (${shown}${more}; filter.whenAllRejected: pass-coolest)`;
 }
 
-function toReasonMap(reasons: ReadonlyMap<string, readonly Reason[]>): Record<string, string> {
+function toReasonMap(reasons: ReadonlyMap<string, readonly Reason[]>, textOf: (reasons: readonly Reason[]) => string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [node, list] of reasons) out[node] = formatReasons(list);
+  for (const [node, list] of reasons) out[node] = textOf(list);
   return out;
 }

@@ -1,3 +1,4 @@
+import type { RequestListener } from "node:http";
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import type { Refusal } from "../observability/refusal-metrics.js";
 import type { HandlerReply } from "./extender-handlers.js";
@@ -25,14 +26,41 @@ export interface ExtenderAppDeps {
  * are on the admin port). Bodies are read here with the limit enforced while streaming, and
  * parsed by the handlers, so every malformed body gets the same JSON error shape
  * kube-scheduler can log. A compressed body is refused, never inflated.
+ *
+ * `POST /<verb>` (the path exactly, what kube-scheduler sends) is served straight from
+ * node:http: the verbs are the hot path, called twice per pod, and express's router,
+ * middleware chain and `res.send` cost a measurable share of a request there (docs/performance.md).
+ * Everything else (health, 404s, the verbs under any other spelling express accepts) goes
+ * through the express app, which serves the verbs the same way.
  */
-export function buildExtenderApp(deps: ExtenderAppDeps): Express {
+export function buildExtenderApp(deps: ExtenderAppDeps): RequestListener {
+  const limitBytes = deps.bodyLimitMB * MIB;
+  const budget = deps.bodyBudget ?? new BodyBudget(4 * limitBytes);
+  const app = buildExpressApp(deps, budget);
+  const rules = { limitBytes, limitKey: "server.bodyLimitMB", budget, ...(deps.onRefuse ? { onRefuse: deps.onRefuse } : {}) };
+  const verbs = new Map(Object.entries(deps.handlers).map(([verb, handle]) => [`/${verb}`, handle]));
+  return (req, res) => {
+    const handle = req.method === "POST" ? verbs.get(req.url ?? "") : undefined;
+    if (!handle) return void app(req, res);
+    if (refuseEncodedBody(req, res, deps.onRefuse)) return;
+    readBody(req, res, rules).then(
+      (text) => {
+        if (text === undefined) return;
+        const reply = handle(text);
+        res.writeHead(reply.status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(reply.body) });
+        res.end(reply.body);
+      },
+      (err: unknown) => sendJsonError(res, errorStatus(err), (err as { message?: string }).message ?? "error"),
+    );
+  };
+}
+
+function buildExpressApp(deps: ExtenderAppDeps, budget: BodyBudget): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
   app.use(noEncodedBodies(deps.onRefuse));
   const limitBytes = deps.bodyLimitMB * MIB;
-  const budget = deps.bodyBudget ?? new BodyBudget(4 * limitBytes);
   const body = (req: Request, res: Response, next: NextFunction) => {
     readBody(req, res, { limitBytes, limitKey: "server.bodyLimitMB", budget, ...(deps.onRefuse ? { onRefuse: deps.onRefuse } : {}) }).then((text) => {
       if (text === undefined) return;
@@ -67,7 +95,10 @@ export function noEncodedBodies(onRefuse?: (reason: Refusal) => void) {
 
 /** Last resort: a JSON `Error` with a 4xx status when the error carries one, else 500. */
 export function errorHandler(err: unknown, _req: Request, res: Response, _next: NextFunction): void {
-  const e = err as { status?: number; message?: string };
-  const status = typeof e.status === "number" && e.status >= 400 && e.status < 500 ? e.status : 500;
-  sendJsonError(res, status, e.message ?? "error");
+  sendJsonError(res, errorStatus(err), (err as { message?: string }).message ?? "error");
+}
+
+function errorStatus(err: unknown): number {
+  const status = (err as { status?: number }).status;
+  return typeof status === "number" && status >= 400 && status < 500 ? status : 500;
 }

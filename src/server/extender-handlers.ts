@@ -6,9 +6,10 @@ import type { Logger } from "../observability/logger.js";
 import { RateLimited } from "../observability/rate-limited.js";
 import type { ShadowMetrics } from "../observability/shadow-metrics.js";
 import { applyAllRejectedValve, type ValvedFilterOutcome, type WhenAllRejected } from "../placement/all-rejected-valve.js";
-import type { NodeDecision } from "../placement/decide-node.js";
+import { RequestMemo, type NodeDecision } from "../placement/decide-node.js";
 import { filterNodes, prioritizeNodes, type NodeScore } from "../placement/filter-nodes.js";
 import type { PlacementContext } from "../placement/decide-node.js";
+import { LatestPlacementIndex } from "../placement/placement-index.js";
 import type { PlacementPolicy } from "../placement/policy.js";
 import { ExtenderArgsError, parseExtenderArgs, type ParsedExtenderArgs } from "../protocol/parse-extender-args.js";
 import { filterErrorWire, toFilterResultWire, toPrioritizeWire } from "../protocol/to-extender-wire.js";
@@ -45,6 +46,14 @@ export interface ExtenderDeps {
 
 /** An unmapped node is logged at most once per node and this window. */
 export const UNMAPPED_LOG_INTERVAL_MS = 600_000;
+/** At most this many unmapped nodes are named per request; the rest wait for later requests (one summary line says so). */
+export const UNMAPPED_LINES_PER_REQUEST = 20;
+/**
+ * Unmapped nodes remembered by the log limiter. With fewer (the limiter's default 1000), a
+ * cluster with more unmapped nodes than that forgot each one before its window ended and named
+ * every one again on every request: a log line per node and request.
+ */
+const UNMAPPED_LOG_MAX_KEYS = 20_000;
 /** The all-rejected valve logs at most once per pod and this window. */
 const VALVE_LOG_INTERVAL_MS = 10_000;
 
@@ -62,20 +71,34 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
   const clock = deps.clock ?? Date.now;
   const observe = deps.mode === "observe";
   if (observe && !deps.shadow) throw new Error("mode observe needs a ShadowRecorder");
-  const unmappedLog = new RateLimited(UNMAPPED_LOG_INTERVAL_MS, clock);
+  const unmappedLog = new RateLimited(UNMAPPED_LOG_INTERVAL_MS, clock, UNMAPPED_LOG_MAX_KEYS);
+  const unmappedSummary = new RateLimited(UNMAPPED_LOG_INTERVAL_MS, clock);
+  // What every request against the same snapshots shares; rebuilt when a poll or the cluster cache hands over new ones.
+  const latestIndex = new LatestPlacementIndex();
   const valveLog = new RateLimited(VALVE_LOG_INTERVAL_MS, clock);
 
   /** A node hvx cannot map passes with the neutral score and no other trace: say so, rarely. */
   function logUnmapped(nodes: readonly NodeIdentity[], reasonsOf: (i: number) => readonly Reason[] | undefined): void {
-    nodes.forEach((node, i) => {
-      if (reasonsOf(i)?.[0]?.code !== "node_unmapped") return;
+    let named = 0;
+    let unnamed = 0;
+    for (let i = 0; i < nodes.length; i++) {
+      if (reasonsOf(i)?.[0]?.code !== "node_unmapped") continue;
+      const node = nodes[i]!;
+      if (named >= UNMAPPED_LINES_PER_REQUEST) {
+        unnamed++;
+        continue;
+      }
       const suppressed = unmappedLog.allow(node.name);
-      if (suppressed === undefined) return;
+      if (suppressed === undefined) continue;
       deps.log.warn(
         { node: node.name, providerID: node.providerID ?? null, systemUUID: node.systemUUID ?? null, rules: deps.policy.nodeMapping, unknownScore: deps.policy.scoring.unknownScore, similarSuppressed: suppressed },
         "node not mapped to any VM: hvx has no opinion on it (passes, neutral score); see GET /debug/nodes",
       );
-    });
+      named++;
+    }
+    if (unnamed > 0 && unmappedSummary.allow("more") !== undefined) {
+      deps.log.warn({ notNamedInThisRequest: unnamed, linesPerRequest: UNMAPPED_LINES_PER_REQUEST }, "more nodes not mapped to any VM than one request names (each is named once per window, over later requests); see GET /debug/nodes");
+    }
   }
 
   function afterValve(pod: string, outcome: ValvedFilterOutcome): void {
@@ -105,7 +128,8 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
     try {
       request = parse(parseJson(text));
       const base: PlacementContext = { inventory: deps.source.latest(), policy: deps.policy, nowMs: clock() };
-      const ctx = deps.enrich ? deps.enrich(base, argsOf(request)) : base;
+      const enriched = deps.enrich ? deps.enrich(base, argsOf(request)) : base;
+      const ctx: PlacementContext = { ...enriched, index: latestIndex.indexFor(enriched.inventory, enriched.cluster?.view, enriched.policy) };
       const body = JSON.stringify(decide(request, ctx));
       deps.metrics.observeRequest(verb, "ok", elapsed());
       return { status: 200, body };
@@ -132,7 +156,8 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
         parseExtenderArgs,
         asIs,
         (req, ctx) => {
-          const outcome = applyAllRejectedValve(filterNodes(req.pod, req.nodes, ctx), req.pod, req.nodes, ctx, deps.whenAllRejected ?? "reject");
+          const memo = new RequestMemo(req.nodes);
+          const outcome = applyAllRejectedValve(filterNodes(req.pod, req.nodes, ctx, memo), req.pod, req.nodes, ctx, deps.whenAllRejected ?? "reject", memo);
           deps.onNodes?.(req.nodes);
           logUnmapped(req.nodes, (i) => outcome.decisions[i]?.reasons);
           const pod = podName(req);
@@ -142,7 +167,8 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
             return toFilterResultWire(req, passAll(req, outcome.decisions));
           }
           deps.metrics.countVerdicts(outcome.decisions);
-          return toFilterResultWire(req, outcome);
+          const index = ctx.index!;
+          return toFilterResultWire(req, outcome, (reasons) => index.textOf(reasons, formatReasons));
         },
         (req) =>
           req

@@ -2,7 +2,7 @@ import type { HostForecast } from "../model/host-forecast.js";
 import type { InventoryView } from "../model/inventory.js";
 import { HostLoadProfiles } from "../placement/host-load-profiles.js";
 import { predictionHorizonMs } from "../placement/predicted-heat.js";
-import { filterNodes, InFlightLedger, prioritizeNodes, recordAnswer, withInFlight, type ClusterContext, type PlacementContext, type PlacementPolicy, type PodMeta } from "../placement/index.js";
+import { filterNodes, InFlightLedger, LatestPlacementIndex, prioritizeNodes, recordAnswer, type ClusterContext, type PlacementContext, type PlacementPolicy, type PodMeta } from "../placement/index.js";
 import { DefaultProfile } from "./default-strategy.js";
 import { copyObservation, type Observation } from "./observation-ring.js";
 import { nodeIdentities, observedInventory } from "./observed-inventory.js";
@@ -65,6 +65,8 @@ export function hvxStrategy(deps: StrategyDeps, policy: PlacementPolicy, opts: H
   const ledger = opts.cluster === false || opts.inFlightLedger === false ? undefined : new InFlightLedger();
   const cluster = opts.cluster === false ? undefined : new SimClusterView(world, world.startMs, ledger ? (uid) => ledger.seen(uid) : undefined);
   const profile = new DefaultProfile(deps);
+  // One placement index per snapshot pair (observed inventory of the step, cluster view between bindings).
+  const latestIndex = new LatestPlacementIndex();
   // Predicted heat learns from the samples hvx has seen, as the poller does in production.
   const learnt = policy.prediction?.enabled ? new HostLoadProfiles() : undefined;
   let fedStep = -1;
@@ -79,10 +81,10 @@ export function hvxStrategy(deps: StrategyDeps, policy: PlacementPolicy, opts: H
     return { inventory, policy, nowMs: atMs };
   };
   const withPod = (ctx: PlacementContext, pod: number): PlacementContext => {
-    if (!cluster) return ctx;
+    if (!cluster) return { ...ctx, index: latestIndex.indexFor(ctx.inventory, undefined, ctx.policy) };
     const podView = cluster.podView(pod);
-    const view = ledger ? withInFlight(cluster.current(ctx.nowMs), ledger.current(ctx.nowMs), podView.uid) : cluster.current(ctx.nowMs);
-    return { ...ctx, cluster: { view, pod: podView } };
+    const view = ledger ? ledger.viewWith(cluster.current(ctx.nowMs), ctx.nowMs, podView.uid) : cluster.current(ctx.nowMs);
+    return { ...ctx, cluster: { view, pod: podView }, index: latestIndex.indexFor(ctx.inventory, view, ctx.policy) };
   };
   // The forecasts of this step's snapshot, built once and only for a pod that looks ahead (not a Job's).
   const predicting = (ctx: PlacementContext, meta: PodMeta): PlacementContext => {

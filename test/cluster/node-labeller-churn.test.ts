@@ -6,7 +6,7 @@ import { makeTimedApiClient } from "../../src/cluster/timed-api-client.js";
 import { NodeLabeller } from "../../src/cluster/node-labeller.js";
 import type { InventoryView } from "../../src/model/inventory.js";
 import { silentLogger } from "../../src/observability/logger.js";
-import { desiredNodeMarks } from "../../src/protocol/node-marks.js";
+import { desiredNodeMarks } from "../../src/placement/node-marks.js";
 import { eventually } from "../fixtures/eventually.js";
 import { hostView, inventoryOf, NOW_MS, vmView } from "../fixtures/inventory.js";
 import { DEFAULT_POLICY } from "../fixtures/policy.js";

@@ -31,6 +31,39 @@ describe("InFlightLedger", () => {
   });
 });
 
+describe("InFlightLedger.viewWith", () => {
+  const view = clusterViewOf(nodes, [podView({ uid: "old", nodeName: "n1" })]);
+  const uidsOn = (v: ReturnType<typeof clusterViewOf>, node: string) => (v.podsByNode.get(node) ?? []).map((p) => p.uid);
+
+  it("answers one merged object for every new pod between two changes, a new one after a change", () => {
+    const ledger = new InFlightLedger();
+    ledger.record(podView({ uid: "a" }), "n2", T);
+    const first = ledger.viewWith(view, T + 1, "x");
+    expect(uidsOn(first, "n2")).to.deep.equal(["a"]);
+    expect(ledger.viewWith(view, T + 2, "y")).to.equal(first);
+    ledger.record(podView({ uid: "b" }), "n2", T + 3);
+    const second = ledger.viewWith(view, T + 4, "y");
+    expect(second).to.not.equal(first);
+    expect(uidsOn(second, "n2")).to.deep.equal(["a", "b"]);
+    const newer = clusterViewOf(nodes, []);
+    expect(uidsOn(ledger.viewWith(newer, T + 5, "y"), "n1")).to.deep.equal([]);
+  });
+
+  it("given the pod being scheduled in flight itself (a retry), leaves it out of its own view", () => {
+    const ledger = new InFlightLedger();
+    ledger.record(podView({ uid: "a" }), "n2", T);
+    ledger.record(podView({ uid: "b" }), "n2", T);
+    expect(uidsOn(ledger.viewWith(view, T + 1, "a"), "n2")).to.deep.equal(["b"]);
+    expect(uidsOn(ledger.viewWith(view, T + 1, "x"), "n2")).to.deep.equal(["a", "b"]);
+  });
+
+  it("drops expired entries: after the TTL the bare view comes back", () => {
+    const ledger = new InFlightLedger();
+    ledger.record(podView({ uid: "a" }), "n2", T);
+    expect(ledger.viewWith(view, T + IN_FLIGHT_TTL_MS, "x")).to.equal(view);
+  });
+});
+
 describe("withInFlight", () => {
   const bound = podView({ uid: "old", nodeName: "n1" });
   const view = clusterViewOf(nodes, [bound]);

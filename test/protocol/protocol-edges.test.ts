@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { readFileSync } from "node:fs";
 import { parseAdmissionReview } from "../../src/protocol/admission-review.js";
 import { formatReason, formatReasons } from "../../src/protocol/format-reason.js";
-import { desiredNodeMarks } from "../../src/protocol/node-marks.js";
+import { desiredNodeMarks } from "../../src/placement/node-marks.js";
 import { ExtenderArgsError, parseExtenderArgs, toPodMeta } from "../../src/protocol/parse-extender-args.js";
 import { toFilterResultWire } from "../../src/protocol/to-extender-wire.js";
 import type { Reason } from "../../src/placement/reason.js";

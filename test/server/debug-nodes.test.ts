@@ -24,4 +24,13 @@ describe("buildDebugNodes", () => {
     // At most 2 remembered: "old" was forgotten first.
     expect(out.nodes.map((n) => n.node)).to.deep.equal(["w1", "x"]);
   });
+
+  it("given a node seen again, forgets the least recently seen first, and keeps the latest identity", () => {
+    const recent = new RecentNodes(3);
+    recent.saw([{ name: "a" }, { name: "b" }, { name: "c" }]);
+    recent.saw([{ name: "a", providerID: "vsphere://42" }]);
+    recent.saw([{ name: "d" }]);
+    // b was seen least recently: forgotten; a keeps the identity it was seen with last.
+    expect(recent.list()).to.deep.equal([{ name: "a", providerID: "vsphere://42" }, { name: "c" }, { name: "d" }]);
+  });
 });

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import type { AddressInfo } from "node:net";
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import { Registry } from "prom-client";
 import { FakeMetricsSource } from "../../mocks/fake-metrics-source.js";
 import { ExtenderMetrics } from "../../src/observability/extender-metrics.js";
@@ -25,7 +25,7 @@ const NINE_TENTHS_MB = Math.floor(0.9 * MB);
 
 function listen(app: ReturnType<typeof buildExtenderApp>): Promise<Server> {
   return new Promise<Server>((resolve) => {
-    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+    const s = createServer(app).listen(0, "127.0.0.1", () => resolve(s));
   });
 }
 const portOf = (s: Server) => (s.address() as AddressInfo).port;
@@ -65,6 +65,19 @@ describe("extender HTTP app", () => {
   });
 
   const post = (path: string, body: string) => fetch(`${base}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body });
+
+  it("given the verbs as kube-scheduler sends them and as express also accepts them (query, trailing slash), answers the same status, type and body", async () => {
+    const body = JSON.stringify({ Pod: { metadata: { name: "p", namespace: "apps" } }, Nodes: null, NodeNames: ["w-hot", "w-cool", "w-new"] });
+    for (const verb of ["filter", "prioritize"]) {
+      const replies = await Promise.all([`/${verb}`, `/${verb}/`, `/${verb}?x=1`].map(async (path) => {
+        const res = await post(path, body);
+        return { status: res.status, type: res.headers.get("content-type"), length: res.headers.get("content-length"), body: await res.text() };
+      }));
+      expect(replies[0]!.status).to.equal(200);
+      expect(replies[1]).to.deep.equal(replies[0]);
+      expect(replies[2]).to.deep.equal(replies[0]);
+    }
+  });
 
   it("POST /filter in NodeNames mode rejects the hot host's node into FailedAndUnresolvableNodes", async () => {
     const res = await post("/filter", JSON.stringify({ Pod: { metadata: { name: "p", namespace: "apps" } }, Nodes: null, NodeNames: ["w-hot", "w-cool", "w-new"] }));

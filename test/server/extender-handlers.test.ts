@@ -3,7 +3,7 @@ import { Registry } from "prom-client";
 import type { MetricsSource } from "../../src/model/metrics-source.js";
 import { ExtenderMetrics } from "../../src/observability/extender-metrics.js";
 import { silentLogger } from "../../src/observability/logger.js";
-import { createExtenderHandlers, UNMAPPED_LOG_INTERVAL_MS, type ExtenderDeps } from "../../src/server/extender-handlers.js";
+import { createExtenderHandlers, UNMAPPED_LINES_PER_REQUEST, UNMAPPED_LOG_INTERVAL_MS, type ExtenderDeps } from "../../src/server/extender-handlers.js";
 import { FakeMetricsSource } from "../../mocks/fake-metrics-source.js";
 import { createLogger } from "../../src/observability/logger.js";
 import { ShadowMetrics } from "../../src/observability/shadow-metrics.js";
@@ -156,5 +156,20 @@ describe("createExtenderHandlers, unmapped nodes", () => {
     handlers.prioritize(namesBody(["ghost"]));
     expect(unmapped()).to.have.length(2);
     expect(unmapped()[1]).to.include({ similarSuppressed: 1 });
+  });
+
+  it("given more unmapped nodes than fit one request's lines, names each once per window over the next requests, then goes quiet", () => {
+    const { handlers, lines } = rig();
+    const unmapped = () => lines.filter((l) => l.msg.startsWith("node not mapped to any VM")).length;
+    const body = namesBody(Array.from({ length: 1500 }, (_, i) => `ghost-${i}`));
+    handlers.filter(body);
+    expect(unmapped()).to.be.at.most(UNMAPPED_LINES_PER_REQUEST);
+    for (let i = 0; i < 100; i++) handlers.filter(body);
+    const afterMany = unmapped();
+    // Every ghost named once in the window (1500 / 20 = 75 requests), never twice.
+    expect(afterMany).to.equal(1500);
+    for (let i = 0; i < 10; i++) handlers.filter(body);
+    expect(unmapped()).to.equal(afterMany);
+    expect(lines.filter((l) => l.msg.startsWith("more nodes not mapped"))).to.have.length(1);
   });
 });

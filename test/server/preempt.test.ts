@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { readFileSync } from "node:fs";
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Registry } from "prom-client";
 import { FakeMetricsSource } from "../../mocks/fake-metrics-source.js";
@@ -69,7 +69,7 @@ describe("POST /preempt over HTTP", () => {
     registry = built.registry;
     const app = buildExtenderApp({ handlers: built.handlers, bodyLimitMB: 1 });
     server = await new Promise<Server>((resolve) => {
-      const s = app.listen(0, "127.0.0.1", () => resolve(s));
+      const s = createServer(app).listen(0, "127.0.0.1", () => resolve(s));
     });
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Registry } from "prom-client";
 import { MEM_STATES, startMockVcenter, type MockVcenterHandle, type ScenarioInput } from "../../mocks/vcenter/index.js";
@@ -102,7 +102,7 @@ describe("simulator parity: direct placement code vs mock vCenter + poller + ext
     });
     const app = buildExtenderApp({ handlers, bodyLimitMB: 10 });
     server = await new Promise<Server>((resolve) => {
-      const s = app.listen(0, "127.0.0.1", () => resolve(s));
+      const s = createServer(app).listen(0, "127.0.0.1", () => resolve(s));
     });
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });

@@ -1,8 +1,8 @@
 import type { ClusterView } from "../model/cluster.js";
 import type { InventoryView } from "../model/inventory.js";
-import { readHeat, type HeatReading } from "../placement/heat-mark.js";
-import { mapNodeToVm, vmIndexOf } from "../placement/map-node.js";
-import type { PlacementPolicy } from "../placement/policy.js";
+import { readHeat, type HeatReading } from "./heat-mark.js";
+import { PlacementIndex } from "./placement-index.js";
+import type { PlacementPolicy } from "./policy.js";
 
 export interface NodeMarks {
   /** ESXi host name for the `hvx.io/esxi-host` label; undefined when the node maps to no host. */
@@ -12,15 +12,21 @@ export interface NodeMarks {
 }
 
 /**
- * What each node should carry: its ESXi host and a reading of the host's heat (with the node's
- * own VM). A node hvx cannot judge (unmapped, stale metrics) gets no entry, so the labeller
+ * A decision: what each node should carry, its ESXi host and a reading of the host's heat (with
+ * the node's own VM); the node labeller (an adapter) only compares and patches. A node hvx cannot judge (unmapped, stale metrics) gets no entry, so the labeller
  * leaves it as it is rather than calling it cool.
  */
-export function desiredNodeMarks(cluster: ClusterView, inventory: InventoryView, policy: PlacementPolicy, nowMs: number, hysteresisPercent = 10): Map<string, NodeMarks> {
-  const index = vmIndexOf(inventory);
+export function desiredNodeMarks(
+  cluster: ClusterView,
+  inventory: InventoryView,
+  policy: PlacementPolicy,
+  nowMs: number,
+  hysteresisPercent = 10,
+  index: PlacementIndex = new PlacementIndex(inventory, policy, undefined),
+): Map<string, NodeMarks> {
   const out = new Map<string, NodeMarks>();
   for (const node of cluster.nodes.values()) {
-    const vm = mapNodeToVm(node, index, policy.nodeMapping);
+    const vm = index.vmOf(node);
     const host = vm ? inventory.hosts.get(vm.hostId) : undefined;
     if (!vm || !host) continue;
     const heat = readHeat(host, vm, policy.thresholds, nowMs, hysteresisPercent);

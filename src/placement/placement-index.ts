@@ -1,0 +1,321 @@
+import type { ClusterView, NodeView, PodView } from "../model/cluster.js";
+import type { HostView, InventoryView, VmView } from "../model/inventory.js";
+import type { NodeIdentity } from "../model/node.js";
+import { ageSeconds, judgeHostAlone, judgeVm, type HostAssessment } from "./assess-host.js";
+import { NO_PENDING, pendingDemand, projectHost, sumPending, type PendingDemand } from "./burst-guard.js";
+import { buildHostOccupancy, type HostOccupancy } from "./host-occupancy.js";
+import { mapNodeToVm, vmIndexOf, type VmIndex } from "./map-node.js";
+import { limitReasonsOf } from "./limit-overcommit.js";
+import { computePodTotals, listed, podTotals, type PodTotals } from "./pod-totals.js";
+import type { LimitsPolicy, PlacementPolicy, ThresholdPolicy } from "./policy.js";
+import { predictHeat, type PredictedHeat } from "./predicted-heat.js";
+import type { Reason } from "./reason.js";
+import { stackedCpuOf, type StackedCheck } from "./stacked-overcommit.js";
+
+/** Distinct pod shapes whose decisions are kept per node and snapshot. */
+const KEPT_PER_NODE = 8;
+
+/** What one ESXi host looks like to placement in one snapshot pair: its pods, their sums, the burst guard's projection. */
+export interface HostEntry {
+  readonly host: HostView;
+  /** Non-terminal and terminal pods on all the host's node VMs ([] without a cluster view). */
+  readonly podsOnHost: readonly PodView[];
+  readonly totals: PodTotals;
+  /** Bound pods the host's metrics cannot show yet (burst guard). */
+  readonly pending: PendingDemand;
+  /** The host with the pending pods' demand added to its usage. */
+  readonly projected: HostView;
+}
+
+/** A node of the cluster view with its pods' sums. */
+export interface NodeEntry {
+  readonly node: NodeView;
+  readonly pods: readonly PodView[];
+  readonly totals: PodTotals;
+}
+
+/**
+ * Everything placement derives from one snapshot pair (vCenter inventory, Kubernetes view) and
+ * one policy, computed at most once per snapshot and shared by every request that sees the same
+ * pair: node -> VM mapping, host pod lists and sums, burst-guard projections, the host and VM
+ * verdicts (per whole-second sample age, since their reasons print it), the Kubernetes-layer
+ * checks per incoming pod's limits, and the reasons' rendered text. Built by the edge (extender
+ * handlers, simulator) when a snapshot changes and passed in `PlacementContext.index`; a request
+ * without one gets a fresh index, filled only as far as that request needs.
+ *
+ * The object is frozen; its tables fill lazily (no request pays for a node it does not ask about).
+ * A per-host input computed per snapshot (e.g. a predicted peak) belongs in `HostEntry`.
+ */
+export class PlacementIndex {
+  readonly vms: VmIndex;
+  readonly occupancy: HostOccupancy | undefined;
+  /** Rendered reason text per reason list (filled by the wire layer through `textOf`). */
+  private readonly texts = new Map<readonly Reason[], string>();
+  private readonly vmByName = new Map<string, VmView | undefined>();
+  private readonly hosts = new Map<string, HostEntry | undefined>();
+  private readonly nodes = new Map<string, NodeEntry | undefined>();
+  /** Verdicts per threshold set (the all-rejected valve asks again with heat thresholds lifted). */
+  private readonly verdicts = new Map<ThresholdPolicy, Verdicts>();
+  private readonly stacked = new Map<string, Map<number, { readonly check: StackedCheck; readonly reasons: readonly Reason[] }>>();
+  private readonly limits = new Map<string, Map<number, Map<number, readonly Reason[]>>>();
+  private readonly derived = new Map<PlacementPolicy, PlacementPolicy>();
+  /** Predicted heat per host and horizon, for the present verdict it was derived from. */
+  private readonly predictions = new Map<string, { readonly alone: HostAssessment; readonly value: PredictedHeat | undefined }>();
+  /** Other policies asked of this index (the valve's heat-blind one), numbered for `policyKey`. */
+  private readonly policies = new Map<PlacementPolicy, number>();
+  /** Whole decisions per node and what of the pod they depend on (`keptDecision`). */
+  private readonly decisions = new Map<
+    string,
+    Map<string, { policy: PlacementPolicy; host: HostView; vm: VmView; stateAgeS: number; hostAgeS: number | undefined; vmAgeS: number | undefined; decision: unknown }>
+  >();
+
+  constructor(
+    readonly inventory: InventoryView,
+    readonly policy: PlacementPolicy,
+    readonly view: ClusterView | undefined,
+    private readonly overlay?: IndexOverlay,
+  ) {
+    this.vms = overlay ? overlay.base.vms : vmIndexOf(inventory);
+    this.occupancy = overlay ? overlay.occupancy : view ? buildHostOccupancy(view, this.vms, policy.nodeMapping) : undefined;
+    Object.freeze(this);
+  }
+
+  /**
+   * This index for a view that differs from its own in one node's pod list (preemption: the
+   * node's victims gone), given that view's occupancy tables: every other host and node is
+   * answered from this index.
+   */
+  without(view: ClusterView, occupancy: HostOccupancy, hostId: string, nodeName: string): PlacementIndex {
+    return new PlacementIndex(this.inventory, this.policy, view, { base: this, occupancy, hostId, nodeName });
+  }
+
+  /** Whether this index answers for `ctx`'s snapshots and the policy parts it depends on (mapping, burst guard, limits). */
+  serves(inventory: InventoryView, view: ClusterView | undefined, policy: PlacementPolicy): boolean {
+    const p = this.policy;
+    return (
+      this.inventory === inventory &&
+      this.view === view &&
+      (p === policy || (p.nodeMapping === policy.nodeMapping && p.burstGuard === policy.burstGuard && p.limits === policy.limits))
+    );
+  }
+
+  /**
+   * The node's VM. A node sent by name only (cache mode) is mapped through the Node the
+   * cluster view holds for it (providerID, systemUUID); else by the mapping rules.
+   */
+  vmOf(node: NodeIdentity): VmView | undefined {
+    if (node.providerID || node.systemUUID) return mapNodeToVm(node, this.vms, this.policy.nodeMapping);
+    const known = this.vmByName.get(node.name);
+    if (known !== undefined || this.vmByName.has(node.name)) return known;
+    const vm = this.occupancy && this.view!.nodes.has(node.name) ? this.occupancy.vmOfNode.get(node.name) : mapNodeToVm(node, this.vms, this.policy.nodeMapping);
+    this.vmByName.set(node.name, vm);
+    return vm;
+  }
+
+  /** The host's pods, sums and burst-guard projection; undefined when the host is not in the inventory. */
+  hostEntry(hostId: string): HostEntry | undefined {
+    if (this.overlay && hostId !== this.overlay.hostId) return this.overlay.base.hostEntry(hostId);
+    const known = this.hosts.get(hostId);
+    if (known !== undefined || this.hosts.has(hostId)) return known;
+    const host = this.inventory.hosts.get(hostId);
+    let entry: HostEntry | undefined;
+    if (host && this.overlay) {
+      // The derived list's sums and pending demand are known by subtraction (without-victims.ts).
+      const podsOnHost = this.overlay.occupancy.podsOnHost(hostId);
+      const guard = this.policy.burstGuard;
+      const pending = guard.enabled ? pendingDemand(podsOnHost, host.metrics?.sampledAtMs, guard.settleSeconds * 1000) : NO_PENDING;
+      entry = { host, podsOnHost, totals: podTotals(podsOnHost), pending, projected: projectHost(host, pending) };
+    } else if (host) {
+      const podsOnHost = this.occupancy ? this.occupancy.podsOnHost(hostId) : [];
+      const guard = this.policy.burstGuard;
+      const pending = this.occupancy && guard.enabled ? sumPending(podsOnHost, host.metrics?.sampledAtMs, guard.settleSeconds * 1000) : NO_PENDING;
+      entry = { host, podsOnHost, totals: computePodTotals(podsOnHost), pending, projected: projectHost(host, pending) };
+    }
+    this.hosts.set(hostId, entry);
+    return entry;
+  }
+
+  /**
+   * The host's present verdict with its predicted peak over `horizonMs` (predicted-heat.ts) and
+   * the metrics its score reads; undefined without a forecast. Once per host, horizon and verdict.
+   */
+  predicted(entry: HostEntry, alone: HostAssessment, horizonMs: number, policy: PlacementPolicy): PredictedHeat | undefined {
+    const key = `${entry.host.id}|${horizonMs}`;
+    const known = this.predictions.get(key);
+    if (known && known.alone === alone) return known.value;
+    const value = predictHeat(alone, entry.host, entry.projected.metrics, this.inventory.forecasts?.get(entry.host.id), horizonMs, policy);
+    this.predictions.set(key, { alone, value });
+    return value;
+  }
+
+  /** A node of the cluster view with its pods' sums; undefined without a view or when the view lacks it. */
+  nodeEntry(name: string): NodeEntry | undefined {
+    if (this.overlay && name !== this.overlay.nodeName) return this.overlay.base.nodeEntry(name);
+    if (this.nodes.has(name)) return this.nodes.get(name);
+    const node = this.view?.nodes.get(name);
+    const pods = node ? (this.view!.podsByNode.get(name) ?? []) : [];
+    const entry = node ? { node, pods, totals: computePodTotals(pods) } : undefined;
+    this.nodes.set(name, entry);
+    return entry;
+  }
+
+  /**
+   * The host's own verdict on its projected metrics, with the reasons that include pending pods
+   * marked. Depends on the clock only through the sample's and the inventory entry's ages in whole
+   * seconds: requests in the same second share it.
+   */
+  hostAlone(entry: HostEntry, t: ThresholdPolicy, nowMs: number): HostAssessment {
+    const host = entry.projected;
+    const ageS = host.metrics ? ageSeconds(host.metrics.sampledAtMs, nowMs) : undefined;
+    const stateAgeS = ageSeconds(host.polledAtMs, nowMs);
+    const memo = this.verdictsFor(t).alone;
+    const known = memo.get(host.id);
+    if (known && known.ageS === ageS && known.stateAgeS === stateAgeS) return known.value;
+    let value = judgeHostAlone(host, t, nowMs);
+    if (entry.pending.pods > 0) value = markPending(value, entry.pending.pods);
+    memo.set(host.id, { ageS, stateAgeS, value });
+    return value;
+  }
+
+  /** `hostAlone` with the node VM's own rules (ready, any balloon), per VM and sample age. */
+  assessment(entry: HostEntry, alone: HostAssessment, vm: VmView, t: ThresholdPolicy, nowMs: number): HostAssessment {
+    const ageS = vm.metrics ? ageSeconds(vm.metrics.sampledAtMs, nowMs) : -1;
+    const memo = this.verdictsFor(t).withVm;
+    const known = memo.get(vm);
+    if (known && known.alone === alone && known.ageS === ageS) return known.value;
+    const value = judgeVm(alone, entry.projected, vm, t, nowMs);
+    memo.set(vm, { alone, ageS, value });
+    return value;
+  }
+
+  private verdictsFor(t: ThresholdPolicy): Verdicts {
+    let v = this.verdicts.get(t);
+    if (!v) this.verdicts.set(t, (v = { alone: new Map(), withVm: new Map() }));
+    return v;
+  }
+
+  /** Both layers' CPU bets on the host with `incoming` added (unless it is already there); one object per distinct sum. */
+  stackedCpu(entry: HostEntry, incoming: PodView, policy: LimitsPolicy): { readonly check: StackedCheck; readonly reasons: readonly Reason[] } {
+    const cpuLimitsMilli = entry.totals.cpuLimitsMilli + (listed(entry.totals, incoming) ? 0 : incoming.limits.cpuMilli);
+    let byLimits = this.stacked.get(entry.host.id);
+    if (!byLimits) this.stacked.set(entry.host.id, (byLimits = new Map()));
+    let known = byLimits.get(cpuLimitsMilli);
+    if (!known) {
+      const check = stackedCpuOf(entry.host, cpuLimitsMilli, policy);
+      // The reason as a list of its own, so that every request's nodes on this host share it (and its text).
+      known = { check, reasons: Object.freeze(check.reason ? [check.reason] : []) };
+      byLimits.set(cpuLimitsMilli, known);
+    }
+    return known;
+  }
+
+  /** The node's limit-overcommit reasons with `incoming` added (unless it is already there); one list per distinct sum. */
+  limitReasons(entry: NodeEntry, incoming: PodView, policy: LimitsPolicy): readonly Reason[] {
+    const self = listed(entry.totals, incoming);
+    const cpu = entry.totals.cpuLimitsMilli + (self ? 0 : incoming.limits.cpuMilli);
+    const memory = entry.totals.memoryLimitsBytes + (self ? 0 : incoming.limits.memoryBytes);
+    let byCpu = this.limits.get(entry.node.name);
+    if (!byCpu) this.limits.set(entry.node.name, (byCpu = new Map()));
+    let byMemory = byCpu.get(cpu);
+    if (!byMemory) byCpu.set(cpu, (byMemory = new Map()));
+    let reasons = byMemory.get(memory);
+    if (!reasons) byMemory.set(memory, (reasons = Object.freeze(limitReasonsOf(entry.node, cpu, memory, policy))));
+    return reasons;
+  }
+
+  /**
+   * A node's decision kept for the same `key` (what of the pod and the request the decision
+   * depends on; "" when nothing), the same policy, and the same whole-second ages of the host's
+   * sample, the host's inventory entry and the VM's sample (the only ways the clock enters a
+   * verdict). Nodes sent with a providerID or systemUUID are mapped per request and not kept.
+   */
+  keptDecision<D>(node: NodeIdentity, key: string, policy: PlacementPolicy, nowMs: number): D | undefined {
+    if (node.providerID || node.systemUUID) return undefined;
+    const kept = this.decisions.get(node.name)?.get(this.policyKey(policy, key));
+    if (!kept || kept.policy !== policy) return undefined;
+    const { host, vm } = kept;
+    if (ageSeconds(host.polledAtMs, nowMs) !== kept.stateAgeS) return undefined;
+    if ((host.metrics ? ageSeconds(host.metrics.sampledAtMs, nowMs) : undefined) !== kept.hostAgeS) return undefined;
+    if ((vm.metrics ? ageSeconds(vm.metrics.sampledAtMs, nowMs) : undefined) !== kept.vmAgeS) return undefined;
+    return kept.decision as D;
+  }
+
+  /** Keeps a decision `keptDecision` may answer until an age or the policy changes. */
+  keepDecision(node: NodeIdentity, key: string, entry: HostEntry, vm: VmView, policy: PlacementPolicy, nowMs: number, decision: unknown): void {
+    if (node.providerID || node.systemUUID) return;
+    let byKey = this.decisions.get(node.name);
+    if (!byKey) this.decisions.set(node.name, (byKey = new Map()));
+    // A handful of pod shapes per node and snapshot is the common case; more start afresh.
+    const fullKey = this.policyKey(policy, key);
+    if (byKey.size >= KEPT_PER_NODE && !byKey.has(fullKey)) byKey.clear();
+    const host = entry.projected;
+    byKey.set(fullKey, {
+      policy,
+      host,
+      vm,
+      stateAgeS: ageSeconds(host.polledAtMs, nowMs),
+      hostAgeS: host.metrics ? ageSeconds(host.metrics.sampledAtMs, nowMs) : undefined,
+      vmAgeS: vm.metrics ? ageSeconds(vm.metrics.sampledAtMs, nowMs) : undefined,
+      decision,
+    });
+  }
+
+  /**
+   * `policy` as `derive` changes it (the all-rejected valve lifts the heat thresholds), one
+   * object per policy and index, so that decisions under it are kept too.
+   */
+  derivedPolicy(policy: PlacementPolicy, derive: (p: PlacementPolicy) => PlacementPolicy): PlacementPolicy {
+    let derived = this.derived.get(policy);
+    if (!derived) this.derived.set(policy, (derived = derive(policy)));
+    return derived;
+  }
+
+  /** `key` for decisions under `policy`: the all-rejected valve asks again with heat thresholds lifted, and both answers stay kept. */
+  private policyKey(policy: PlacementPolicy, key: string): string {
+    if (policy === this.policy) return key;
+    let n = this.policies.get(policy);
+    if (n === undefined) this.policies.set(policy, (n = this.policies.size + 1));
+    return `policy ${n}|${key}`;
+  }
+
+  /** The text of a reason list, rendered once per list by `render` (the wire layer's formatter). */
+  textOf(reasons: readonly Reason[], render: (reasons: readonly Reason[]) => string): string {
+    let text = this.texts.get(reasons);
+    if (text === undefined) this.texts.set(reasons, (text = render(reasons)));
+    return text;
+  }
+}
+
+interface Verdicts {
+  readonly alone: Map<string, { ageS: number | undefined; stateAgeS: number; value: HostAssessment }>;
+  readonly withVm: Map<VmView, { alone: HostAssessment; ageS: number; value: HostAssessment }>;
+}
+
+/** How a derived index differs from its base: one host's and one node's pod lists. */
+interface IndexOverlay {
+  readonly base: PlacementIndex;
+  readonly occupancy: HostOccupancy;
+  readonly hostId: string;
+  readonly nodeName: string;
+}
+
+/** Marks the reasons whose values include pending pods, so operators can tell projection from measurement. */
+function markPending(a: HostAssessment, pods: number): HostAssessment {
+  const mark = (r: Reason): Reason => (r.code === "host_metric" && (r.metric === "cpu usage" || r.metric === "memory usage") ? { ...r, pendingPods: pods } : r);
+  return { ...a, rejections: a.rejections.map(mark), warnings: a.warnings.map(mark) };
+}
+
+/**
+ * Keeps the index of the latest snapshot pair: `indexFor` answers the same index while the
+ * inventory, the cluster view and the policy stay the same objects, and builds a new one when
+ * any changes (a poll, a cluster-cache change). Owned by the edge that serves requests.
+ */
+export class LatestPlacementIndex {
+  private last: PlacementIndex | undefined;
+
+  indexFor(inventory: InventoryView, view: ClusterView | undefined, policy: PlacementPolicy): PlacementIndex {
+    if (this.last?.serves(inventory, view, policy) && this.last.policy === policy) return this.last;
+    this.last = new PlacementIndex(inventory, policy, view);
+    return this.last;
+  }
+}

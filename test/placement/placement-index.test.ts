@@ -1,0 +1,128 @@
+import { expect } from "chai";
+import { filterNodes, prioritizeNodes } from "../../src/placement/filter-nodes.js";
+import { LatestPlacementIndex, PlacementIndex } from "../../src/placement/placement-index.js";
+import type { PlacementContext } from "../../src/placement/decide-node.js";
+import type { PodMeta } from "../../src/placement/exemption.js";
+import { formatReasons } from "../../src/protocol/format-reason.js";
+import { amounts, clusterViewOf, nodeView, podMetaOf, podView, withBinding } from "../fixtures/cluster.js";
+import { hostView, inventoryOf, NOW_MS, vmView } from "../fixtures/inventory.js";
+import { DEFAULT_POLICY, policyWith } from "../fixtures/policy.js";
+
+const inventory = inventoryOf(
+  [
+    hostView({ id: "host-1", name: "esx-hot", metrics: { cpuReadyPercent: 14 } }),
+    hostView({ id: "host-2", name: "esx-warm", metrics: { cpuReadyPercent: 6 } }),
+    hostView({ id: "host-3", name: "esx-cool", cpuCores: 4 }),
+  ],
+  [
+    vmView({ id: "vm-1", name: "n-hot", hostId: "host-1", biosUuid: undefined }),
+    vmView({ id: "vm-2", name: "n-warm", hostId: "host-2", biosUuid: undefined }),
+    vmView({ id: "vm-3", name: "n-cool-a", hostId: "host-3", biosUuid: undefined }),
+    vmView({ id: "vm-4", name: "n-cool-b", hostId: "host-3", biosUuid: undefined }),
+  ],
+);
+const names = ["n-hot", "n-warm", "n-cool-a", "n-cool-b", "n-unknown"].map((name) => ({ name }));
+const pod: PodMeta = { namespace: "payments", name: "api-1", ownerKinds: ["ReplicaSet"], annotations: {} };
+// host-3 has 4 cores; 2 pods of 7 CPU limits each: (14 + 2) / 4 = 4.0 <= 4.0 passes, one more core crosses the stacked cap.
+const nodes = ["n-hot", "n-warm", "n-cool-a", "n-cool-b"].map((name) => nodeView({ name }));
+const running = [podView({ nodeName: "n-cool-a", limits: amounts(7, 2) }), podView({ nodeName: "n-cool-b", limits: amounts(7, 2) })];
+const view = clusterViewOf(nodes, running);
+// Two replicas of one owner on host-3, one on host-2, none on host-1.
+const OWNER = "ReplicaSet/payments/api";
+const spreadPods = [
+  podView({ nodeName: "n-cool-a", ownerKey: OWNER, limits: amounts(1, 1) }),
+  podView({ nodeName: "n-cool-b", ownerKey: OWNER, limits: amounts(1, 1) }),
+  podView({ nodeName: "n-warm", ownerKey: OWNER, limits: amounts(1, 1) }),
+];
+const spreadView = clusterViewOf(nodes, spreadPods);
+const replica = podView({ uid: "replica-new", ownerKey: OWNER, limits: amounts(1, 1), boundAtMs: undefined });
+const incoming = (cpu: number) => podView({ uid: `incoming-${cpu}`, limits: amounts(cpu, 1), boundAtMs: undefined });
+
+/** Both verbs' answers as plain data, to compare a shared index's answers with a fresh one's. */
+function answers(ctx: PlacementContext, meta: PodMeta = pod) {
+  const f = filterNodes(meta, names, ctx);
+  return {
+    passed: f.passed,
+    failed: [...f.failed].map(([n, r]) => [n, formatReasons(r)]),
+    unresolvable: [...f.unresolvable].map(([n, r]) => [n, formatReasons(r)]),
+    scores: prioritizeNodes(meta, names, ctx).map((s) => [s.node, s.score]),
+  };
+}
+
+describe("PlacementIndex", () => {
+  const cases: Array<{ name: string; ctx: (nowMs: number) => PlacementContext; meta?: PodMeta }> = [
+    { name: "no cluster view", ctx: (nowMs) => ({ inventory, policy: DEFAULT_POLICY, nowMs }) },
+    { name: "a cluster view, incoming pod under the stacked cap", ctx: (nowMs) => ({ inventory, policy: DEFAULT_POLICY, nowMs, cluster: { view, pod: incoming(2) } }) },
+    { name: "a cluster view, incoming pod over the stacked cap", ctx: (nowMs) => ({ inventory, policy: DEFAULT_POLICY, nowMs, cluster: { view, pod: incoming(3) } }) },
+    { name: "an exempt pod", ctx: (nowMs) => ({ inventory, policy: DEFAULT_POLICY, nowMs }), meta: { ...pod, ownerKinds: ["DaemonSet"] } },
+    { name: "a cluster view and an exempt pod", ctx: (nowMs) => ({ inventory, policy: DEFAULT_POLICY, nowMs, cluster: { view, pod: incoming(3) } }), meta: { ...pod, ownerKinds: ["DaemonSet"] } },
+    {
+      name: "a cluster view and required host spread",
+      ctx: (nowMs) => ({ inventory, policy: DEFAULT_POLICY, nowMs, cluster: { view: spreadView, pod: replica } }),
+      meta: { ...pod, annotations: { "hvx.io/host-spread": "required" } },
+    },
+    {
+      name: "a cluster view and a re-sent pod already bound on a node",
+      ctx: (nowMs) => ({ inventory, policy: DEFAULT_POLICY, nowMs, cluster: { view: spreadView, pod: spreadPods[0]! } }),
+    },
+    {
+      name: "a cluster view last heard from 10 minutes ago",
+      ctx: (nowMs) => ({ inventory, policy: DEFAULT_POLICY, nowMs, cluster: { view: { ...view, lastEventMs: NOW_MS - 600_000 }, pod: incoming(3) } }),
+    },
+  ];
+  for (const c of cases) {
+    it(`given ${c.name}, answers through one shared index exactly what a fresh index answers, second after second`, () => {
+      const latest = new LatestPlacementIndex();
+      // 14.4 s, 14.9 s, 15.6 s, 16.2 s after the sample: the printed ages go 14, 15, 16.
+      for (const offsetMs of [400, 900, 1600, 2200]) {
+        const ctx = c.ctx(NOW_MS + offsetMs);
+        const shared = { ...ctx, index: latest.indexFor(ctx.inventory, ctx.cluster?.view, ctx.policy) };
+        expect(answers(shared, c.meta)).to.deep.equal(answers(ctx, c.meta));
+      }
+    });
+  }
+
+  it("given requests a second apart, the reasons print the sample's age at each request, not at the first", () => {
+    const latest = new LatestPlacementIndex();
+    const at = (nowMs: number) => {
+      const ctx = { inventory, policy: DEFAULT_POLICY, nowMs };
+      return formatReasons(filterNodes(pod, names, { ...ctx, index: latest.indexFor(inventory, undefined, DEFAULT_POLICY) }).unresolvable.get("n-hot")!);
+    };
+    expect(at(NOW_MS)).to.contain("(sampled 14s ago)");
+    expect(at(NOW_MS + 1000)).to.contain("(sampled 15s ago)");
+  });
+
+  it("given the same snapshots and policy, answers the same index; a new inventory, cluster view or policy builds a new one", () => {
+    const latest = new LatestPlacementIndex();
+    const first = latest.indexFor(inventory, view, DEFAULT_POLICY);
+    expect(latest.indexFor(inventory, view, DEFAULT_POLICY)).to.equal(first);
+    const changes = [
+      latest.indexFor(inventoryOf([...inventory.hosts.values()], [...inventory.vms.values()]), view, DEFAULT_POLICY),
+      latest.indexFor(inventory, withBinding(view, incoming(1), "n-warm", NOW_MS), DEFAULT_POLICY),
+      latest.indexFor(inventory, view, policyWith({ staleMetrics: "reject" })),
+    ];
+    for (const next of changes) expect(next).to.not.equal(first);
+    expect(Object.isFrozen(first)).to.equal(true);
+  });
+
+  it("given an index built for another inventory, decides on the context's inventory", () => {
+    const cooler = inventoryOf([hostView({ id: "host-1", name: "esx-hot" })], [vmView({ id: "vm-1", name: "n-hot", hostId: "host-1", biosUuid: undefined })]);
+    const stale = new PlacementIndex(inventory, DEFAULT_POLICY, undefined);
+    const out = filterNodes(pod, [{ name: "n-hot" }], { inventory: cooler, policy: DEFAULT_POLICY, nowMs: NOW_MS, index: stale });
+    expect(out.passed).to.deep.equal(["n-hot"]);
+  });
+
+  it("given nodes whose only reason is their host's, shares one reason list between them and renders it once per snapshot", () => {
+    const index = new PlacementIndex(inventory, DEFAULT_POLICY, view);
+    const ctx: PlacementContext = { inventory, policy: DEFAULT_POLICY, nowMs: NOW_MS, cluster: { view, pod: incoming(3) }, index };
+    const failed = filterNodes(podMetaOf(incoming(3)), names, ctx).failed;
+    const a = failed.get("n-cool-a")!;
+    expect(a.map((r) => r.code)).to.deep.equal(["stacked_overcommit"]);
+    expect(failed.get("n-cool-b")).to.equal(a);
+    let renders = 0;
+    const render = (r: typeof a) => (renders++, formatReasons(r));
+    const again = filterNodes(podMetaOf(incoming(3)), names, ctx).failed;
+    for (const list of [...failed.values(), ...again.values()]) index.textOf(list, render);
+    expect(renders).to.equal(1);
+  });
+});
