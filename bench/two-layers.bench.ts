@@ -170,7 +170,10 @@ export async function run(): Promise<BenchFigure[]> {
   const pod = JSON.parse(readFileSync(new URL("../../test/fixtures/wire/filter-args-nodenames.json", import.meta.url), "utf8")).Pod;
   const body = JSON.stringify({ Pod: pod, Nodes: null, NodeNames: Array.from({ length: 500 }, (_, i) => `node-${(i * 7) % 5000}`) });
   const clients = new Worker(new URL("./two-layers-clients.js", import.meta.url));
-  /** One poll at the block's start; with a page, it refreshes once, `pageAfterMs` later (as /ui fetches: viewsOnly leaves out /debug/hosts). */
+  /**
+   * One poll at the block's start; with a page, it refreshes once, `pageAfterMs` later (as /ui
+   * fetches: viewsOnly leaves out /debug/hosts).
+   */
   const block = (mode: Mode, lengthMs: number, pageAfterMs: number): Promise<number[]> => {
     poll();
     if (mode !== "withoutPage") page = mode;

@@ -341,7 +341,10 @@ function startRebalancer(config: Readonly<Config>, kc: KubeConfig, namespace: st
   stops.push(() => rebalancer.stop());
 }
 
-/** The ledger and advice, computed once per snapshot, and their sources: pain history and VM reservations, refreshed every poll interval. */
+/**
+ * The ledger and advice, computed once per snapshot, and their sources: pain history and VM
+ * reservations, refreshed every poll interval.
+ */
 function startTwoLayers(config: Readonly<Config>, poller: MetricsSource, informer: ClusterInformer | undefined, registry: Registry, log: Logger, stops: Stop[]): TwoLayerViewCache {
   const history = new HostPainHistory();
   // Reservations come from vCenter's VI/JSON API; with the Prometheus source they stay unknown (no finding).

@@ -13,8 +13,9 @@ export interface NodeMarks {
 
 /**
  * A decision: what each node should carry, its ESXi host and a reading of the host's heat (with
- * the node's own VM); the node labeller (an adapter) only compares and patches. A node hvx cannot judge (unmapped, stale metrics) gets no entry, so the labeller
- * leaves it as it is rather than calling it cool.
+ * the node's own VM); the node labeller (an adapter) only compares and patches. A node hvx
+ * cannot judge (unmapped, stale metrics) gets no entry, so the labeller leaves it as it is
+ * rather than calling it cool.
  */
 export function desiredNodeMarks(
   cluster: ClusterView,

@@ -68,8 +68,8 @@ export interface RebalancePlan {
 const HOUR_MS = 3_600_000;
 
 /**
- * The pods to evict this cycle (none while the cluster view is unsynced or stale), at most one per chronically hot host, one per replica group
- * and `maxEvictionsPerCycle` in all, within `maxEvictionsPerHour`; none when more than
+ * The pods to evict this cycle (none while the cluster view is unsynced or stale), at most one
+ * per chronically hot host, one per replica group and `maxEvictionsPerCycle` in all, within `maxEvictionsPerHour`; none when more than
  * `hotHostBrakePercent` of the hosts under the nodes are hot. On each host, evictable pods go
  * lowest priority first, then largest CPU use above request, and the first one that hvx would
  * place on a cool host right now (its own filter and score, with the pod's own requests, on a

@@ -173,7 +173,10 @@ export const scenarioSchema = z
     maintenance: z
       .array(z.object({ host: count, startMinute: nonNegative, durationMinutes: positive }).strict())
       .default([]),
-    /** A pod evicted by hvx's rebalancer (strategy `hvx+rebalance`) is back in the scheduling queue this long after (its controller recreates it). */
+    /**
+     * A pod evicted by hvx's rebalancer (strategy `hvx+rebalance`) is back in the scheduling
+     * queue this long after (its controller recreates it).
+     */
     restartSeconds: nonNegative.max(3600).default(30),
     /**
      * What the `vm-load-aware` (Trimaran) strategy is fed. Defaults: load-watcher on

@@ -19,7 +19,8 @@ interface Case {
 const cases: Case[] = [
   { name: "given cpu ready 20 % (>= 10) and no spell, starts one now", metrics: { cpuReadyPercent: 20 }, sinceMinutes: 0, metric: "cpu ready" },
   { name: "given cpu ready 20 % and a spell since 7 min, keeps its start", metrics: { cpuReadyPercent: 20 }, prev: spell(0, 7), sinceMinutes: 7, metric: "cpu ready" },
-  // hysteresis: clear = every rebalance rule below its threshold lowered by 10 % (ready < 9 %), CLEAR_POLLS_TO_COOL (2) new samples in a row
+  // hysteresis: clear = every rebalance rule below its threshold lowered by 10 % (ready < 9 %),
+  // CLEAR_POLLS_TO_COOL (2) new samples in a row
   { name: "given a first clear reading (ready 1 %), keeps the spell (one clear poll)", metrics: {}, prev: spell(0, 7), sinceMinutes: 7, metric: "cpu ready" },
   { name: "given a second clear reading on a new sample, ends the spell", metrics: {}, prev: spell(0, 7, { clearPolls: 1 }) },
   { name: "given the same sample again (no new poll), does not count it twice", metrics: {}, prev: spell(0, 7, { clearPolls: 1, lastSampleMs: NOW_MS - 14_000 }), sinceMinutes: 7, metric: "cpu ready" },
