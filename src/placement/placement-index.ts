@@ -54,6 +54,8 @@ export class PlacementIndex {
   readonly occupancy: HostOccupancy | undefined;
   /** Rendered reason text per reason list (filled by the wire layer through `textOf`). */
   private readonly texts = new Map<readonly Reason[], string>();
+  /** The same texts as JSON strings (quoted, escaped), for replies built from fragments. */
+  private readonly jsonTexts = new Map<readonly Reason[], string>();
   private readonly vmByName = new Map<string, VmView | undefined>();
   private readonly hosts = new Map<string, HostEntry | undefined>();
   private readonly nodes = new Map<string, NodeEntry | undefined>();
@@ -318,6 +320,13 @@ export class PlacementIndex {
     let text = this.texts.get(reasons);
     if (text === undefined) this.texts.set(reasons, (text = render(reasons)));
     return text;
+  }
+
+  /** `textOf`'s text as a JSON string, once per list. */
+  jsonTextOf(reasons: readonly Reason[], render: (reasons: readonly Reason[]) => string): string {
+    let json = this.jsonTexts.get(reasons);
+    if (json === undefined) this.jsonTexts.set(reasons, (json = JSON.stringify(this.textOf(reasons, render))));
+    return json;
   }
 }
 
