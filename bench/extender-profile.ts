@@ -21,7 +21,7 @@ const config = parseConfig(undefined);
 const cluster = syntheticCluster(nowMs, mode === "typical" ? "typical" : "worst");
 const incoming: PodView = { namespace: "payments", name: "payments-api-x", uid: "incoming", ownerKey: "ReplicaSet/apps/w-3", requests: { cpuMilli: 250, memoryBytes: 2 ** 29 }, limits: { cpuMilli: 2000, memoryBytes: 2 ** 30 }, expectedDemand: { cpuMilli: 250, memoryBytes: 2 ** 29 }, terminal: false };
 const handlers = createExtenderHandlers({
-  source: new FakeMetricsSource(syntheticInventory(nowMs)), policy: config, metrics: new ExtenderMetrics(new Registry()), log: silentLogger(), clock: () => nowMs,
+  source: new FakeMetricsSource(syntheticInventory(nowMs, mode !== "plain")), policy: config, metrics: new ExtenderMetrics(new Registry()), log: silentLogger(), clock: () => nowMs,
   ...(mode !== "plain" ? { enrich: (ctx) => ({ ...ctx, cluster: { view: cluster, pod: incoming } }) } : {}),
 });
 const pod = JSON.parse(readFileSync(new URL("../../test/fixtures/wire/filter-args-nodenames.json", import.meta.url), "utf8")).Pod;
