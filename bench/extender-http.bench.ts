@@ -240,11 +240,25 @@ async function startHvx(vc: MockVcenterHandle, scenario: Scenario, work: string,
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`hvx serve exited with ${child.exitCode}`);
-    if (await ready(port)) return { port, child };
+    // And once the warm start of the load profiles from vCenter's history is over: it runs in the background after the first poll.
+    if ((await ready(port)) && (await warmStarted(adminPort))) return { port, child };
     await new Promise((r) => setTimeout(r, 200));
   }
   child.kill("SIGTERM");
   throw new Error("hvx serve not ready within 60 s");
+}
+
+/** Whether the first warm start from vCenter's history has ended (its counter counts every host it tried, at once). */
+async function warmStarted(adminPort: number): Promise<boolean> {
+  try {
+    const res = await fetch(`http://127.0.0.1:${adminPort}/metrics`);
+    const text = await res.text();
+    let hosts = 0;
+    for (const line of text.split("\n")) if (line.startsWith("hvx_prediction_history_hosts_total{")) hosts += Number(line.slice(line.lastIndexOf(" ") + 1));
+    return hosts > 0;
+  } catch {
+    return false;
+  }
 }
 
 async function ready(port: number): Promise<boolean> {

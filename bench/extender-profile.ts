@@ -6,10 +6,11 @@ import { parseConfig } from "../src/config/index.js";
 import { ExtenderMetrics } from "../src/observability/extender-metrics.js";
 import { silentLogger } from "../src/observability/logger.js";
 import { createExtenderHandlers } from "../src/server/extender-handlers.js";
+import { InFlightLedger, recordAnswer } from "../src/placement/in-flight-ledger.js";
 import { syntheticCluster, syntheticInventory } from "./extender.bench.js";
 
 /**
- * `node --cpu-prof dist/bench/extender-profile.js [plain|cluster|typical] [N] [SECONDS]`: drives the
+ * `node --cpu-prof dist/bench/extender-profile.js [plain|cluster|typical|ledger] [N] [SECONDS]`: drives the
  * extender handlers in process (the extender benchmark's synthetic 5000-node world) for a CPU
  * profile of the decision path alone.
  */
@@ -18,16 +19,20 @@ const n = Number(process.argv[3] ?? 500);
 const seconds = Number(process.argv[4] ?? 5);
 const nowMs = Date.now();
 const config = parseConfig(undefined);
-const cluster = syntheticCluster(nowMs, mode === "typical" ? "typical" : "worst");
+const cluster = syntheticCluster(nowMs, mode === "typical" || mode === "ledger" ? "typical" : "worst");
 const incoming: PodView = { namespace: "payments", name: "payments-api-x", uid: "incoming", ownerKey: "ReplicaSet/apps/w-3", requests: { cpuMilli: 250, memoryBytes: 2 ** 29 }, limits: { cpuMilli: 2000, memoryBytes: 2 ** 30 }, expectedDemand: { cpuMilli: 250, memoryBytes: 2 ** 29 }, terminal: false };
+// ledger: a new pod per pair, each recorded by the in-flight ledger after its prioritize, as `hvx serve` wires it (src/main.ts).
+const ledger = new InFlightLedger();
+let pairs = 0;
+const podOf = () => (mode === "ledger" ? { ...incoming, uid: `incoming-${pairs}` } : incoming);
 const handlers = createExtenderHandlers({
-  source: new FakeMetricsSource(syntheticInventory(nowMs)), policy: config, metrics: new ExtenderMetrics(new Registry()), log: silentLogger(), clock: () => nowMs,
-  ...(mode !== "plain" ? { enrich: (ctx) => ({ ...ctx, cluster: { view: cluster, pod: incoming } }) } : {}),
+  source: new FakeMetricsSource(syntheticInventory(nowMs, mode !== "plain")), policy: config, metrics: new ExtenderMetrics(new Registry()), log: silentLogger(), clock: () => nowMs,
+  ...(mode !== "plain" ? { enrich: (ctx) => { const p = podOf(); return { ...ctx, cluster: { view: mode === "ledger" ? ledger.viewWith(cluster, ctx.nowMs, p.uid) : cluster, pod: p } }; } } : {}),
+  ...(mode === "ledger" ? { onPrioritized: (scores, ctx) => recordAnswer(ledger, scores, ctx) } : {}),
 });
 const pod = JSON.parse(readFileSync(new URL("../../test/fixtures/wire/filter-args-nodenames.json", import.meta.url), "utf8")).Pod;
 const body = JSON.stringify({ Pod: pod, Nodes: null, NodeNames: Array.from({ length: n }, (_, i) => `node-${(i * 7) % 5000}`) });
 const end = Date.now() + seconds * 1000;
-let pairs = 0;
 while (Date.now() < end) {
   handlers.filter(body);
   handlers.prioritize(body);

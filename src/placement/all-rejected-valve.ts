@@ -50,29 +50,31 @@ export function applyAllRejectedValve(
   memo: RequestMemo = new RequestMemo(nodes),
 ): ValvedFilterOutcome {
   if (outcome.passed.length > 0) return outcome;
-  // Decisions come in the order the nodes were sent (filterNodes).
-  const heatOnly: Array<{ d: NodeDecision; node: NodeIdentity }> = [];
-  outcome.decisions.forEach((d, i) => {
-    const node = nodes[i];
-    if (node?.name === d.node && d.verdict === "reject" && d.unresolvable && d.reasons.length > 0 && d.reasons.every((r) => HEAT_CODES.has(r.code))) heatOnly.push({ d, node });
-  });
-  if (heatOnly.length === 0) return outcome;
-
   // Only the heat thresholds differ: the request's memo (exemption, stacked cap, spread) still holds.
   const index = indexOf(ctx);
-  const blind: PlacementContext = { ...ctx, policy: index.derivedPolicy(ctx.policy, heatBlindPolicy), index };
-  const eligible = heatOnly
-    .filter(({ node }) => {
+  let blind: PlacementContext | undefined;
+  let heatRejected = false;
+  // Decisions come in the order the nodes were sent (filterNodes). Each eligible one with its tier.
+  const eligible: Array<{ d: NodeDecision; tier: number }> = [];
+  for (let i = 0; i < outcome.decisions.length; i++) {
+    const d = outcome.decisions[i]!;
+    const node = nodes[i];
+    if (node?.name !== d.node || !heatOnly(d)) continue;
+    heatRejected = true;
+    // A kept decision stands for the same node, pod key, policy and ages: so does its re-decision.
+    const tier = index.valveTier(d, () => {
+      blind ??= { ...ctx, policy: index.derivedPolicy(ctx.policy, heatBlindPolicy), index };
       const again = decideNode(node, pod, blind, memo);
-      return again.verdict === "pass" || (again.unresolvable && again.reasons.every((r) => HEAT_CODES.has(r.code)));
-    })
-    .map(({ d }) => d);
-  if (eligible.length === 0) return outcome;
+      return again.verdict === "pass" || (again.unresolvable && again.reasons.every((r) => HEAT_CODES.has(r.code))) ? heatTier(d) : undefined;
+    });
+    if (tier !== undefined) eligible.push({ d, tier });
+  }
+  if (!heatRejected || eligible.length === 0) return outcome;
 
-  const tiers = new Map(eligible.map((d) => [d.node, heatTier(d)]));
-  const tier = Math.min(...tiers.values());
-  const chosen = new Set(eligible.filter((d) => tiers.get(d.node) === tier).map((d) => d.node));
-  const hotter = eligible.filter((d) => !chosen.has(d.node)).map((d) => d.node);
+  let tier = Number.POSITIVE_INFINITY;
+  for (const e of eligible) tier = Math.min(tier, e.tier);
+  const chosen = new Set(eligible.filter((e) => e.tier === tier).map((e) => e.d.node));
+  const hotter = eligible.filter((e) => !chosen.has(e.d.node)).map((e) => e.d.node);
   if (setting === "reject") return { ...outcome, valve: { action: "rejected", passed: [...chosen], tier, hotter } };
   const unresolvable = new Map([...outcome.unresolvable].filter(([node]) => !chosen.has(node)));
   return {
@@ -82,6 +84,11 @@ export function applyAllRejectedValve(
     unresolvable,
     valve: { action: "passed-coolest", passed: [...chosen], tier, hotter },
   };
+}
+
+/** Rejected, unresolvably, for host heat alone. */
+function heatOnly(d: NodeDecision): boolean {
+  return d.verdict === "reject" && d.unresolvable && d.reasons.length > 0 && d.reasons.every((r) => HEAT_CODES.has(r.code));
 }
 
 /**

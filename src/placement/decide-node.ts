@@ -63,6 +63,16 @@ export function indexOf(ctx: PlacementContext): PlacementIndex {
   return ctx.index?.serves(ctx.inventory, view, ctx.policy) ? ctx.index : new PlacementIndex(ctx.inventory, ctx.policy, view);
 }
 
+/** What a request's candidates share (`RequestMemo.facts`). */
+interface RequestFacts {
+  readonly index: PlacementIndex;
+  readonly exemption: Exemption | undefined;
+  readonly k8sRules: boolean;
+  readonly horizonMs: number;
+  /** Key of the kept decisions; undefined: not kept (exempt pod without a cluster view). */
+  readonly podKey: string | undefined;
+}
+
 /** What one request computes once and shares between its candidate nodes. */
 export class RequestMemo {
   /** Per host: the Kubernetes-layer checks for this request's pod, and the reasons shared by its nodes that add none of their own. */
@@ -74,8 +84,32 @@ export class RequestMemo {
   private key: string | undefined;
   private keyPod: PodView | undefined;
   private horizon: { pod: PodMeta | undefined; ms: number } | undefined;
+  private lastFacts: { ctx: PlacementContext; pod: PodMeta | undefined; facts: RequestFacts } | undefined;
 
   constructor(private readonly candidates: readonly NodeIdentity[] = []) {}
+
+  /**
+   * What every candidate's decision shares, once per request and context (the all-rejected
+   * valve asks with a second one): the index, the pod's exemption, whether the Kubernetes-layer
+   * rules apply, the prediction horizon and the pod key of the kept decisions.
+   */
+  facts(ctx: PlacementContext, pod: PodMeta | undefined): RequestFacts {
+    const known = this.lastFacts;
+    if (known && known.ctx === ctx && known.pod === pod) return known.facts;
+    const { policy, cluster } = ctx;
+    const index = this.index(ctx);
+    const exemption = this.exemptionOf(pod, policy);
+    // Kubernetes-layer caps: not for fully exempt pods, and no opinion on a cluster view too old to trust.
+    const k8sRules = cluster !== undefined && exemption?.scope !== "all" && clusterViewFresh(cluster.view, ctx.nowMs, policy);
+    // Predicted heat (issue 9 §2) looks as far ahead as the pod lives: the horizon is part of what the decision depends on.
+    const horizonMs = ctx.inventory.forecasts ? this.predictionHorizonMs(pod, policy) : 0;
+    const ahead = horizonMs > 0 ? `|ahead ${horizonMs}` : "";
+    // What of the pod this decision depends on: nothing but the horizon without a cluster view (if not exempt).
+    const podKey = cluster ? this.podKey(index, cluster, pod, exemption, k8sRules, policy) + ahead : exemption ? undefined : ahead;
+    const facts = { index, exemption, k8sRules, horizonMs, podKey };
+    this.lastFacts = { ctx, pod, facts };
+    return facts;
+  }
 
   /** The snapshot index for `ctx`, looked up once per request. */
   index(ctx: PlacementContext): PlacementIndex {
@@ -118,21 +152,20 @@ export class RequestMemo {
     return this.spread.rule;
   }
 
-  /** Fewest replicas of the owner on any candidate's host (0 when a candidate host has none). */
+  /** Fewest replicas of the owner on any candidate's host (0 when a candidate host has none); filter and prioritize share it through the index. */
   leastReplicasOnCandidates(index: PlacementIndex, rule: SpreadRule, exceptUid: string): number {
-    if (this.leastReplicas === undefined) {
+    this.leastReplicas ??= index.leastReplicas(rule.owner, exceptUid, this.candidates, () => {
       let least = Number.POSITIVE_INFINITY;
-      const seen = new Set<string>();
       const hostOfNode = index.occupancy?.hostOfNode;
       for (const c of this.candidates) {
         const hostId = hostOfNode?.get(c.name);
-        if (hostId === undefined || seen.has(hostId)) continue;
-        seen.add(hostId);
+        if (hostId === undefined) continue;
         const entry = index.hostEntry(hostId);
         least = Math.min(least, entry ? replicasIn(entry.totals, entry.podsOnHost, rule.owner, exceptUid) : 0);
+        if (least === 0) break;
       }
-      this.leastReplicas = Number.isFinite(least) ? least : 0;
-    }
+      return Number.isFinite(least) ? least : 0;
+    });
     return this.leastReplicas;
   }
 }
@@ -140,16 +173,8 @@ export class RequestMemo {
 /** Decides one node for one pod (pod undefined: prioritize-only or /debug views). */
 export function decideNode(node: NodeIdentity, pod: PodMeta | undefined, ctx: PlacementContext, memo: RequestMemo = new RequestMemo([node])): NodeDecision {
   const { policy, cluster } = ctx;
-  const index = memo.index(ctx);
-  const exemption = memo.exemptionOf(pod, policy);
+  const { index, exemption, k8sRules, horizonMs, podKey } = memo.facts(ctx, pod);
   const exemptBy = exemption?.by;
-  // Kubernetes-layer caps: not for fully exempt pods, and no opinion on a cluster view too old to trust.
-  const k8sRules = cluster !== undefined && exemption?.scope !== "all" && clusterViewFresh(cluster.view, ctx.nowMs, policy);
-  // Predicted heat (issue 9 §2) looks as far ahead as the pod lives: the horizon is part of what the decision depends on.
-  const horizonMs = ctx.inventory.forecasts ? memo.predictionHorizonMs(pod, policy) : 0;
-  const ahead = horizonMs > 0 ? `|ahead ${horizonMs}` : "";
-  // What of the pod this decision depends on: nothing but the horizon without a cluster view (if not exempt).
-  const podKey = cluster ? memo.podKey(index, cluster, pod, exemption, k8sRules, policy) + ahead : exemption ? undefined : ahead;
   if (podKey === "") {
     const kept = index.keptDecision<NodeDecision>(node, "", policy, ctx.nowMs);
     if (kept) return kept;

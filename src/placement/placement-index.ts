@@ -15,6 +15,9 @@ import { stackedCpuOf, type StackedCheck } from "./stacked-overcommit.js";
 /** Distinct pod shapes whose decisions are kept per node and snapshot. */
 const KEPT_PER_NODE = 8;
 
+/** Owners (and excepted uids) whose last fewest-replicas count is kept per snapshot; more start afresh. */
+const KEPT_LEAST = 256;
+
 /** What one ESXi host looks like to placement in one snapshot pair: its pods, their sums, the burst guard's projection. */
 export interface HostEntry {
   readonly host: HostView;
@@ -51,6 +54,8 @@ export class PlacementIndex {
   readonly occupancy: HostOccupancy | undefined;
   /** Rendered reason text per reason list (filled by the wire layer through `textOf`). */
   private readonly texts = new Map<readonly Reason[], string>();
+  /** The same texts as JSON strings (quoted, escaped), for replies built from fragments. */
+  private readonly jsonTexts = new Map<readonly Reason[], string>();
   private readonly vmByName = new Map<string, VmView | undefined>();
   private readonly hosts = new Map<string, HostEntry | undefined>();
   private readonly nodes = new Map<string, NodeEntry | undefined>();
@@ -61,6 +66,10 @@ export class PlacementIndex {
   private readonly derived = new Map<PlacementPolicy, PlacementPolicy>();
   /** Predicted heat per host and horizon, for the present verdict it was derived from. */
   private readonly predictions = new Map<string, { readonly alone: HostAssessment; readonly value: PredictedHeat | undefined }>();
+  /** The all-rejected valve's verdict per decision object: the tier when eligible, null when not (`valveTier`). */
+  private readonly valveTiers = new WeakMap<object, number | null>();
+  /** The last fewest-replicas count per owner and excepted uid, with the candidates it was counted over (`leastReplicas`). */
+  private readonly least = new Map<string, { readonly names: readonly string[]; readonly value: number }>();
   /** Other policies asked of this index (the valve's heat-blind one), numbered for `policyKey`. */
   private readonly policies = new Map<PlacementPolicy, number>();
   /** Whole decisions per node and what of the pod they depend on (`keptDecision`). */
@@ -278,11 +287,46 @@ export class PlacementIndex {
     return `policy ${n}|${key}`;
   }
 
+  /**
+   * The fewest replicas of `owner` on the candidates' hosts, as `count` finds it; kept for the
+   * last candidate list per owner and excepted uid, so that a pod's filter and prioritize (the
+   * same names) count once.
+   */
+  leastReplicas(owner: string, exceptUid: string, candidates: readonly NodeIdentity[], count: () => number): number {
+    const key = `${owner}\n${exceptUid}`;
+    const known = this.least.get(key);
+    if (known && sameNames(known.names, candidates)) return known.value;
+    const value = count();
+    if (this.least.size >= KEPT_LEAST) this.least.clear();
+    this.least.set(key, { names: candidates.map((c) => c.name), value });
+    return value;
+  }
+
+  /**
+   * The all-rejected valve's verdict on a heat-rejected decision: its heat tier when the node is
+   * eligible, undefined when not; `decide` runs once per decision object. A kept decision is
+   * answered only for the same node, pod key, policy and ages, so its re-decision is the same too.
+   */
+  valveTier(decision: object, decide: () => number | undefined): number | undefined {
+    const known = this.valveTiers.get(decision);
+    if (known !== undefined) return known ?? undefined;
+    const tier = decide();
+    this.valveTiers.set(decision, tier ?? null);
+    return tier;
+  }
+
   /** The text of a reason list, rendered once per list by `render` (the wire layer's formatter). */
   textOf(reasons: readonly Reason[], render: (reasons: readonly Reason[]) => string): string {
     let text = this.texts.get(reasons);
     if (text === undefined) this.texts.set(reasons, (text = render(reasons)));
     return text;
+  }
+
+  /** `textOf`'s text as a JSON string, once per list. */
+  jsonTextOf(reasons: readonly Reason[], render: (reasons: readonly Reason[]) => string): string {
+    let json = this.jsonTexts.get(reasons);
+    if (json === undefined) this.jsonTexts.set(reasons, (json = JSON.stringify(this.textOf(reasons, render))));
+    return json;
   }
 }
 
@@ -297,6 +341,12 @@ interface IndexOverlay {
   readonly occupancy: HostOccupancy;
   readonly hostId: string;
   readonly nodeName: string;
+}
+
+function sameNames(names: readonly string[], candidates: readonly NodeIdentity[]): boolean {
+  if (names.length !== candidates.length) return false;
+  for (let i = 0; i < names.length; i++) if (names[i] !== candidates[i]!.name) return false;
+  return true;
 }
 
 /** Marks the reasons whose values include pending pods, so operators can tell projection from measurement. */

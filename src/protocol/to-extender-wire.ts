@@ -32,6 +32,37 @@ export function toFilterResultWire(
   return { Nodes: nodes, NodeNames: null, FailedNodes: failed, FailedAndUnresolvableNodes: unresolvable, Error: "" };
 }
 
+/** Names that a JavaScript object would move ahead of the others (array indexes): their reply goes through `JSON.stringify`. */
+const INDEX_LIKE = /^(0|[1-9][0-9]*)$/;
+
+/**
+ * `JSON.stringify(toFilterResultWire(...))`, byte for byte, built from per-reason-list JSON
+ * fragments (`jsonOf`: the quoted text of a list, which the caller may keep per snapshot) in
+ * `NodeNames` mode, so a reply does not rebuild and re-escape every node's reason text.
+ */
+export function filterResultJson(
+  request: ParsedExtenderArgs,
+  outcome: FilterOutcome & { readonly valve?: ValveOutcome },
+  textOf: (reasons: readonly Reason[]) => string,
+  jsonOf: (reasons: readonly Reason[]) => string,
+): string {
+  if (request.mode !== "nodeNames" || outcome.valve?.action === "passed-coolest") return JSON.stringify(toFilterResultWire(request, outcome, textOf));
+  const failed = reasonMapJson(outcome.failed, jsonOf);
+  const unresolvable = reasonMapJson(outcome.unresolvable, jsonOf);
+  if (failed === undefined || unresolvable === undefined) return JSON.stringify(toFilterResultWire(request, outcome, textOf));
+  return `{"Nodes":null,"NodeNames":${JSON.stringify(outcome.passed)},"FailedNodes":${failed},"FailedAndUnresolvableNodes":${unresolvable},"Error":""}`;
+}
+
+/** The reason map as a JSON object; undefined when a name is index-like (an object would reorder it). */
+function reasonMapJson(reasons: ReadonlyMap<string, readonly Reason[]>, jsonOf: (reasons: readonly Reason[]) => string): string | undefined {
+  let out = "";
+  for (const [node, list] of reasons) {
+    if (INDEX_LIKE.test(node) || node === "__proto__") return undefined;
+    out += `${out === "" ? "" : ","}${JSON.stringify(node)}:${jsonOf(list)}`;
+  }
+  return `{${out}}`;
+}
+
 /** A filter reply carrying only an error: kube-scheduler fails (or, if ignorable, skips) the extender. */
 export function filterErrorWire(message: string): ExtenderFilterResult {
   return { Nodes: null, NodeNames: null, FailedNodes: {}, FailedAndUnresolvableNodes: {}, Error: message };

@@ -12,7 +12,7 @@ import type { PlacementContext } from "../placement/decide-node.js";
 import { LatestPlacementIndex } from "../placement/placement-index.js";
 import type { PlacementPolicy } from "../placement/policy.js";
 import { ExtenderArgsError, parseExtenderArgs, type ParsedExtenderArgs } from "../protocol/parse-extender-args.js";
-import { filterErrorWire, toFilterResultWire, toPrioritizeWire } from "../protocol/to-extender-wire.js";
+import { filterErrorWire, filterResultJson, toFilterResultWire, toPrioritizeWire } from "../protocol/to-extender-wire.js";
 import { judgePreemptionCandidates, type PreemptionOutcome } from "../placement/preemption-candidates.js";
 import { formatReasons } from "../protocol/format-reason.js";
 import { parsePreemptionArgs, type ParsedPreemptionArgs } from "../protocol/parse-preemption-args.js";
@@ -56,6 +56,11 @@ export const UNMAPPED_LINES_PER_REQUEST = 20;
 const UNMAPPED_LOG_MAX_KEYS = 20_000;
 /** The all-rejected valve logs at most once per pod and this window. */
 const VALVE_LOG_INTERVAL_MS = 10_000;
+
+/** A reply already rendered as JSON text (the filter's, built from per-snapshot fragments). */
+class JsonText {
+  constructor(readonly text: string) {}
+}
 
 export interface HandlerReply {
   readonly status: number;
@@ -130,7 +135,8 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
       const base: PlacementContext = { inventory: deps.source.latest(), policy: deps.policy, nowMs: clock() };
       const enriched = deps.enrich ? deps.enrich(base, argsOf(request)) : base;
       const ctx: PlacementContext = { ...enriched, index: latestIndex.indexFor(enriched.inventory, enriched.cluster?.view, enriched.policy) };
-      const body = JSON.stringify(decide(request, ctx));
+      const out = decide(request, ctx);
+      const body = out instanceof JsonText ? out.text : JSON.stringify(out);
       deps.metrics.observeRequest(verb, "ok", elapsed());
       return { status: 200, body };
     } catch (err) {
@@ -168,7 +174,7 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
           }
           deps.metrics.countVerdicts(outcome.decisions);
           const index = ctx.index!;
-          return toFilterResultWire(req, outcome, (reasons) => index.textOf(reasons, formatReasons));
+          return new JsonText(filterResultJson(req, outcome, (reasons) => index.textOf(reasons, formatReasons), (reasons) => index.jsonTextOf(reasons, formatReasons)));
         },
         (req) =>
           req

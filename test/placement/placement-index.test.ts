@@ -1,4 +1,6 @@
 import { expect } from "chai";
+import { applyAllRejectedValve } from "../../src/placement/all-rejected-valve.js";
+import { RequestMemo } from "../../src/placement/decide-node.js";
 import { filterNodes, prioritizeNodes } from "../../src/placement/filter-nodes.js";
 import { LatestPlacementIndex, PlacementIndex } from "../../src/placement/placement-index.js";
 import type { PlacementContext } from "../../src/placement/decide-node.js";
@@ -124,5 +126,47 @@ describe("PlacementIndex", () => {
     const again = filterNodes(podMetaOf(incoming(3)), names, ctx).failed;
     for (const list of [...failed.values(), ...again.values()]) index.textOf(list, render);
     expect(renders).to.equal(1);
+  });
+
+  it("given candidate lists that change between requests, counts the fewest replicas on each list's hosts, as a fresh index does", () => {
+    const latest = new LatestPlacementIndex();
+    const meta = { ...pod, annotations: { "hvx.io/host-spread": "required" } };
+    // host-1: no replica, host-2: one, host-3: two; the fewest on the candidates' hosts is 0, 1, 0, 2, 1.
+    const lists = [names, names.slice(1), names, names.slice(2, 4), names.slice(1)];
+    for (const list of lists) {
+      const ctx: PlacementContext = { inventory, policy: DEFAULT_POLICY, nowMs: NOW_MS, cluster: { view: spreadView, pod: replica } };
+      const shared = { ...ctx, index: latest.indexFor(inventory, spreadView, DEFAULT_POLICY) };
+      const of = (c: PlacementContext) => {
+        const f = filterNodes(meta, list, c);
+        return { passed: f.passed, failed: [...f.failed].map(([n, r]) => [n, formatReasons(r)]), scores: prioritizeNodes(meta, list, c).map((s) => [s.node, s.score]) };
+      };
+      expect(of(shared)).to.deep.equal(of(ctx));
+    }
+  });
+
+  it("given every host hot, the all-rejected valve answers through one shared index exactly what it answers with a fresh one, request after request", () => {
+    const hot = inventoryOf(
+      [hostView({ id: "host-1", name: "esx-hot", metrics: { cpuReadyPercent: 14 } }), hostView({ id: "host-2", name: "esx-warm", metrics: { cpuReadyPercent: 11 } })],
+      [vmView({ id: "vm-1", name: "n-hot", hostId: "host-1", biosUuid: undefined }), vmView({ id: "vm-2", name: "n-warm", hostId: "host-2", biosUuid: undefined })],
+    );
+    const hotView = clusterViewOf(["n-hot", "n-warm"].map((name) => nodeView({ name })), []);
+    const latest = new LatestPlacementIndex();
+    const lists = [names.slice(0, 2), names.slice(0, 1), names.slice(0, 2)];
+    for (const [i, list] of lists.entries()) {
+      for (const setting of ["pass-coolest", "reject"] as const) {
+        for (const cluster of [undefined, { view: hotView, pod: incoming(1) }]) {
+          const ctx: PlacementContext = { inventory: hot, policy: DEFAULT_POLICY, nowMs: NOW_MS + 600 * i, ...(cluster ? { cluster } : {}) };
+          const shared = { ...ctx, index: latest.indexFor(hot, cluster?.view, DEFAULT_POLICY) };
+          const of = (c: PlacementContext) => {
+            const memo = new RequestMemo(list);
+            const out = applyAllRejectedValve(filterNodes(pod, list, c, memo), pod, list, c, setting, memo);
+            return { passed: out.passed, valve: out.valve, unresolvable: [...out.unresolvable].map(([n, r]) => [n, formatReasons(r)]) };
+          };
+          const fresh = of(ctx);
+          expect(fresh.valve).to.not.equal(undefined);
+          expect(of(shared)).to.deep.equal(fresh);
+        }
+      }
+    }
   });
 });

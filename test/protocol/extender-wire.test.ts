@@ -1,7 +1,8 @@
 import { expect } from "chai";
 import { readFileSync } from "node:fs";
 import { ExtenderArgsError, parseExtenderArgs } from "../../src/protocol/parse-extender-args.js";
-import { toFilterResultWire, toPrioritizeWire } from "../../src/protocol/to-extender-wire.js";
+import { filterResultJson, toFilterResultWire, toPrioritizeWire } from "../../src/protocol/to-extender-wire.js";
+import { formatReasons } from "../../src/protocol/format-reason.js";
 import { realisticNode } from "../fixtures/wire-node.js";
 
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../../../test/fixtures/wire/${name}`, import.meta.url), "utf8"));
@@ -65,6 +66,27 @@ describe("toFilterResultWire", () => {
     expect(JSON.stringify(wire.Nodes!.items[0])).to.equal(JSON.stringify(b));
     expect(wire.FailedNodes).to.have.keys("a");
   });
+});
+
+describe("filterResultJson", () => {
+  const hot = [{ code: "host_maintenance" as const, host: { id: "host-1", name: "esx-\"1\"\u2028" } }];
+  const cold = [{ code: "node_unmapped" as const, node: "weird \\ name" }];
+  const valve = { action: "passed-coolest" as const, passed: ["a"], tier: 1.2, hotter: [] };
+  const cases = [
+    { name: "some pass, some fail, names to escape", names: ["a", "b\"q", "c"], passed: ["a"], failed: [["b\"q", hot]], unresolvable: [["c", cold]] },
+    { name: "every node failed", names: ["a", "b"], passed: [], failed: [["a", hot], ["b", cold]], unresolvable: [] },
+    { name: "index-like names (an object puts them first)", names: ["z", "10", "2"], passed: [], failed: [["z", hot], ["10", hot], ["2", cold]], unresolvable: [] },
+    { name: "a name an object would not keep as a key", names: ["__proto__", "a"], passed: ["a"], failed: [["__proto__", hot]], unresolvable: [] },
+    { name: "the valve opened", names: ["a", "b"], passed: ["a"], failed: [], unresolvable: [["b", hot]], valve },
+  ] as const;
+  for (const c of cases) {
+    it(`given ${c.name}, is JSON.stringify of toFilterResultWire byte for byte`, () => {
+      const req = parseExtenderArgs({ Pod: {}, Nodes: null, NodeNames: [...c.names] });
+      const outcome = { passed: [...c.passed], failed: new Map(c.failed.map(([n, r]) => [n, r])), unresolvable: new Map(c.unresolvable.map(([n, r]) => [n, r])), decisions: [], ...("valve" in c ? { valve: c.valve } : {}) };
+      const json = (r: Parameters<typeof formatReasons>[0]) => JSON.stringify(formatReasons(r));
+      expect(filterResultJson(req, outcome, formatReasons, json)).to.equal(JSON.stringify(toFilterResultWire(req, outcome, formatReasons)));
+    });
+  }
 });
 
 describe("toPrioritizeWire", () => {
