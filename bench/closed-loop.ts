@@ -23,10 +23,22 @@ export function processCpuMs(pid: number): number {
 function post(agent: Agent, port: number, path: string, body: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const req = request({ host: "127.0.0.1", port, path, method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (res) => {
-      res.on("data", () => undefined);
-      res.on("end", () => (res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`POST ${path}: HTTP ${res.statusCode}`))));
-    });
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port,
+        path,
+        method: "POST",
+        agent,
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.on("data", () => undefined);
+        res.on("end", () =>
+          res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`POST ${path}: HTTP ${res.statusCode}`)),
+        );
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
@@ -36,7 +48,14 @@ function post(agent: Agent, port: number, path: string, body: string): Promise<n
  * A closed-loop load generator: `connections` keep-alive connections, each sending a filter
  * then a prioritize request and the next pair as soon as the answer is in, for `durationMs`.
  */
-export async function closedLoopRound(opts: { port: number; pid: number; filterBody: string; prioritizeBody: string; durationMs: number; connections: number }): Promise<RoundResult> {
+export async function closedLoopRound(opts: {
+  port: number;
+  pid: number;
+  filterBody: string;
+  prioritizeBody: string;
+  durationMs: number;
+  connections: number;
+}): Promise<RoundResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: opts.connections });
   const roundTrips: number[] = [];
   let pairs = 0;

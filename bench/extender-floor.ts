@@ -22,7 +22,11 @@ const server = createServer((req, res) => {
     const body =
       req.url === "/prioritize"
         ? JSON.stringify(names.map((Host) => ({ Host, Score: 5 })))
-        : JSON.stringify(items ? { Nodes: { metadata: {}, items }, NodeNames: null, FailedNodes: {}, FailedAndUnresolvableNodes: {}, Error: "" } : { Nodes: null, NodeNames: names, FailedNodes: {}, FailedAndUnresolvableNodes: {}, Error: "" });
+        : JSON.stringify(
+            items
+              ? { Nodes: { metadata: {}, items }, NodeNames: null, FailedNodes: {}, FailedAndUnresolvableNodes: {}, Error: "" }
+              : { Nodes: null, NodeNames: names, FailedNodes: {}, FailedAndUnresolvableNodes: {}, Error: "" },
+          );
     res.writeHead(200, { "content-type": "application/json" }).end(body);
   });
 });

@@ -89,7 +89,11 @@ async function clusterCacheCases(pod: unknown, floor: Server, work: string, serv
   const { benchNamespaces, benchNodes, benchPods, samplePod, startFakeKubeApiserver } = await import("../mocks/kube-apiserver/index.js");
   const NODES = 5000;
   const scenario = generateScenario({ hosts: 250, vmsPerHost: 20 });
-  const vms = scenario.vms.map((vm, i) => ({ ...vm, name: `node-${i}`, biosUuid: `4205a1b2-c3d4-e5f6-a7b8-${i.toString(16).padStart(12, "0")}` }));
+  const vms = scenario.vms.map((vm, i) => ({
+    ...vm,
+    name: `node-${i}`,
+    biosUuid: `4205a1b2-c3d4-e5f6-a7b8-${i.toString(16).padStart(12, "0")}`,
+  }));
   const vc = await startMockVcenter({ scenario: { ...scenario, vms } });
   const fake = await startFakeKubeApiserver({ rbac: false });
   const figures: BenchFigure[] = [];
@@ -97,13 +101,27 @@ async function clusterCacheCases(pod: unknown, floor: Server, work: string, serv
     fake.controls.bulkLoad({ namespaces: benchNamespaces(), nodes: benchNodes(NODES), pods: benchPods(50_000, NODES) });
     const kubeconfig = join(work, "kubeconfig.yaml");
     writeFileSync(kubeconfig, fake.kubeconfigYaml());
-    const hvx = await startHvx(vc, scenario, work, "cluster", { kubernetes: { enabled: true, kubeconfig }, burstGuard: { settleSeconds: 3600 } });
+    const hvx = await startHvx(vc, scenario, work, "cluster", {
+      kubernetes: { enabled: true, kubeconfig },
+      burstGuard: { settleSeconds: 3600 },
+    });
     servers.push(hvx);
     const body = JSON.stringify({ Pod: pod, Nodes: null, NodeNames: Array.from({ length: 500 }, (_, i) => `node-${(i * 7) % NODES}`) });
     await untilClusterAware(hvx.port, body);
     figures.push(...(await compare("http.nodeNames.500.clusterCache.typical", hvx, floor, body, { cpuRatio: 3.0 })));
     for (let h = 0; h < 250; h++) {
-      fake.controls.upsertPod(samplePod({ namespace: "team-0", name: `fresh-${h}`, nodeName: `node-${h * 20}`, cpu: "250m", memory: "512Mi", cpuLimit: "1", memoryLimit: "1Gi", owner: { kind: "ReplicaSet", name: `fresh-${h}` } }));
+      fake.controls.upsertPod(
+        samplePod({
+          namespace: "team-0",
+          name: `fresh-${h}`,
+          nodeName: `node-${h * 20}`,
+          cpu: "250m",
+          memory: "512Mi",
+          cpuLimit: "1",
+          memoryLimit: "1Gi",
+          owner: { kind: "ReplicaSet", name: `fresh-${h}` },
+        }),
+      );
     }
     await new Promise((r) => setTimeout(r, 2000)); // the watch delivers the bindings
     figures.push(...(await compare("http.nodeNames.500.clusterCache.worst", hvx, floor, body, {})));
@@ -152,7 +170,16 @@ async function compare(key: string, hvx: Server, floor: Server, body: string, ta
   for (let r = 0; r < ROUNDS; r++) {
     for (const side of ["hvx", "floor"] as const) {
       const server = side === "hvx" ? hvx : floor;
-      rounds[side].push(await closedLoopRound({ port: server.port, pid: server.child.pid!, filterBody: body, prioritizeBody: body, durationMs: ROUND_MS, connections: CONNECTIONS }));
+      rounds[side].push(
+        await closedLoopRound({
+          port: server.port,
+          pid: server.child.pid!,
+          filterBody: body,
+          prioritizeBody: body,
+          durationMs: ROUND_MS,
+          connections: CONNECTIONS,
+        }),
+      );
     }
   }
   const summary = (rs: RoundResult[]) => ({
@@ -166,17 +193,35 @@ async function compare(key: string, hvx: Server, floor: Server, body: string, ta
   const cpuRatio = h.cpuMsPerPair / f.cpuMsPerPair;
   const rtRatio = h.p50Ms / f.p50Ms;
   const out: BenchFigure[] = [];
-  for (const [side, s] of [["hvx", h], ["floor", f]] as const) {
+  for (const [side, s] of [
+    ["hvx", h],
+    ["floor", f],
+  ] as const) {
     out.push(
       { name: `${key}.${side}.pairsPerSecond`, value: s.pairsPerSecond, unit: "filter+prioritize/s" },
       { name: `${key}.${side}.roundTrip.p50Ms`, value: s.p50Ms, unit: "ms" },
-      { name: `${key}.${side}.roundTrip.p99Ms`, value: s.p99Ms, unit: "ms", ...(side === "hvx" && targets.p99Ms !== undefined ? { target: `<= ${targets.p99Ms}`, ok: s.p99Ms <= targets.p99Ms } : {}) },
+      {
+        name: `${key}.${side}.roundTrip.p99Ms`,
+        value: s.p99Ms,
+        unit: "ms",
+        ...(side === "hvx" && targets.p99Ms !== undefined ? { target: `<= ${targets.p99Ms}`, ok: s.p99Ms <= targets.p99Ms } : {}),
+      },
       { name: `${key}.${side}.serverCpuMsPerPair`, value: s.cpuMsPerPair, unit: "ms CPU/pair" },
     );
   }
   out.push(
-    { name: `${key}.cpuPerPair.hvxVsFloor`, value: cpuRatio, unit: "x", ...(targets.cpuRatio !== undefined ? { target: `<= ${targets.cpuRatio}`, ok: cpuRatio <= targets.cpuRatio } : {}) },
-    { name: `${key}.roundTrip.p50.hvxVsFloor`, value: rtRatio, unit: "x", ...(targets.roundTripRatio !== undefined ? { target: `<= ${targets.roundTripRatio}`, ok: rtRatio <= targets.roundTripRatio } : {}) },
+    {
+      name: `${key}.cpuPerPair.hvxVsFloor`,
+      value: cpuRatio,
+      unit: "x",
+      ...(targets.cpuRatio !== undefined ? { target: `<= ${targets.cpuRatio}`, ok: cpuRatio <= targets.cpuRatio } : {}),
+    },
+    {
+      name: `${key}.roundTrip.p50.hvxVsFloor`,
+      value: rtRatio,
+      unit: "x",
+      ...(targets.roundTripRatio !== undefined ? { target: `<= ${targets.roundTripRatio}`, ok: rtRatio <= targets.roundTripRatio } : {}),
+    },
     { name: `${key}.pairsPerSecond.hvxVsFloor`, value: h.pairsPerSecond / f.pairsPerSecond, unit: "x" },
   );
   return out;
@@ -219,7 +264,13 @@ function freePort(): Promise<number> {
 }
 
 /** `hvx serve --config FILE` against the mock, as a user starts it; resolves once /readyz answers 200. */
-async function startHvx(vc: MockVcenterHandle, scenario: Scenario, work: string, name: string, extra: Record<string, unknown> = { kubernetes: { enabled: false } }): Promise<HvxChild> {
+async function startHvx(
+  vc: MockVcenterHandle,
+  scenario: Scenario,
+  work: string,
+  name: string,
+  extra: Record<string, unknown> = { kubernetes: { enabled: false } },
+): Promise<HvxChild> {
   const port = await freePort();
   const adminPort = await freePort();
   const file = join(work, `${name}.yaml`);
@@ -254,7 +305,8 @@ async function warmStarted(adminPort: number): Promise<boolean> {
     const res = await fetch(`http://127.0.0.1:${adminPort}/metrics`);
     const text = await res.text();
     let hosts = 0;
-    for (const line of text.split("\n")) if (line.startsWith("hvx_prediction_history_hosts_total{")) hosts += Number(line.slice(line.lastIndexOf(" ") + 1));
+    for (const line of text.split("\n"))
+      if (line.startsWith("hvx_prediction_history_hosts_total{")) hosts += Number(line.slice(line.lastIndexOf(" ") + 1));
     return hosts > 0;
   } catch {
     return false;

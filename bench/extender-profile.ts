@@ -20,14 +20,34 @@ const seconds = Number(process.argv[4] ?? 5);
 const nowMs = Date.now();
 const config = parseConfig(undefined);
 const cluster = syntheticCluster(nowMs, mode === "typical" || mode === "ledger" ? "typical" : "worst");
-const incoming: PodView = { namespace: "payments", name: "payments-api-x", uid: "incoming", ownerKey: "ReplicaSet/apps/w-3", requests: { cpuMilli: 250, memoryBytes: 2 ** 29 }, limits: { cpuMilli: 2000, memoryBytes: 2 ** 30 }, expectedDemand: { cpuMilli: 250, memoryBytes: 2 ** 29 }, terminal: false };
+const incoming: PodView = {
+  namespace: "payments",
+  name: "payments-api-x",
+  uid: "incoming",
+  ownerKey: "ReplicaSet/apps/w-3",
+  requests: { cpuMilli: 250, memoryBytes: 2 ** 29 },
+  limits: { cpuMilli: 2000, memoryBytes: 2 ** 30 },
+  expectedDemand: { cpuMilli: 250, memoryBytes: 2 ** 29 },
+  terminal: false,
+};
 // ledger: a new pod per pair, each recorded by the in-flight ledger after its prioritize, as `hvx serve` wires it (src/main.ts).
 const ledger = new InFlightLedger();
 let pairs = 0;
 const podOf = () => (mode === "ledger" ? { ...incoming, uid: `incoming-${pairs}` } : incoming);
 const handlers = createExtenderHandlers({
-  source: new FakeMetricsSource(syntheticInventory(nowMs, mode !== "plain")), policy: config, metrics: new ExtenderMetrics(new Registry()), log: silentLogger(), clock: () => nowMs,
-  ...(mode !== "plain" ? { enrich: (ctx) => { const p = podOf(); return { ...ctx, cluster: { view: mode === "ledger" ? ledger.viewWith(cluster, ctx.nowMs, p.uid) : cluster, pod: p } }; } } : {}),
+  source: new FakeMetricsSource(syntheticInventory(nowMs, mode !== "plain")),
+  policy: config,
+  metrics: new ExtenderMetrics(new Registry()),
+  log: silentLogger(),
+  clock: () => nowMs,
+  ...(mode !== "plain"
+    ? {
+        enrich: (ctx) => {
+          const p = podOf();
+          return { ...ctx, cluster: { view: mode === "ledger" ? ledger.viewWith(cluster, ctx.nowMs, p.uid) : cluster, pod: p } };
+        },
+      }
+    : {}),
   ...(mode === "ledger" ? { onPrioritized: (scores, ctx) => recordAnswer(ledger, scores, ctx) } : {}),
 });
 const pod = JSON.parse(readFileSync(new URL("../../test/fixtures/wire/filter-args-nodenames.json", import.meta.url), "utf8")).Pod;
@@ -45,4 +65,6 @@ while (Date.now() < floorEnd) {
   JSON.stringify(JSON.parse(body));
   floor++;
 }
-process.stdout.write(`${mode} ${n}: ${((seconds * 1000) / pairs).toFixed(3)} ms/pair, ${(floor / pairs).toFixed(2)}x the time of two parse+stringify\n`);
+process.stdout.write(
+  `${mode} ${n}: ${((seconds * 1000) / pairs).toFixed(3)} ms/pair, ${(floor / pairs).toFixed(2)}x the time of two parse+stringify\n`,
+);

@@ -36,13 +36,18 @@ export async function run(): Promise<BenchFigure[]> {
       { name: "informer.sync.5000nodes.50000pods.rssMB", value: result.rssMB, unit: "MB", target: "<= 400", ok: result.rssMB <= 400 },
       { name: "informer.sync.5000nodes.50000pods.heapUsedMB", value: result.heapUsedMB, unit: "MB" },
       { name: "informer.latest.first.ms", value: result.firstLatestMs, unit: "ms" },
-      { name: "informer.sync.podsBound", value: result.podsBound, unit: "pods", target: `= ${expectedBound}`, ok: result.podsBound === expectedBound && result.nodes === NODES },
+      {
+        name: "informer.sync.podsBound",
+        value: result.podsBound,
+        unit: "pods",
+        target: `= ${expectedBound}`,
+        ok: result.podsBound === expectedBound && result.nodes === NODES,
+      },
     ];
   } finally {
     await fake.close();
   }
 }
-
 
 async function child(url: string): Promise<void> {
   const { CoreV1Api, KubeConfig } = await import("@kubernetes/client-node");
@@ -56,7 +61,13 @@ async function child(url: string): Promise<void> {
     contexts: [{ name: "fake", cluster: "fake", user: "fake" }],
     currentContext: "fake",
   });
-  const informer = new ClusterInformer({ kubeConfig: kc, listApi: makeTimedApiClient(kc, CoreV1Api), defaults: { cpuMilli: 100, memoryBytes: 128 * 1024 * 1024 }, log: silentLogger(), syncTimeoutMs: 120_000 });
+  const informer = new ClusterInformer({
+    kubeConfig: kc,
+    listApi: makeTimedApiClient(kc, CoreV1Api),
+    defaults: { cpuMilli: 100, memoryBytes: 128 * 1024 * 1024 },
+    log: silentLogger(),
+    syncTimeoutMs: 120_000,
+  });
   const t0 = performance.now();
   await informer.start();
   const syncMs = performance.now() - t0;

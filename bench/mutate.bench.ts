@@ -32,11 +32,19 @@ function fiveContainerReview(): string {
 
 function hosts(): HostView[] {
   return Array.from({ length: HOSTS }, (_, h) => ({
-    id: `host-${h}`, name: `esx-${h}`, connectionState: "CONNECTED" as const, inMaintenance: false, cpuCores: 32, cpuMhzPerCore: 2600,
-    memoryMiB: 524288, vmIds: [], vcpuPerPcpu: 1 + (h % 20) / 10, vramPerPram: 0.8 + (h % 5) / 10, polledAtMs: Date.now(),
+    id: `host-${h}`,
+    name: `esx-${h}`,
+    connectionState: "CONNECTED" as const,
+    inMaintenance: false,
+    cpuCores: 32,
+    cpuMhzPerCore: 2600,
+    memoryMiB: 524288,
+    vmIds: [],
+    vcpuPerPcpu: 1 + (h % 20) / 10,
+    vramPerPram: 0.8 + (h % 5) / 10,
+    polledAtMs: Date.now(),
   }));
 }
-
 
 /** `/mutate` for a 5-container pod, in-process through the same handler the route calls. */
 export async function run(): Promise<BenchFigure[]> {

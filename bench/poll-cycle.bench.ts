@@ -34,7 +34,13 @@ export async function run(): Promise<BenchFigure[]> {
     if (r.vms !== HOSTS * VMS_PER_HOST) throw new Error(`poll-cycle bench: expected ${HOSTS * VMS_PER_HOST} VMs, got ${r.vms}`);
     const total = Object.values(mock.controls.stats().requestsByRoute).reduce((a, b) => a + b, 0);
     return [
-      { name: "poll.cycle.200h4000vm.steadyMs", value: r.steadyMs, unit: "ms", target: `<= ${CYCLE_TARGET_MS}`, ok: r.steadyMs <= CYCLE_TARGET_MS },
+      {
+        name: "poll.cycle.200h4000vm.steadyMs",
+        value: r.steadyMs,
+        unit: "ms",
+        target: `<= ${CYCLE_TARGET_MS}`,
+        ok: r.steadyMs <= CYCLE_TARGET_MS,
+      },
       { name: "poll.cycle.200h4000vm.coldMs", value: r.coldMs, unit: "ms" },
       { name: "poll.cycle.200h4000vm.requests", value: total, unit: "requests (4 cycles)" },
       { name: "poll.cycle.200h4000vm.rssMB", value: r.rssMB, unit: "MB", target: `<= ${RSS_TARGET_MB}`, ok: r.rssMB <= RSS_TARGET_MB },
@@ -44,7 +50,6 @@ export async function run(): Promise<BenchFigure[]> {
     await mock.close();
   }
 }
-
 
 async function child(url: string): Promise<void> {
   const { Registry } = await import("prom-client");

@@ -32,23 +32,51 @@ export async function run(): Promise<BenchFigure[]> {
   const stops: Array<() => void> = [];
   try {
     await prometheus.waitForTargets(60_000);
-    const config = configSchema.parse({ vcenter: { url: vcenter.url, username: scenario.credentials.username, password: scenario.credentials.password } });
+    const config = configSchema.parse({
+      vcenter: { url: vcenter.url, username: scenario.credentials.username, password: scenario.credentials.password },
+    });
     const common = { maxMetricAgeSeconds: 120, log: silentLogger() };
-    const vc = new VcenterPoller({ vcenter: config.vcenter, ...common, ...buildVcenterParts({ vcenter: config.vcenter, log: common.log, registry: new Registry() }) });
-    const promFor = (flavour: "telegraf" | "vmware_exporter") => configSchema.parse({ prometheus: { url: prometheus.url, flavour, selector: 'job="vsphere"' } }).prometheus;
+    const vc = new VcenterPoller({
+      vcenter: config.vcenter,
+      ...common,
+      ...buildVcenterParts({ vcenter: config.vcenter, log: common.log, registry: new Registry() }),
+    });
+    const promFor = (flavour: "telegraf" | "vmware_exporter") =>
+      configSchema.parse({ prometheus: { url: prometheus.url, flavour, selector: 'job="vsphere"' } }).prometheus;
     const tgRegistry = new Registry();
-    const tg = new PrometheusPoller({ prometheus: promFor("telegraf"), ...common, ...buildPrometheusSourceParts({ prometheus: promFor("telegraf"), vcenter: config.vcenter, log: common.log, registry: tgRegistry }) });
+    const tg = new PrometheusPoller({
+      prometheus: promFor("telegraf"),
+      ...common,
+      ...buildPrometheusSourceParts({ prometheus: promFor("telegraf"), vcenter: config.vcenter, log: common.log, registry: tgRegistry }),
+    });
     const exRegistry = new Registry();
-    const ex = new PrometheusPoller({ prometheus: promFor("vmware_exporter"), ...common, ...buildPrometheusSourceParts({ prometheus: promFor("vmware_exporter"), vcenter: config.vcenter, log: common.log, registry: exRegistry }) });
-    stops.push(() => vc.stop(), () => tg.stop(), () => ex.stop());
+    const ex = new PrometheusPoller({
+      prometheus: promFor("vmware_exporter"),
+      ...common,
+      ...buildPrometheusSourceParts({
+        prometheus: promFor("vmware_exporter"),
+        vcenter: config.vcenter,
+        log: common.log,
+        registry: exRegistry,
+      }),
+    });
+    stops.push(
+      () => vc.stop(),
+      () => tg.stop(),
+      () => ex.stop(),
+    );
 
     const vcCycle = await steadyCycle(vcenter, () => vc.pollOnce());
     const tgCycle = await steadyCycle(vcenter, () => tg.pollOnce());
     const exCycle = await steadyCycle(vcenter, () => ex.pollOnce());
-    for (const [name, p] of [["telegraf", tg], ["vmware_exporter", ex]] as const) {
+    for (const [name, p] of [
+      ["telegraf", tg],
+      ["vmware_exporter", ex],
+    ] as const) {
       if (p.latest().vms.size !== HOSTS * VMS_PER_HOST) throw new Error(`prometheus-source bench: ${name} saw ${p.latest().vms.size} VMs`);
     }
-    const queries = async (r: Registry) => (await r.getSingleMetric("hvx_prometheus_queries_total")!.get()).values.reduce((a, v) => a + v.value, 0) / 2;
+    const queries = async (r: Registry) =>
+      (await r.getSingleMetric("hvx_prometheus_queries_total")!.get()).values.reduce((a, v) => a + v.value, 0) / 2;
     return [
       { name: "prom.telegraf.200h4000vm.steadyMs", value: tgCycle.ms, unit: "ms" },
       { name: "prom.vmware_exporter.200h4000vm.steadyMs", value: exCycle.ms, unit: "ms" },
@@ -56,8 +84,20 @@ export async function run(): Promise<BenchFigure[]> {
       { name: "vcenter.requestsPerCycle.source=vcenter", value: vcCycle.requests, unit: "requests" },
       { name: "vcenter.requestsPerCycle.source=vcenter.queryPerf", value: vcCycle.queryPerf, unit: "QueryPerf calls" },
       { name: "vcenter.requestsPerCycle.source=telegraf", value: tgCycle.requests, unit: "requests" },
-      { name: "vcenter.requestsPerCycle.source=telegraf.queryPerf", value: tgCycle.queryPerf, unit: "QueryPerf calls", target: "= 0", ok: tgCycle.queryPerf === 0 },
-      { name: "vcenter.requestsPerCycle.source=vmware_exporter", value: exCycle.requests, unit: "requests", target: "= 0", ok: exCycle.requests === 0 },
+      {
+        name: "vcenter.requestsPerCycle.source=telegraf.queryPerf",
+        value: tgCycle.queryPerf,
+        unit: "QueryPerf calls",
+        target: "= 0",
+        ok: tgCycle.queryPerf === 0,
+      },
+      {
+        name: "vcenter.requestsPerCycle.source=vmware_exporter",
+        value: exCycle.requests,
+        unit: "requests",
+        target: "= 0",
+        ok: exCycle.requests === 0,
+      },
       { name: "prom.queriesPerCycle.telegraf", value: await queries(tgRegistry), unit: "instant queries" },
       { name: "prom.queriesPerCycle.vmware_exporter", value: await queries(exRegistry), unit: "instant queries" },
     ];
@@ -71,7 +111,10 @@ export async function run(): Promise<BenchFigure[]> {
 }
 
 /** A cold cycle (session, catalogue, BIOS UUIDs), then one steady cycle, timed, with vCenter's requests during it. */
-async function steadyCycle(vcenter: MockVcenterHandle, cycle: () => Promise<void>): Promise<{ ms: number; requests: number; queryPerf: number }> {
+async function steadyCycle(
+  vcenter: MockVcenterHandle,
+  cycle: () => Promise<void>,
+): Promise<{ ms: number; requests: number; queryPerf: number }> {
   await cycle();
   const before = vcenter.controls.stats();
   const start = performance.now();

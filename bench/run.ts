@@ -36,7 +36,9 @@ async function main(argv: string[]): Promise<number> {
       for (const f of figures) {
         const verdict = f.ok === undefined ? "" : f.ok ? "  ok" : "  MISSED";
         if (f.ok === false) missed++;
-        process.stdout.write(`${f.name.padEnd(58)} ${format(f.value).padStart(12)} ${f.unit.padEnd(20)}${f.target ? ` target ${f.target}` : ""}${verdict}\n`);
+        process.stdout.write(
+          `${f.name.padEnd(58)} ${format(f.value).padStart(12)} ${f.unit.padEnd(20)}${f.target ? ` target ${f.target}` : ""}${verdict}\n`,
+        );
       }
     } catch (err) {
       if (err instanceof BenchSkipped) {

@@ -152,13 +152,20 @@ async function main(argv: readonly string[]): Promise<number> {
     const childLog = join(dir, "hvx.log");
     const out = createWriteStream(childLog);
     const child: ChildProcess = spawn(process.execPath, ["--max-old-space-size=384", CLI, "serve", "--config", configPath], {
-      env: { ...process.env, HVX_VCENTER_USERNAME: scenario.credentials.username, HVX_VCENTER_PASSWORD_FILE: join(dir, "password"), KUBECONFIG: "" },
+      env: {
+        ...process.env,
+        HVX_VCENTER_USERNAME: scenario.credentials.username,
+        HVX_VCENTER_PASSWORD_FILE: join(dir, "password"),
+        KUBECONFIG: "",
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     child.stdout!.pipe(out);
     child.stderr!.pipe(out);
     let exited: { code: number | null; signal: NodeJS.Signals | null; atMs: number } | undefined;
-    const exitedPromise = new Promise<void>((resolve) => child.once("exit", (code, signal) => ((exited = { code, signal, atMs: Date.now() }), resolve())));
+    const exitedPromise = new Promise<void>((resolve) =>
+      child.once("exit", (code, signal) => ((exited = { code, signal, atMs: Date.now() }), resolve())),
+    );
     stops.push(async () => {
       if (!exited) child.kill("SIGTERM");
       await Promise.race([exitedPromise, sleep(20_000)]);
@@ -171,7 +178,12 @@ async function main(argv: readonly string[]): Promise<number> {
     const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 64, timeout: 4_000, rejectUnauthorized: false });
     stops.push(() => (httpAgent.destroy(), httpsAgent.destroy()));
     const get = (port: number, path: string) => send(httpRequest, httpAgent, port, "GET", path, undefined);
-    await until(async () => (await get(extenderPort, "/healthz").catch(() => undefined))?.status === 200, 30_000, "hvx to answer /healthz", () => exited);
+    await until(
+      async () => (await get(extenderPort, "/healthz").catch(() => undefined))?.status === 200,
+      30_000,
+      "hvx to answer /healthz",
+      () => exited,
+    );
     const startRss = rssOf(child.pid!);
     log(`hvx pid ${child.pid} up (extender :${extenderPort}, webhook :${admissionPort}, metrics :${metricsPort}); RSS ${mb(startRss)}`);
 
@@ -308,13 +320,26 @@ async function main(argv: readonly string[]): Promise<number> {
     // --- samples
     const samples: Sample[] = [];
     const takeSample = async () => {
-      const text = await sendText(httpRequest, httpAgent, metricsPort, "GET", "/metrics", undefined).then((r) => r.body, () => "");
+      const text = await sendText(httpRequest, httpAgent, metricsPort, "GET", "/metrics", undefined).then(
+        (r) => r.body,
+        () => "",
+      );
       const rss = rssOf(child.pid!) ?? metric(text, /resident_memory_bytes$/);
       const loop = metric(text, /eventloop_lag_p99_seconds$/);
-      samples.push({ atMs: Date.now(), ...(rss !== undefined ? { rssBytes: rss } : {}), ...(loop !== undefined ? { loopP99Ms: loop * 1000 } : {}) });
+      samples.push({
+        atMs: Date.now(),
+        ...(rss !== undefined ? { rssBytes: rss } : {}),
+        ...(loop !== undefined ? { loopP99Ms: loop * 1000 } : {}),
+      });
     };
     timers.push(setInterval(() => void takeSample(), SAMPLE_EVERY_MS));
-    const progress = setInterval(() => log(`${secs(startMs)} sent ${sent}, in flight ${inFlight}, unexpected ${countAll(unexpected)}, RSS ${mb(samples.at(-1)?.rssBytes)}`), 30_000);
+    const progress = setInterval(
+      () =>
+        log(
+          `${secs(startMs)} sent ${sent}, in flight ${inFlight}, unexpected ${countAll(unexpected)}, RSS ${mb(samples.at(-1)?.rssBytes)}`,
+        ),
+      30_000,
+    );
     timers.push(progress);
 
     while (Date.now() < endMs && !exited) await sleep(250);
@@ -322,12 +347,19 @@ async function main(argv: readonly string[]): Promise<number> {
     for (const t of timers) clearInterval(t);
     await until(async () => inFlight === 0, 15_000, "in-flight requests to finish").catch(() => undefined);
     await takeSample();
-    const finalMetrics = await sendText(httpRequest, httpAgent, metricsPort, "GET", "/metrics", undefined).then((r) => r.body, () => "");
+    const finalMetrics = await sendText(httpRequest, httpAgent, metricsPort, "GET", "/metrics", undefined).then(
+      (r) => r.body,
+      () => "",
+    );
     const aliveAtEnd = !exited;
     const wallS = (Date.now() - startMs) / 1000;
     const hvxCpuS = (cpuSecondsOf(child.pid!) ?? Number.NaN) - (cpuAtStart.hvx ?? Number.NaN);
     const soakCpu = process.cpuUsage(cpuAtStart.soak);
-    const cpu = { hvxCorePercent: round((hvxCpuS / wallS) * 100), soakCorePercent: round(((soakCpu.user + soakCpu.system) / 1e6 / wallS) * 100), loadAverage: loadavg().map(round) };
+    const cpu = {
+      hvxCorePercent: round((hvxCpuS / wallS) * 100),
+      soakCorePercent: round(((soakCpu.user + soakCpu.system) / 1e6 / wallS) * 100),
+      loadAverage: loadavg().map(round),
+    };
 
     // --- shutdown under no load: SIGTERM must end hvx cleanly
     child.kill("SIGTERM");
@@ -337,29 +369,69 @@ async function main(argv: readonly string[]): Promise<number> {
     // --- report
     const warmEnd = startMs + o.warmupSeconds * 1000;
     const window = Math.max(SAMPLE_EVERY_MS * 2, (endMs - warmEnd) * 0.15);
-    const rssAt = (from: number, to: number) => median(samples.filter((s) => s.atMs >= from && s.atMs <= to && s.rssBytes !== undefined).map((s) => s.rssBytes!));
+    const rssAt = (from: number, to: number) =>
+      median(samples.filter((s) => s.atMs >= from && s.atMs <= to && s.rssBytes !== undefined).map((s) => s.rssBytes!));
     const rssAfterWarmup = rssAt(warmEnd, warmEnd + window);
     const rssEnd = rssAt(endMs - window, endMs + 60_000);
     const growth = rssAfterWarmup && rssEnd ? rssEnd / rssAfterWarmup - 1 : undefined;
     const loops = samples.filter((s) => s.atMs >= warmEnd && s.loopP99Ms !== undefined).map((s) => s.loopP99Ms!);
     const loopMax = loops.length > 0 ? Math.max(...loops) : undefined;
-    const internalErrors = sumMetric(finalMetrics, /^hvx_extender_requests_total\{.*outcome="internal_error"/) + sumMetric(finalMetrics, /^hvx_admission_.*internal_error/);
+    const internalErrors =
+      sumMetric(finalMetrics, /^hvx_extender_requests_total\{.*outcome="internal_error"/) +
+      sumMetric(finalMetrics, /^hvx_admission_.*internal_error/);
     const unhandled = sumMetric(finalMetrics, /^hvx_unhandled_rejections_total/);
     const perEndpoint = Object.fromEntries(
       ENDPOINTS.map((e) => {
         const list = answers.get(e)!;
         const ms = list.map((a) => a.ms).sort((a, b) => a - b);
-        return [e, { count: list.length, unexpected: Object.fromEntries(unexpected.get(e)!), p50Ms: round(percentile(ms, 50)), p99Ms: round(percentile(ms, 99)), maxMs: round(ms.at(-1) ?? 0) }];
+        return [
+          e,
+          {
+            count: list.length,
+            unexpected: Object.fromEntries(unexpected.get(e)!),
+            p50Ms: round(percentile(ms, 50)),
+            p99Ms: round(percentile(ms, 99)),
+            maxMs: round(ms.at(-1) ?? 0),
+          },
+        ];
       }),
     );
     const checks: Array<[string, boolean, string]> = [
       ["no unexpected answers", countAll(unexpected) === 0, `${countAll(unexpected)} (client shed ${shed})`],
-      ["no internal errors, no unhandled rejections", internalErrors === 0 && unhandled === 0, `internal_error ${internalErrors}, unhandled ${unhandled}`],
-      ["hvx alive to the end, clean exit on SIGTERM", aliveAtEnd && cleanExit, exited ? `exit code ${exited.code} signal ${exited.signal}` : "still running"],
-      ["RSS growth after warm-up < 10 %", growth !== undefined && growth < 0.1, growth === undefined ? "no samples" : `${(growth * 100).toFixed(1)} % (${mb(rssAfterWarmup)} -> ${mb(rssEnd)})`],
-      [`p99 <= ${o.maxP99Ms} ms on every endpoint`, ENDPOINTS.every((e) => perEndpoint[e]!.p99Ms <= o.maxP99Ms), ENDPOINTS.map((e) => `${e} ${perEndpoint[e]!.p99Ms}`).join(", ")],
-      [`event-loop delay p99 <= ${o.maxLoopDelayMs} ms`, loopMax === undefined || loopMax <= o.maxLoopDelayMs, loopMax === undefined ? "not exported" : `max over ${SAMPLE_EVERY_MS / 1000}s windows ${round(loopMax)} ms, median ${round(median(loops) ?? 0)} ms`],
-      ["every certificate rotation served within 30 s", rotations.every((r) => r.servedAfterMs !== undefined), rotations.length === 0 ? "none scheduled (run >= 2 minutes)" : rotations.map((r) => (r.servedAfterMs === undefined ? "not served" : `${(r.servedAfterMs / 1000).toFixed(1)} s`)).join(", ")],
+      [
+        "no internal errors, no unhandled rejections",
+        internalErrors === 0 && unhandled === 0,
+        `internal_error ${internalErrors}, unhandled ${unhandled}`,
+      ],
+      [
+        "hvx alive to the end, clean exit on SIGTERM",
+        aliveAtEnd && cleanExit,
+        exited ? `exit code ${exited.code} signal ${exited.signal}` : "still running",
+      ],
+      [
+        "RSS growth after warm-up < 10 %",
+        growth !== undefined && growth < 0.1,
+        growth === undefined ? "no samples" : `${(growth * 100).toFixed(1)} % (${mb(rssAfterWarmup)} -> ${mb(rssEnd)})`,
+      ],
+      [
+        `p99 <= ${o.maxP99Ms} ms on every endpoint`,
+        ENDPOINTS.every((e) => perEndpoint[e]!.p99Ms <= o.maxP99Ms),
+        ENDPOINTS.map((e) => `${e} ${perEndpoint[e]!.p99Ms}`).join(", "),
+      ],
+      [
+        `event-loop delay p99 <= ${o.maxLoopDelayMs} ms`,
+        loopMax === undefined || loopMax <= o.maxLoopDelayMs,
+        loopMax === undefined
+          ? "not exported"
+          : `max over ${SAMPLE_EVERY_MS / 1000}s windows ${round(loopMax)} ms, median ${round(median(loops) ?? 0)} ms`,
+      ],
+      [
+        "every certificate rotation served within 30 s",
+        rotations.every((r) => r.servedAfterMs !== undefined),
+        rotations.length === 0
+          ? "none scheduled (run >= 2 minutes)"
+          : rotations.map((r) => (r.servedAfterMs === undefined ? "not served" : `${(r.servedAfterMs / 1000).toFixed(1)} s`)).join(", "),
+      ],
     ];
     const report = {
       minutes: o.minutes,
@@ -370,7 +442,13 @@ async function main(argv: readonly string[]): Promise<number> {
       rss: { startBytes: startRss, afterWarmupBytes: rssAfterWarmup, endBytes: rssEnd, growth },
       eventLoopP99Ms: { max: loopMax, median: median(loops) },
       cpu,
-      faults: { vcenterFlaps: flaps, watchDrops, certificateRotations: rotations.length, podsChurned: churned, perHostFailures: Math.ceil(perHostFailures / 2) },
+      faults: {
+        vcenterFlaps: flaps,
+        watchDrops,
+        certificateRotations: rotations.length,
+        podsChurned: churned,
+        perHostFailures: Math.ceil(perHostFailures / 2),
+      },
       metricsPort,
       checks: checks.map(([name, ok, detail]) => ({ name, ok, detail })),
     };
@@ -378,7 +456,9 @@ async function main(argv: readonly string[]): Promise<number> {
     if (o.json) writeFileSync(o.json, `${JSON.stringify(report, null, 2)}\n`);
     const failed = checks.filter(([, ok]) => !ok);
     if (failed.length > 0) {
-      process.stdout.write(`\nsoak FAILED: ${failed.map(([n]) => n).join("; ")}\nlast lines of hvx's log (${childLog}):\n${tail(childLog, 30)}\n`);
+      process.stdout.write(
+        `\nsoak FAILED: ${failed.map(([n]) => n).join("; ")}\nlast lines of hvx's log (${childLog}):\n${tail(childLog, 30)}\n`,
+      );
       o.keep = true;
       return 1;
     }
@@ -402,8 +482,18 @@ function buildBodies(kube: { getPod(ns: string, name: string): Record<string, an
     if (!victim) throw new Error(`the demo cluster has no nightly-report pod on ${node}`);
     return { node, victim, pdb: i % 2 };
   });
-  const meta = JSON.stringify({ Pod: pod, NodeNameToVictims: null, NodeNameToMetaVictims: Object.fromEntries(candidates.map((c) => [c.node, { Pods: [{ UID: c.victim.metadata.uid }], NumPDBViolations: c.pdb }])) });
-  const full = JSON.stringify({ Pod: pod, NodeNameToVictims: Object.fromEntries(candidates.map((c) => [c.node, { Pods: [c.victim], NumPDBViolations: c.pdb }])), NodeNameToMetaVictims: null });
+  const meta = JSON.stringify({
+    Pod: pod,
+    NodeNameToVictims: null,
+    NodeNameToMetaVictims: Object.fromEntries(
+      candidates.map((c) => [c.node, { Pods: [{ UID: c.victim.metadata.uid }], NumPDBViolations: c.pdb }]),
+    ),
+  });
+  const full = JSON.stringify({
+    Pod: pod,
+    NodeNameToVictims: Object.fromEntries(candidates.map((c) => [c.node, { Pods: [c.victim], NumPDBViolations: c.pdb }])),
+    NodeNameToMetaVictims: null,
+  });
   let n = 0;
   const badPaths = ["/filter", "/prioritize", "/preempt"];
   return { filter, mutate, preempt: () => (n++ % 2 === 0 ? meta : full), badPath: () => badPaths[n++ % badPaths.length]! };
@@ -413,8 +503,22 @@ function churnPod(name: string, nodeName: string): Record<string, unknown> {
   return {
     apiVersion: "v1",
     kind: "Pod",
-    metadata: { name, namespace: "shop", labels: { app: "churn" }, ownerReferences: [{ apiVersion: "batch/v1", kind: "Job", name: "churn", uid: "uid-churn", controller: true }] },
-    spec: { nodeName, containers: [{ name: "c", image: "registry.example.com/churn:1", resources: { requests: { cpu: "100m", memory: "64Mi" }, limits: { cpu: "500m", memory: "128Mi" } } }] },
+    metadata: {
+      name,
+      namespace: "shop",
+      labels: { app: "churn" },
+      ownerReferences: [{ apiVersion: "batch/v1", kind: "Job", name: "churn", uid: "uid-churn", controller: true }],
+    },
+    spec: {
+      nodeName,
+      containers: [
+        {
+          name: "c",
+          image: "registry.example.com/churn:1",
+          resources: { requests: { cpu: "100m", memory: "64Mi" }, limits: { cpu: "500m", memory: "128Mi" } },
+        },
+      ],
+    },
     status: { phase: "Running", conditions: [{ type: "PodScheduled", status: "True", lastTransitionTime: new Date().toISOString() }] },
   };
 }
@@ -423,7 +527,29 @@ function churnPod(name: string, nodeName: string): Record<string, unknown> {
 function writeCert(dir: string, certFile: string, keyFile: string, cn: string): void {
   const key = join(dir, `${cn}.key`);
   const cert = join(dir, `${cn}.crt`);
-  execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", `/CN=${cn}`, "-addext", "subjectAltName=IP:127.0.0.1"], { stdio: "ignore" });
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-keyout",
+      key,
+      "-out",
+      cert,
+      "-days",
+      "1",
+      "-subj",
+      `/CN=${cn}`,
+      "-addext",
+      "subjectAltName=IP:127.0.0.1",
+    ],
+    { stdio: "ignore" },
+  );
   renameSync(key, keyFile);
   renameSync(cert, certFile);
 }
@@ -452,21 +578,46 @@ function supportsAdminPort(): boolean {
 
 type RequestFn = typeof httpRequest;
 
-function sendText(request: RequestFn, agent: HttpAgent, port: number, method: string, path: string, body: string | undefined): Promise<{ status: number; body: string }> {
+function sendText(
+  request: RequestFn,
+  agent: HttpAgent,
+  port: number,
+  method: string,
+  path: string,
+  body: string | undefined,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, method, path, agent, headers: body === undefined ? {} : { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) }, timeout: 15_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
-      res.on("error", reject);
-    });
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port,
+        method,
+        path,
+        agent,
+        headers: body === undefined ? {} : { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) },
+        timeout: 15_000,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+        res.on("error", reject);
+      },
+    );
     req.on("timeout", () => req.destroy(Object.assign(new Error("timeout"), { code: "TIMEOUT" })));
     req.on("error", reject);
     req.end(body);
   });
 }
 
-async function send(request: RequestFn, agent: HttpAgent, port: number, method: string, path: string, body: string | undefined): Promise<{ status: number }> {
+async function send(
+  request: RequestFn,
+  agent: HttpAgent,
+  port: number,
+  method: string,
+  path: string,
+  body: string | undefined,
+): Promise<{ status: number }> {
   return { status: (await sendText(request, agent, port, method, path, body)).status };
 }
 
@@ -521,14 +672,34 @@ function weightedPicker(mix: Record<Endpoint, number>): () => Endpoint {
   return () => slots[i++ % slots.length]!;
 }
 
-function renderReport(r: { endpoints: Record<string, { count: number; unexpected: Record<string, number>; p50Ms: number; p99Ms: number; maxMs: number }>; rss: { startBytes?: number; afterWarmupBytes?: number; endBytes?: number }; cpu: { hvxCorePercent: number; soakCorePercent: number; loadAverage: number[] }; checks: Array<{ name: string; ok: boolean; detail: string }>; faults: Record<string, unknown>; sent: number; minutes: number; rate: number }, events: string[]): string {
-  const lines = [`soak: ${r.minutes} min at ${r.rate} requests/s, ${r.sent} sent`, "", "endpoint     count  unexpected   p50 ms   p99 ms   max ms"];
+function renderReport(
+  r: {
+    endpoints: Record<string, { count: number; unexpected: Record<string, number>; p50Ms: number; p99Ms: number; maxMs: number }>;
+    rss: { startBytes?: number; afterWarmupBytes?: number; endBytes?: number };
+    cpu: { hvxCorePercent: number; soakCorePercent: number; loadAverage: number[] };
+    checks: Array<{ name: string; ok: boolean; detail: string }>;
+    faults: Record<string, unknown>;
+    sent: number;
+    minutes: number;
+    rate: number;
+  },
+  events: string[],
+): string {
+  const lines = [
+    `soak: ${r.minutes} min at ${r.rate} requests/s, ${r.sent} sent`,
+    "",
+    "endpoint     count  unexpected   p50 ms   p99 ms   max ms",
+  ];
   for (const [e, s] of Object.entries(r.endpoints)) {
     const bad = Object.values(s.unexpected).reduce((a, b) => a + b, 0);
-    lines.push(`${e.padEnd(10)} ${String(s.count).padStart(7)} ${String(bad).padStart(11)} ${s.p50Ms.toFixed(1).padStart(8)} ${s.p99Ms.toFixed(1).padStart(8)} ${s.maxMs.toFixed(1).padStart(8)}${bad ? `   ${JSON.stringify(s.unexpected)}` : ""}`);
+    lines.push(
+      `${e.padEnd(10)} ${String(s.count).padStart(7)} ${String(bad).padStart(11)} ${s.p50Ms.toFixed(1).padStart(8)} ${s.p99Ms.toFixed(1).padStart(8)} ${s.maxMs.toFixed(1).padStart(8)}${bad ? `   ${JSON.stringify(s.unexpected)}` : ""}`,
+    );
   }
   lines.push("", `RSS: start ${mb(r.rss.startBytes)}, after warm-up ${mb(r.rss.afterWarmupBytes)}, end ${mb(r.rss.endBytes)}`);
-  lines.push(`CPU: hvx ${r.cpu.hvxCorePercent} % of one core, soak process (mocks + load) ${r.cpu.soakCorePercent} %, load average ${r.cpu.loadAverage.join(" ")}`);
+  lines.push(
+    `CPU: hvx ${r.cpu.hvxCorePercent} % of one core, soak process (mocks + load) ${r.cpu.soakCorePercent} %, load average ${r.cpu.loadAverage.join(" ")}`,
+  );
   lines.push(`faults: ${JSON.stringify(r.faults)}`);
   if (events.length > 0) lines.push(`fault events: ${events.length} (first: ${events.slice(0, 3).join("; ")})`);
   lines.push("", ...r.checks.map((c) => `${c.ok ? "ok     " : "FAILED "} ${c.name}: ${c.detail}`));
@@ -560,7 +731,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const secs = (startMs: number) => `t+${Math.round((Date.now() - startMs) / 1000)}s`;
 const mb = (bytes: number | undefined) => (bytes === undefined ? "?" : `${(bytes / 2 ** 20).toFixed(1)} MiB`);
 const round = (v: number) => Math.round(v * 10) / 10;
-const countAll = (m: Map<Endpoint, Map<string, number>>) => [...m.values()].reduce((n, byWhat) => n + [...byWhat.values()].reduce((a, b) => a + b, 0), 0);
+const countAll = (m: Map<Endpoint, Map<string, number>>) =>
+  [...m.values()].reduce((n, byWhat) => n + [...byWhat.values()].reduce((a, b) => a + b, 0), 0);
 
 function median(values: number[]): number | undefined {
   if (values.length === 0) return undefined;

@@ -17,7 +17,10 @@ export interface ClientBlock {
 
 async function block(b: ClientBlock): Promise<number[]> {
   let refresh: Promise<unknown> | undefined;
-  const timer = b.pageUrls.length > 0 ? setTimeout(() => (refresh = Promise.all(b.pageUrls.map((u) => fetch(u).then((r) => r.arrayBuffer())))), b.pageAfterMs) : undefined;
+  const timer =
+    b.pageUrls.length > 0
+      ? setTimeout(() => (refresh = Promise.all(b.pageUrls.map((u) => fetch(u).then((r) => r.arrayBuffer())))), b.pageAfterMs)
+      : undefined;
   const out: number[] = [];
   const end = performance.now() + b.lengthMs;
   while (performance.now() < end) {

@@ -48,7 +48,9 @@ export async function run(): Promise<BenchFigure[]> {
     source.set({ ...baseInventory });
     cluster = churned(cluster, polls++);
   };
-  const reservations = new Map([...baseInventory.vms.keys()].map((id, i) => [id, { memoryReservationMiB: i % 3 === 0 ? 0 : 32768, cpuReservationMhz: 0 }]));
+  const reservations = new Map(
+    [...baseInventory.vms.keys()].map((id, i) => [id, { memoryReservationMiB: i % 3 === 0 ? 0 : 32768, cpuReservationMhz: 0 }]),
+  );
   const sources: TwoLayerSources = {
     inventory: () => source.latest(),
     cluster: () => cluster,
@@ -104,7 +106,11 @@ export async function run(): Promise<BenchFigure[]> {
   for (const [name, r] of rounds) {
     const p99 = median(r.p99);
     figures.push({ name: `${name}.p50Ms`, value: median(r.p50), unit: "ms (median of 3)" });
-    figures.push(r.target === undefined ? { name: `${name}.p99Ms`, value: p99, unit: "ms (median of 3)" } : { name: `${name}.p99Ms`, value: p99, unit: "ms (median of 3)", target: `< ${r.target}`, ok: p99 < r.target });
+    figures.push(
+      r.target === undefined
+        ? { name: `${name}.p99Ms`, value: p99, unit: "ms (median of 3)" }
+        : { name: `${name}.p99Ms`, value: p99, unit: "ms (median of 3)", target: `< ${r.target}`, ok: p99 < r.target },
+    );
   }
   figures.push({ name: "twoLayers.debugAdvice.5000nodes.findings", value: (await cache().advice()).findings.length, unit: "findings" });
 
@@ -116,7 +122,9 @@ export async function run(): Promise<BenchFigure[]> {
     let stretchStart = process.cpuUsage();
     let stretches: number[] = [];
     const views = new TwoLayerViewCache({
-      sources, policy: config, clock: () => nowMs,
+      sources,
+      policy: config,
+      clock: () => nowMs,
       yieldToLoop: () => {
         stretches.push(cpuMsSince(stretchStart));
         return new Promise<void>((resolve) => setImmediate(() => ((stretchStart = process.cpuUsage()), resolve())));
@@ -140,7 +148,11 @@ export async function run(): Promise<BenchFigure[]> {
       cpu.direct.push(cpuMsSince(t0));
     }
   }
-  const p50 = (xs: number[]) => percentile(xs.sort((a, b) => a - b), 50);
+  const p50 = (xs: number[]) =>
+    percentile(
+      xs.sort((a, b) => a - b),
+      50,
+    );
   figures.push(
     { name: "twoLayers.cache.afterPoll.bothViews.cpuMs.p50", value: p50(cpu.total), unit: "ms CPU" },
     { name: "twoLayers.cache.afterPoll.longestStretch.cpuMs.p50", value: p50(cpu.longest), unit: "ms CPU" },
@@ -149,9 +161,21 @@ export async function run(): Promise<BenchFigure[]> {
 
   // 2. The extender and the admin port in this process, as in hvx; a sequential client sends
   // filter requests (500 node names) while, in the page phases, the page refreshes as /ui does.
-  const incoming: PodView = { namespace: "payments", name: "p", uid: "incoming", requests: { cpuMilli: 250, memoryBytes: 2 ** 29 }, limits: { cpuMilli: 2000, memoryBytes: 2 ** 30 }, expectedDemand: { cpuMilli: 250, memoryBytes: 2 ** 29 }, terminal: false };
+  const incoming: PodView = {
+    namespace: "payments",
+    name: "p",
+    uid: "incoming",
+    requests: { cpuMilli: 250, memoryBytes: 2 ** 29 },
+    limits: { cpuMilli: 2000, memoryBytes: 2 ** 30 },
+    expectedDemand: { cpuMilli: 250, memoryBytes: 2 ** 29 },
+    terminal: false,
+  };
   const handlers = createExtenderHandlers({
-    source, policy: config, metrics: new ExtenderMetrics(new Registry()), log: silentLogger(), clock: () => nowMs,
+    source,
+    policy: config,
+    metrics: new ExtenderMetrics(new Registry()),
+    log: silentLogger(),
+    clock: () => nowMs,
     enrich: (ctx) => ({ ...ctx, cluster: { view: cluster, pod: incoming } }),
   });
   type Page = "ui" | "viewsOnly" | "uiDirect";
@@ -159,14 +183,18 @@ export async function run(): Promise<BenchFigure[]> {
   let page: Page = "ui";
   const pageViews = cache();
   const extender = await listen(createServer(buildExtenderApp({ handlers, bodyLimitMB: 16 })));
-  const admin = await listen(createServer(buildAdminApp({
-    registry: new Registry(),
-    debugHosts: () => buildDebugHosts(source.latest(), config, nowMs),
-    debugViews: {
-      oversell: () => (page === "uiDirect" ? buildOversellView(sources, config, nowMs) : pageViews.oversell()),
-      advice: () => (page === "uiDirect" ? buildAdviceView(sources, config, nowMs) : pageViews.advice()),
-    },
-  })));
+  const admin = await listen(
+    createServer(
+      buildAdminApp({
+        registry: new Registry(),
+        debugHosts: () => buildDebugHosts(source.latest(), config, nowMs),
+        debugViews: {
+          oversell: () => (page === "uiDirect" ? buildOversellView(sources, config, nowMs) : pageViews.oversell()),
+          advice: () => (page === "uiDirect" ? buildAdviceView(sources, config, nowMs) : pageViews.advice()),
+        },
+      }),
+    ),
+  );
   const pod = JSON.parse(readFileSync(new URL("../../test/fixtures/wire/filter-args-nodenames.json", import.meta.url), "utf8")).Pod;
   const body = JSON.stringify({ Pod: pod, Nodes: null, NodeNames: Array.from({ length: 500 }, (_, i) => `node-${(i * 7) % 5000}`) });
   const clients = new Worker(new URL("./two-layers-clients.js", import.meta.url));
@@ -177,10 +205,23 @@ export async function run(): Promise<BenchFigure[]> {
   const block = (mode: Mode, lengthMs: number, pageAfterMs: number): Promise<number[]> => {
     poll();
     if (mode !== "withoutPage") page = mode;
-    const paths = mode === "withoutPage" ? [] : mode === "viewsOnly" ? ["/debug/oversell", "/debug/advice"] : ["/debug/hosts", "/debug/oversell", "/debug/advice"];
-    const message: ClientBlock = { filterUrl: `${extender.url}/filter`, body, lengthMs, pageUrls: paths.map((p) => `${admin.url}${p}`), pageAfterMs };
+    const paths =
+      mode === "withoutPage"
+        ? []
+        : mode === "viewsOnly"
+          ? ["/debug/oversell", "/debug/advice"]
+          : ["/debug/hosts", "/debug/oversell", "/debug/advice"];
+    const message: ClientBlock = {
+      filterUrl: `${extender.url}/filter`,
+      body,
+      lengthMs,
+      pageUrls: paths.map((p) => `${admin.url}${p}`),
+      pageAfterMs,
+    };
     return new Promise((resolve, reject) => {
-      clients.once("message", (m: { latencies?: number[]; error?: string }) => (m.latencies ? resolve(m.latencies) : reject(new Error(m.error))));
+      clients.once("message", (m: { latencies?: number[]; error?: string }) =>
+        m.latencies ? resolve(m.latencies) : reject(new Error(m.error)),
+      );
       clients.postMessage(message);
     });
   };
@@ -203,10 +244,16 @@ export async function run(): Promise<BenchFigure[]> {
           samples.get(mode)!.push(...(await block(mode, blockMs, pageAfterMs)));
         }
       }
-      const quiet = percentile(samples.get("withoutPage")!.sort((a, b) => a - b), 99);
+      const quiet = percentile(
+        samples.get("withoutPage")!.sort((a, b) => a - b),
+        99,
+      );
       quietP50s.push(percentile(samples.get("withoutPage")!, 50));
       for (const m of modes) {
-        const p99 = percentile(samples.get(m)!.sort((a, b) => a - b), 99);
+        const p99 = percentile(
+          samples.get(m)!.sort((a, b) => a - b),
+          99,
+        );
         p99s.get(m)!.push(p99);
         ratios.get(m)!.push(p99 / quiet);
       }
@@ -217,7 +264,11 @@ export async function run(): Promise<BenchFigure[]> {
       figures.push({ name: `${name}.p99Ms`, value: median(p99s.get(m)!), unit: "ms (median of 3)" });
       if (m === "withoutPage") continue;
       const r = median(ratios.get(m)!);
-      figures.push(m === "uiDirect" ? { name: `${name}.p99Ratio`, value: r, unit: "x (median of 3)" } : { name: `${name}.p99Ratio`, value: r, unit: "x (median of 3)", target: "<= 1.10", ok: r <= 1.1 });
+      figures.push(
+        m === "uiDirect"
+          ? { name: `${name}.p99Ratio`, value: r, unit: "x (median of 3)" }
+          : { name: `${name}.p99Ratio`, value: r, unit: "x (median of 3)", target: "<= 1.10", ok: r <= 1.1 },
+      );
     }
   };
   try {
@@ -266,11 +317,18 @@ function withScaledPods(view: ClusterView): ClusterView {
   const podsByNode = new Map<string, PodView[]>();
   let i = 0;
   for (const [node, pods] of view.podsByNode) {
-    podsByNode.set(node, pods.map((p) => {
-      const ns = `team-${i % 12}`;
-      const scaled = i++ % 2 === 0;
-      return { ...p, namespace: ns, ...(scaled ? { originalRequests: { cpuMilli: p.requests.cpuMilli * 2, memoryBytes: p.requests.memoryBytes * 2 } } : {}) };
-    }));
+    podsByNode.set(
+      node,
+      pods.map((p) => {
+        const ns = `team-${i % 12}`;
+        const scaled = i++ % 2 === 0;
+        return {
+          ...p,
+          namespace: ns,
+          ...(scaled ? { originalRequests: { cpuMilli: p.requests.cpuMilli * 2, memoryBytes: p.requests.memoryBytes * 2 } } : {}),
+        };
+      }),
+    );
   }
   return { ...view, podsByNode, namespaces: new Map(Array.from({ length: 12 }, (_, k) => [`team-${k}`, {}])) };
 }
@@ -278,5 +336,12 @@ function withScaledPods(view: ClusterView): ClusterView {
 async function listen(server: Server): Promise<{ url: string; close: () => Promise<void> }> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }

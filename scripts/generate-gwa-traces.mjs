@@ -41,7 +41,8 @@ function office(hour) {
 }
 
 function file(dir, k, spec, r) {
-  const header = "Timestamp [ms];\tCPU cores;\tCPU capacity provisioned [MHZ];\tCPU usage [MHZ];\tCPU usage [%];\tMemory capacity provisioned [KB];\tMemory usage [KB];\tDisk read throughput [KB/s];\tDisk write throughput [KB/s];\tNetwork received throughput [KB/s];\tNetwork transmitted throughput [KB/s]";
+  const header =
+    "Timestamp [ms];\tCPU cores;\tCPU capacity provisioned [MHZ];\tCPU usage [MHZ];\tCPU usage [%];\tMemory capacity provisioned [KB];\tMemory usage [KB];\tDisk read throughput [KB/s];\tDisk write throughput [KB/s];\tNetwork received throughput [KB/s];\tNetwork transmitted throughput [KB/s]";
   const cores = spec.cores;
   const capMhz = cores * 2600;
   const memKB = spec.memGiB * 1024 * 1024;
@@ -60,7 +61,19 @@ function file(dir, k, spec, r) {
     pct = Math.round(pct * 1000) / 1000;
     const memShare = Math.min(1, spec.mem[0] + (spec.mem[1] - spec.mem[0]) * office(hour - shift) + 0.02 * r());
     const memCap = dir === "office-vms" && k === 1 && i === 100 ? 0 : memKB; // the one skipped row
-    const cells = [START_S + i * SAMPLE_S, cores, capMhz, Math.round((pct / 100) * capMhz * 1000) / 1000, pct, memCap, Math.round(memShare * memKB), Math.round(r() * 500), Math.round(r() * 200), Math.round(r() * 100), Math.round(r() * 100)];
+    const cells = [
+      START_S + i * SAMPLE_S,
+      cores,
+      capMhz,
+      Math.round((pct / 100) * capMhz * 1000) / 1000,
+      pct,
+      memCap,
+      Math.round(memShare * memKB),
+      Math.round(r() * 500),
+      Math.round(r() * 200),
+      Math.round(r() * 100),
+      Math.round(r() * 100),
+    ];
     rows.push(cells.join(";\t"));
   }
   return `${rows.join("\n")}\n`;

@@ -43,6 +43,7 @@ export function intFlag(flags: ReadonlyMap<string, string | true>, name: string,
   const raw = flags.get(name);
   if (raw === undefined) return fallback;
   const n = Number(raw);
-  if (raw === true || !Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}`);
+  if (raw === true || !Number.isInteger(n) || n < min || n > max)
+    throw new UsageError(`--${name} must be an integer from ${min} to ${max}`);
   return n;
 }

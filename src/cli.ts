@@ -54,7 +54,9 @@ async function main(argv: readonly string[]): Promise<number> {
       for (const [i, scenario] of scenarios.entries()) {
         const mock = await startMockVcenter({ scenario, port: ports[i]! });
         mocks.push(mock);
-        process.stderr.write(`mock vCenter serving ${paths[i]} at ${mock.url} (user administrator@vsphere.local / hvx-demo unless the scenario says otherwise)\n`);
+        process.stderr.write(
+          `mock vCenter serving ${paths[i]} at ${mock.url} (user administrator@vsphere.local / hvx-demo unless the scenario says otherwise)\n`,
+        );
       }
       await untilSignal();
       await Promise.all(mocks.map((m) => m.close()));
@@ -108,7 +110,10 @@ async function importMockVcenter(): Promise<typeof import("../mocks/vcenter/inde
   } catch (err) {
     const missing = fileURLToPath(new URL("../mocks/vcenter/index.js", import.meta.url));
     if ((err as { code?: unknown }).code !== "ERR_MODULE_NOT_FOUND" || !String((err as Error).message).includes(missing)) throw err;
-    throw new Error("the mock vCenter is not installed here (production image, built without mocks/): run `npx hvx mock-vcenter` from a source checkout", { cause: err });
+    throw new Error(
+      "the mock vCenter is not installed here (production image, built without mocks/): run `npx hvx mock-vcenter` from a source checkout",
+      { cause: err },
+    );
   }
 }
 

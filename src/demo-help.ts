@@ -11,7 +11,11 @@ export interface DemoPorts {
 export const DEMO_PENDING_POD_REF = "shop/web-5d8f7c9b6-pending";
 
 /** Defaults of `server.port`, `server.adminPort`, `admission.port`: the ports the README shows. */
-export const DEFAULT_DEMO_PORTS: DemoPorts = { extender: "http://localhost:8888", admin: "http://localhost:9090", admission: "http://localhost:8443" };
+export const DEFAULT_DEMO_PORTS: DemoPorts = {
+  extender: "http://localhost:8888",
+  admin: "http://localhost:9090",
+  admission: "http://localhost:8443",
+};
 
 export interface DemoCommand {
   /** What the command shows, printed as a `#` line above it. */

@@ -23,7 +23,9 @@ export function parseExplainArgs(argv: readonly string[], defaultUrl: string): E
   let json = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    const [name, inline] = arg.startsWith("--") ? (arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined]) : [undefined, undefined];
+    const [name, inline] = arg.startsWith("--")
+      ? (arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined])
+      : [undefined, undefined];
     const value = () => {
       const v = inline ?? argv[++i];
       if (v === undefined || v.startsWith("--")) throw new UsageError(`--${name} needs a value`);
@@ -38,7 +40,8 @@ export function parseExplainArgs(argv: readonly string[], defaultUrl: string): E
     else if (name === "json") json = true;
     else throw new UsageError(`unknown option --${name} for 'explain'`);
   }
-  if ((pod === undefined) === (file === undefined)) throw new UsageError(`explain needs either a pod (NAMESPACE/NAME) or --file ARGS.json\n  ${EXPLAIN_USAGE}`);
+  if ((pod === undefined) === (file === undefined))
+    throw new UsageError(`explain needs either a pod (NAMESPACE/NAME) or --file ARGS.json\n  ${EXPLAIN_USAGE}`);
   if (pod !== undefined && !/^[^/\s]+\/[^/\s]+$/.test(pod)) throw new UsageError(`pod must be NAMESPACE/NAME, got '${pod}'`);
   const base = url ?? defaultUrl;
   try {
@@ -78,7 +81,9 @@ export async function runExplain(o: ExplainOptions, io: ExplainIo = defaultIo): 
     try {
       JSON.parse(text);
     } catch (err) {
-      throw new ExplainError(`${o.target.file} is not JSON (expected ExtenderArgs, like examples/filter-nodenames.json): ${(err as Error).message}`);
+      throw new ExplainError(
+        `${o.target.file} is not JSON (expected ExtenderArgs, like examples/filter-nodenames.json): ${(err as Error).message}`,
+      );
     }
     request = { url: endpoint, init: { method: "POST", headers: { "Content-Type": "application/json" }, body: text } };
   }
@@ -88,7 +93,9 @@ export async function runExplain(o: ExplainOptions, io: ExplainIo = defaultIo): 
   } catch (err) {
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
     const why = cause?.code ?? cause?.message ?? (err as Error).message;
-    throw new ExplainError(`cannot reach hvx at ${o.url} (${why}): give its admin port with --url or HVX_URL (e.g. kubectl -n hvx port-forward deploy/hvx 9090)`);
+    throw new ExplainError(
+      `cannot reach hvx at ${o.url} (${why}): give its admin port with --url or HVX_URL (e.g. kubectl -n hvx port-forward deploy/hvx 9090)`,
+    );
   }
   const body = await res.text();
   if (!res.ok) {
@@ -108,6 +115,7 @@ export async function runExplain(o: ExplainOptions, io: ExplainIo = defaultIo): 
   } catch {
     throw new ExplainError(`${endpoint} answered ${res.status} but not JSON: is ${o.url} hvx's admin port?`);
   }
-  if (!reply || !Array.isArray(reply.nodes)) throw new ExplainError(`${endpoint} answered JSON without "nodes": is ${o.url} hvx's admin port?`);
+  if (!reply || !Array.isArray(reply.nodes))
+    throw new ExplainError(`${endpoint} answered JSON without "nodes": is ${o.url} hvx's admin port?`);
   return o.json ? `${JSON.stringify(reply, null, 2)}\n` : renderExplainTable(reply);
 }

@@ -86,6 +86,11 @@ function why(n: ExplainNodeWire): string {
   if (n.verdict === "reject") return n.why ?? n.reasons.join("; ");
   if (n.exemptBy) return `exempt: ${n.exemptBy}`;
   if (n.noOpinion) return `no opinion: ${n.reasons.join("; ")}`;
-  const warm = n.rules.filter((r) => r.status === "warn").map((r) => `${r.scope === "vm" ? "VM " : ""}${r.metric} ${r.value}${r.unit === "%" ? "%" : ` ${r.unit}`} >= ${r.warnAt}${r.unit === "%" ? "%" : ` ${r.unit}`} (warn)`);
+  const warm = n.rules
+    .filter((r) => r.status === "warn")
+    .map(
+      (r) =>
+        `${r.scope === "vm" ? "VM " : ""}${r.metric} ${r.value}${r.unit === "%" ? "%" : ` ${r.unit}`} >= ${r.warnAt}${r.unit === "%" ? "%" : ` ${r.unit}`} (warn)`,
+    );
   return warm.join(", ");
 }

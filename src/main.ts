@@ -1,7 +1,18 @@
 import { hostname } from "node:os";
 import { CoordinationV1Api, CoreV1Api, type KubeConfig } from "@kubernetes/client-node";
 import { collectDefaultMetrics, Registry } from "prom-client";
-import { ClusterInformer, createClusterMetrics, kubeConfigFromConfig, LeaseElector, makeTimedApiClient, NodeLabeller, Rebalancer, REBALANCER_LEASE, resolveOwnNamespace, toPodView } from "./cluster/index.js";
+import {
+  ClusterInformer,
+  createClusterMetrics,
+  kubeConfigFromConfig,
+  LeaseElector,
+  makeTimedApiClient,
+  NodeLabeller,
+  Rebalancer,
+  REBALANCER_LEASE,
+  resolveOwnNamespace,
+  toPodView,
+} from "./cluster/index.js";
 import { createRebalanceMetrics } from "./observability/rebalance-metrics.js";
 import type { PodWire } from "./cluster/to-pod-view.js";
 import type { Config } from "./config/index.js";
@@ -94,39 +105,61 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
 
     // The demo's credentials come from its scenario, not from the files.
     const credentialFiles = demo ? {} : readVcenterCredentialFiles();
-    const poller = several ? startVcenters(config, log, registry, credentialFiles) : startMetricsSource(config, vcenter, log, registry, credentialFiles);
+    const poller = several
+      ? startVcenters(config, log, registry, credentialFiles)
+      : startMetricsSource(config, vcenter, log, registry, credentialFiles);
     stops.push(() => poller.stop());
 
-    const access = demo?.kubeConfig ? { enabled: true as const, kubeConfig: demo.kubeConfig } : kubeConfigFromConfig(config.kubernetes, kubeEnv);
+    const access = demo?.kubeConfig
+      ? { enabled: true as const, kubeConfig: demo.kubeConfig }
+      : kubeConfigFromConfig(config.kubernetes, kubeEnv);
     const ownNamespace = resolveOwnNamespace(access.enabled ? access.kubeConfig : undefined, kubeEnv.podNamespace);
     const defaults = { cpuMilli: cpuMilli(config.burstGuard.defaultCpu), memoryBytes: memoryBytes(config.burstGuard.defaultMemory) };
     let informer: ClusterInformer | undefined;
     if (access.enabled) {
       const { resyncSeconds, watchIdleSeconds, requestTimeoutSeconds } = config.kubernetes;
       const listApi = makeTimedApiClient(access.kubeConfig, CoreV1Api, requestTimeoutSeconds * 1000);
-      informer = new ClusterInformer({ kubeConfig: access.kubeConfig, listApi, defaults, resyncSeconds, watchIdleSeconds, log, metrics: createClusterMetrics(registry) });
+      informer = new ClusterInformer({
+        kubeConfig: access.kubeConfig,
+        listApi,
+        defaults,
+        resyncSeconds,
+        watchIdleSeconds,
+        log,
+        metrics: createClusterMetrics(registry),
+      });
       // Scheduling must not wait for the API server: until synced, hvx decides as without it.
       informer.start().then(
         () => log.info("Kubernetes informers synced (nodes, pods, namespaces)"),
         (err: Error) => log.error({ error: err.message }, "Kubernetes informers not synced yet; still retrying"),
       );
       stops.push(() => informer!.stop());
-      if (config.nodeLabels.enabled) startNodeLabeller(config, access.kubeConfig, ownNamespace, informer, poller, log, stops, kubeEnv.podName);
-      if (config.rebalance.enabled) startRebalancer(config, access.kubeConfig, ownNamespace, informer, poller, registry, log, stops, kubeEnv.podName);
+      if (config.nodeLabels.enabled)
+        startNodeLabeller(config, access.kubeConfig, ownNamespace, informer, poller, log, stops, kubeEnv.podName);
+      if (config.rebalance.enabled)
+        startRebalancer(config, access.kubeConfig, ownNamespace, informer, poller, registry, log, stops, kubeEnv.podName);
     } else {
       if (config.rebalance.enabled) log.warn("rebalance.enabled has no effect without the Kubernetes API");
       log.info({ why: access.why }, "Kubernetes API not used: extender-only mode (nodes mapped by what kube-scheduler sends)");
     }
     const clusterView = () => informer?.latest();
     registerHostGauges(registry, { inventory: () => poller.latest(), cluster: clusterView, policy: config, clock: Date.now });
-    registerNodeInfoGauge(registry, { inventory: () => poller.latest(), cluster: clusterView, nodeMapping: config.nodeMapping, vcenter: several ? config.vcenters.map((vc) => vc.name ?? vcenterLabel(vc.url!)).join(",") : vcenterLabel(vcenter.url!) });
+    registerNodeInfoGauge(registry, {
+      inventory: () => poller.latest(),
+      cluster: clusterView,
+      nodeMapping: config.nodeMapping,
+      vcenter: several ? config.vcenters.map((vc) => vc.name ?? vcenterLabel(vc.url!)).join(",") : vcenterLabel(vcenter.url!),
+    });
     const watchCertificate = registerCertificateExpiryGauge(registry);
 
     const twoLayers = startTwoLayers(config, poller, informer, registry, log, stops);
     const shadowMetrics = new ShadowMetrics(registry);
     const shadow = new ShadowRecorder({ metrics: shadowMetrics, log, clock: Date.now });
     const recentNodes = new RecentNodes();
-    if (config.mode === "observe") log.warn("mode: observe: the extender passes every node with neutral scores; what hvx would do is logged and shown at GET /debug/shadow");
+    if (config.mode === "observe")
+      log.warn(
+        "mode: observe: the extender passes every node with neutral scores; what hvx would do is logged and shown at GET /debug/shadow",
+      );
     // pods hvx answered for count on their best node until the informer shows them bound (the bind latency's blind window)
     const inFlight = new InFlightLedger();
     const enrich = informer
@@ -154,10 +187,16 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
       source: poller,
       policy: config,
       ...enrich,
-      ...(informer && access.enabled ? { cluster: { readPod: podReader(access.kubeConfig), nodeNames: () => [...informer!.latest().nodes.keys()] } } : {}),
+      ...(informer && access.enabled
+        ? { cluster: { readPod: podReader(access.kubeConfig), nodeNames: () => [...informer!.latest().nodes.keys()] } }
+        : {}),
     });
     const countRefusal = createRefusalMetrics(registry);
-    const readiness = new ReadinessGate({ startedAtMs, graceSeconds: config.server.readinessGraceSeconds, firstPollEnded: () => pollCycleEnded(poller.status()) });
+    const readiness = new ReadinessGate({
+      startedAtMs,
+      graceSeconds: config.server.readinessGraceSeconds,
+      firstPollEnded: () => pollCycleEnded(poller.status()),
+    });
     const ready = () => readiness.current();
     // All listeners close together (one in-flight grace for all), before anything they use stops.
     const listeners: Array<{ drain(): void; close(graceMs?: number): Promise<void> }> = [];
@@ -167,14 +206,24 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
       name: "extender",
       portKey: "server.port",
       port: config.server.port,
-      handler: buildExtenderApp({ handlers, bodyLimitMB: config.server.bodyLimitMB, readiness: ready, onRefuse: (reason) => countRefusal("extender", reason) }),
+      handler: buildExtenderApp({
+        handlers,
+        bodyLimitMB: config.server.bodyLimitMB,
+        readiness: ready,
+        onRefuse: (reason) => countRefusal("extender", reason),
+      }),
       ...(config.server.tls ? { tls: config.server.tls, tlsKey: "server.tls" } : {}),
       log,
     });
     listeners.push(extender);
     watchCertificate({ listener: "extender", notAfterMs: () => extender.certificateNotAfterMs() });
     const extenderPort = extender.port;
-    log.info({ port: extenderPort, tls: extender.tls, clientCertificates: config.server.tls?.clientCAFile !== undefined }, `extender listening (${Object.keys(handlers).map((v) => `POST /${v}`).join(", ")}, GET /healthz, /readyz)`);
+    log.info(
+      { port: extenderPort, tls: extender.tls, clientCertificates: config.server.tls?.clientCAFile !== undefined },
+      `extender listening (${Object.keys(handlers)
+        .map((v) => `POST /${v}`)
+        .join(", ")}, GET /healthz, /readyz)`,
+    );
     if (!config.server.tls) log.info("extender: plain HTTP (no server.tls); anyone who can reach server.port can call the verbs");
 
     const adminApp = buildAdminApp({
@@ -191,7 +240,13 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
       readiness: ready,
       explain: { handler: explain, bodyLimitMB: config.server.bodyLimitMB },
     });
-    const admin = await startListener({ name: "admin", portKey: "server.adminPort", port: config.server.adminPort, handler: adminApp, log });
+    const admin = await startListener({
+      name: "admin",
+      portKey: "server.adminPort",
+      port: config.server.adminPort,
+      handler: adminApp,
+      log,
+    });
     listeners.push(admin);
     log.info({ port: admin.port }, `admin listening (${routeList(adminApp)})`);
 
@@ -218,7 +273,10 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
       listeners.push(admission);
       watchCertificate({ listener: "admission", notAfterMs: () => admission.certificateNotAfterMs() });
       admissionPort = admission.port;
-      log.info({ port: admissionPort, tls: config.admission.tls !== undefined }, `admission webhook listening (POST /mutate${config.admission.mode === "observe" ? ", admission.mode: observe: nothing patched" : ""})`);
+      log.info(
+        { port: admissionPort, tls: config.admission.tls !== undefined },
+        `admission webhook listening (POST /mutate${config.admission.mode === "observe" ? ", admission.mode: observe: nothing patched" : ""})`,
+      );
     }
     const shutdown = async () => {
       readiness.beginShutdown();
@@ -246,16 +304,32 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
 }
 
 /** `metrics.source`: the vCenter poller (QueryPerf) or the Prometheus source (issue 11). */
-function startMetricsSource(config: Readonly<Config>, vcenter: Config["vcenter"], log: Logger, registry: Registry, credentialFiles: VcenterPollerOptions["credentialFiles"]): MetricsSource & { status(): SourceStatus; stop(): void } {
+function startMetricsSource(
+  config: Readonly<Config>,
+  vcenter: Config["vcenter"],
+  log: Logger,
+  registry: Registry,
+  credentialFiles: VcenterPollerOptions["credentialFiles"],
+): MetricsSource & { status(): SourceStatus; stop(): void } {
   const maxMetricAgeSeconds = config.thresholds.maxMetricAgeSeconds;
   if (config.metrics.source === "vcenter") {
     const parts = buildVcenterParts({ vcenter, log, registry });
-    const poller = new VcenterPoller({ vcenter, maxMetricAgeSeconds, log, ...parts, prediction: config.prediction, ...(credentialFiles ? { credentialFiles } : {}) });
+    const poller = new VcenterPoller({
+      vcenter,
+      maxMetricAgeSeconds,
+      log,
+      ...parts,
+      prediction: config.prediction,
+      ...(credentialFiles ? { credentialFiles } : {}),
+    });
     poller.start();
     return poller;
   }
   if (config.prometheus.flavour === "vmware_exporter" && config.nodeMapping.some((r) => r !== "name")) {
-    log.warn({ nodeMapping: config.nodeMapping }, "prometheus.flavour vmware_exporter has no VM UUIDs: nodes map by name only (providerID and systemUUID rules never match)");
+    log.warn(
+      { nodeMapping: config.nodeMapping },
+      "prometheus.flavour vmware_exporter has no VM UUIDs: nodes map by name only (providerID and systemUUID rules never match)",
+    );
   }
   const parts = buildPrometheusSourceParts({ prometheus: config.prometheus, vcenter, log, registry });
   const poller = new PrometheusPoller({ prometheus: config.prometheus, maxMetricAgeSeconds, log, ...parts });
@@ -268,13 +342,26 @@ function startMetricsSource(config: Readonly<Config>, vcenter: Config["vcenter"]
  * `vcenters:` (issue 11 §2): one poller per vCenter, combined into one inventory. With more
  * than one, ids are prefixed with each name (`vc01/host-11`) and metrics labelled `vcenter`.
  */
-function startVcenters(config: Readonly<Config>, log: Logger, registry: Registry, credentialFiles: VcenterPollerOptions["credentialFiles"]): MetricsSource & { status(): SourceStatus; stop(): Promise<void> } {
-  if (config.metrics.source !== "vcenter") throw new Error("vcenters: is supported with metrics.source: vcenter only (use one vcenter: with prometheus)");
+function startVcenters(
+  config: Readonly<Config>,
+  log: Logger,
+  registry: Registry,
+  credentialFiles: VcenterPollerOptions["credentialFiles"],
+): MetricsSource & { status(): SourceStatus; stop(): Promise<void> } {
+  if (config.metrics.source !== "vcenter")
+    throw new Error("vcenters: is supported with metrics.source: vcenter only (use one vcenter: with prometheus)");
   const maxMetricAgeSeconds = config.thresholds.maxMetricAgeSeconds;
   if (config.vcenters.length === 1) {
     const { name: _name, ...vc } = config.vcenters[0]!;
     const parts = buildVcenterParts({ vcenter: vc, log, registry });
-    const poller = new VcenterPoller({ vcenter: vc, maxMetricAgeSeconds, log, ...parts, prediction: config.prediction, ...(credentialFiles ? { credentialFiles } : {}) });
+    const poller = new VcenterPoller({
+      vcenter: vc,
+      maxMetricAgeSeconds,
+      log,
+      ...parts,
+      prediction: config.prediction,
+      ...(credentialFiles ? { credentialFiles } : {}),
+    });
     poller.start();
     return poller;
   }
@@ -282,7 +369,14 @@ function startVcenters(config: Readonly<Config>, log: Logger, registry: Registry
     const name = vc.name!;
     const vcLog = log.child({ vcenter: name });
     const parts = buildVcenterParts({ vcenter: vc, name, log: vcLog, registry });
-    const poller = new VcenterPoller({ vcenter: vc, maxMetricAgeSeconds, log: vcLog, ...parts, prediction: config.prediction, ...(credentialFiles ? { credentialFiles } : {}) });
+    const poller = new VcenterPoller({
+      vcenter: vc,
+      maxMetricAgeSeconds,
+      log: vcLog,
+      ...parts,
+      prediction: config.prediction,
+      ...(credentialFiles ? { credentialFiles } : {}),
+    });
     poller.start();
     return { name, source: poller };
   });
@@ -290,7 +384,16 @@ function startVcenters(config: Readonly<Config>, log: Logger, registry: Registry
   return new MultiVcenterSource(sources, log);
 }
 
-function startNodeLabeller(config: Readonly<Config>, kc: KubeConfig, namespace: string, informer: ClusterInformer, poller: MetricsSource, log: Logger, stops: Stop[], podName: string | undefined): void {
+function startNodeLabeller(
+  config: Readonly<Config>,
+  kc: KubeConfig,
+  namespace: string,
+  informer: ClusterInformer,
+  poller: MetricsSource,
+  log: Logger,
+  stops: Stop[],
+  podName: string | undefined,
+): void {
   const identity = `${podName ?? hostname()}-${process.pid}`;
   const { leaseDurationSeconds, intervalSeconds, hysteresisPercent, minHeatChangeSeconds } = config.nodeLabels;
   const timeoutMs = config.kubernetes.requestTimeoutSeconds * 1000;
@@ -313,12 +416,29 @@ function startNodeLabeller(config: Readonly<Config>, kc: KubeConfig, namespace: 
 }
 
 /** `rebalance.enabled`: its own Lease (hvx-rebalancer), so it may lead on another replica than the labeller. */
-function startRebalancer(config: Readonly<Config>, kc: KubeConfig, namespace: string, informer: ClusterInformer, poller: MetricsSource, registry: Registry, log: Logger, stops: Stop[], podName: string | undefined): void {
+function startRebalancer(
+  config: Readonly<Config>,
+  kc: KubeConfig,
+  namespace: string,
+  informer: ClusterInformer,
+  poller: MetricsSource,
+  registry: Registry,
+  log: Logger,
+  stops: Stop[],
+  podName: string | undefined,
+): void {
   const identity = `${podName ?? hostname()}-${process.pid}`;
   const r = config.rebalance;
   const timeoutMs = config.kubernetes.requestTimeoutSeconds * 1000;
   const leaseApi = makeTimedApiClient(kc, CoordinationV1Api, Math.min(timeoutMs, (r.leaseDurationSeconds * 1000 * 2) / 3));
-  const elector = new LeaseElector({ api: leaseApi, namespace, name: REBALANCER_LEASE, identity, leaseDurationSeconds: r.leaseDurationSeconds, log });
+  const elector = new LeaseElector({
+    api: leaseApi,
+    namespace,
+    name: REBALANCER_LEASE,
+    identity,
+    leaseDurationSeconds: r.leaseDurationSeconds,
+    log,
+  });
   const rebalancer = new Rebalancer({
     api: makeTimedApiClient(kc, CoreV1Api, timeoutMs),
     elector,
@@ -334,7 +454,15 @@ function startRebalancer(config: Readonly<Config>, kc: KubeConfig, namespace: st
     metrics: createRebalanceMetrics(registry),
     log,
   });
-  log.warn({ dryRun: r.dryRun, hotForMinutes: r.hotForMinutes, maxEvictionsPerCycle: r.maxEvictionsPerCycle, maxEvictionsPerHour: r.maxEvictionsPerHour }, r.dryRun ? "rebalance: on, dry run (Events and logs only)" : "rebalance: on: evicting pods off chronically hot ESXi hosts");
+  log.warn(
+    {
+      dryRun: r.dryRun,
+      hotForMinutes: r.hotForMinutes,
+      maxEvictionsPerCycle: r.maxEvictionsPerCycle,
+      maxEvictionsPerHour: r.maxEvictionsPerHour,
+    },
+    r.dryRun ? "rebalance: on, dry run (Events and logs only)" : "rebalance: on: evicting pods off chronically hot ESXi hosts",
+  );
   elector.start();
   rebalancer.start();
   stops.push(() => elector.stop());
@@ -345,11 +473,24 @@ function startRebalancer(config: Readonly<Config>, kc: KubeConfig, namespace: st
  * The ledger and advice, computed once per snapshot, and their sources: pain history and VM
  * reservations, refreshed every poll interval.
  */
-function startTwoLayers(config: Readonly<Config>, poller: MetricsSource, informer: ClusterInformer | undefined, registry: Registry, log: Logger, stops: Stop[]): TwoLayerViewCache {
+function startTwoLayers(
+  config: Readonly<Config>,
+  poller: MetricsSource,
+  informer: ClusterInformer | undefined,
+  registry: Registry,
+  log: Logger,
+  stops: Stop[],
+): TwoLayerViewCache {
   const history = new HostPainHistory();
   // Reservations come from vCenter's VI/JSON API; with the Prometheus source they stay unknown (no finding).
   const vcenter = poller instanceof VcenterPoller || poller instanceof MultiVcenterSource ? poller : undefined;
-  const reservations = new VmReservations({ readSummary: (id) => vcenter!.vmSummary(id), clock: Date.now, refreshMs: 3_600_000, maxReadsPerRefresh: 50, log });
+  const reservations = new VmReservations({
+    readSummary: (id) => vcenter!.vmSummary(id),
+    clock: Date.now,
+    refreshMs: 3_600_000,
+    maxReadsPerRefresh: 50,
+    log,
+  });
   const views = new TwoLayerViewCache({
     policy: config,
     clock: Date.now,

@@ -16,6 +16,7 @@ export function scenarioPathsOf(argv: readonly string[]): string[] {
 
 /** Ports of `count` mocks from `first`: N, N+1, ...; 0 stays 0 (a free port for each). */
 export function mockPorts(first: number, count: number): number[] {
-  if (first !== 0 && first + count - 1 > 65535) throw new UsageError(`--port ${first} leaves no room for ${count} mock vCenters (ports ${first}..${first + count - 1})`);
+  if (first !== 0 && first + count - 1 > 65535)
+    throw new UsageError(`--port ${first} leaves no room for ${count} mock vCenters (ports ${first}..${first + count - 1})`);
   return Array.from({ length: count }, (_, i) => (first === 0 ? 0 : first + i));
 }

@@ -11,7 +11,11 @@ export const REPORT_USAGE =
   "  hvx advise [--url URL] [--json]            findings on both layers, riskiest first (hvx changes none of them)\n";
 
 /** `hvx report oversell` and `hvx advise`: read a running hvx's admin port and print. */
-export async function runReportCommand(argv: readonly string[], out: (text: string) => void, fetchJson: (url: string) => Promise<unknown> = getJson): Promise<number> {
+export async function runReportCommand(
+  argv: readonly string[],
+  out: (text: string) => void,
+  fetchJson: (url: string) => Promise<unknown> = getJson,
+): Promise<number> {
   const [first, second, ...rest] = argv;
   let command: "report-oversell" | "advise";
   let flagArgs: readonly string[];
@@ -37,7 +41,8 @@ export async function runReportCommand(argv: readonly string[], out: (text: stri
     out(renderAdvice(findings as Finding[]));
   } else {
     const ledger = body as Partial<OversellLedger> | null;
-    if (!ledger || !ledger.totals || !Array.isArray(ledger.hosts) || !Array.isArray(ledger.namespaces)) throw new Error(`${path} did not answer with a ledger: is --url an hvx admin port?`);
+    if (!ledger || !ledger.totals || !Array.isArray(ledger.hosts) || !Array.isArray(ledger.namespaces))
+      throw new Error(`${path} did not answer with a ledger: is --url an hvx admin port?`);
     out(renderOversellReport(ledger as OversellLedger));
   }
   return 0;

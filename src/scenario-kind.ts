@@ -19,8 +19,10 @@ export function scenarioKindOf(raw: unknown): ScenarioKind {
   return "unknown";
 }
 
-export const SIMULATION_SCENARIO_HINT = "a simulation scenario (examples/scenarios/, format docs/simulation.md), for `hvx simulate --scenario`";
-export const INVENTORY_SCENARIO_HINT = "an inventory scenario (mocks/vcenter/scenarios/, format mocks/vcenter/README.md), for `hvx mock-vcenter --scenario`";
+export const SIMULATION_SCENARIO_HINT =
+  "a simulation scenario (examples/scenarios/, format docs/simulation.md), for `hvx simulate --scenario`";
+export const INVENTORY_SCENARIO_HINT =
+  "an inventory scenario (mocks/vcenter/scenarios/, format mocks/vcenter/README.md), for `hvx mock-vcenter --scenario`";
 
 /**
  * Undefined when the file at `path` may be a simulation scenario; else the message saying it

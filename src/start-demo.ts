@@ -30,7 +30,9 @@ export async function startDemo(config: Readonly<Config>, log: Logger, stops: Ar
     vcenterMock = await import("../mocks/vcenter/index.js");
     kubeMock = await import("../mocks/kube-apiserver/index.js");
   } catch (err) {
-    throw new Error("vcenter.url is not set and the bundled mocks are not installed here (production image): set vcenter.url", { cause: err });
+    throw new Error("vcenter.url is not set and the bundled mocks are not installed here (production image): set vcenter.url", {
+      cause: err,
+    });
   }
   const scenario = vcenterMock.loadScenario(vcenterMock.demoScenarioPath());
   const mock = await vcenterMock.startMockVcenter({ scenario });

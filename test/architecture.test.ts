@@ -6,7 +6,20 @@ import { fileURLToPath } from "node:url";
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const CORE = ["src/placement", "src/oversell", "src/quantity", "src/model", "src/random", "src/rebalance"];
 const EDGES = ["src/vsphere", "src/prometheus", "src/cluster", "src/server", "src/observability", "src/config", "src/simulate", "mocks"];
-const IMPURE_MODULES = ["express", "axios", "node-cache", "prom-client", "pino", "@kubernetes/client-node", "node:fs", "node:http", "node:https", "node:net", "fs", "http"];
+const IMPURE_MODULES = [
+  "express",
+  "axios",
+  "node-cache",
+  "prom-client",
+  "pino",
+  "@kubernetes/client-node",
+  "node:fs",
+  "node:http",
+  "node:https",
+  "node:net",
+  "fs",
+  "http",
+];
 
 function sources(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
@@ -43,7 +56,9 @@ describe("architecture: the pure core never reaches the edges", () => {
   });
 
   it("only src/config reads process.env", () => {
-    const readers = sources("src").filter((f) => !f.startsWith("src/config/") && /process\.env\b/.test(readFileSync(join(ROOT, f), "utf8")));
+    const readers = sources("src").filter(
+      (f) => !f.startsWith("src/config/") && /process\.env\b/.test(readFileSync(join(ROOT, f), "utf8")),
+    );
     expect(readers).to.deep.equal([]);
   });
 });

@@ -32,7 +32,9 @@ describe("demo commands", () => {
 
   it("npm start prints every command indented, with the ports it listens on", () => {
     const ports = { extender: "http://localhost:18888", admin: "http://localhost:19090", admission: "http://localhost:18443" };
-    const printed = demoHelp("http://127.0.0.1:40000", ports, "examples").split("\n").filter((l) => l.startsWith("  "));
+    const printed = demoHelp("http://127.0.0.1:40000", ports, "examples")
+      .split("\n")
+      .filter((l) => l.startsWith("  "));
     expect(printed).to.deep.equal(demoCommandLines(ports, "examples").map((l) => `  ${l}`));
     expect(printed.join("\n")).to.not.include(":8888").and.to.not.include(":9090/");
   });

@@ -13,8 +13,16 @@ const DEFAULT = "http://localhost:9090";
 describe("parseExplainArgs", () => {
   const ok: Array<{ name: string; argv: string[]; want: ExplainOptions }> = [
     { name: "--pod", argv: ["--pod", "shop/web-1"], want: { url: DEFAULT, target: { pod: "shop/web-1" }, json: false } },
-    { name: "the pod as the one argument (kubectl hvx explain NS/NAME)", argv: ["shop/web-1"], want: { url: DEFAULT, target: { pod: "shop/web-1" }, json: false } },
-    { name: "--file, --url= and --json", argv: ["--file", "args.json", "--url=http://hvx:9090/", "--json"], want: { url: "http://hvx:9090", target: { file: "args.json" }, json: true } },
+    {
+      name: "the pod as the one argument (kubectl hvx explain NS/NAME)",
+      argv: ["shop/web-1"],
+      want: { url: DEFAULT, target: { pod: "shop/web-1" }, json: false },
+    },
+    {
+      name: "--file, --url= and --json",
+      argv: ["--file", "args.json", "--url=http://hvx:9090/", "--json"],
+      want: { url: "http://hvx:9090", target: { file: "args.json" }, json: true },
+    },
   ];
   for (const c of ok) it(`given ${c.name}, parses it`, () => expect(parseExplainArgs(c.argv, DEFAULT)).to.deep.equal(c.want));
 
@@ -27,14 +35,32 @@ describe("parseExplainArgs", () => {
     { name: "an unknown option", argv: ["a/b", "--watch"], error: /unknown option --watch/ },
     { name: "two pods", argv: ["a/b", "c/d"], error: /unexpected argument 'c\/d'/ },
   ];
-  for (const c of bad) it(`given ${c.name}, throws a UsageError`, () => expect(() => parseExplainArgs(c.argv, DEFAULT)).to.throw(UsageError, c.error));
+  for (const c of bad)
+    it(`given ${c.name}, throws a UsageError`, () => expect(() => parseExplainArgs(c.argv, DEFAULT)).to.throw(UsageError, c.error));
 });
 
 describe("runExplain", () => {
   let server: Server;
   let url: string;
   const seen: Array<{ method: string; url: string; body: string }> = [];
-  const reply = { pod: "shop/web-1", nodes: [{ node: "n1", mapping: {}, verdict: "pass", unresolvable: false, noOpinion: false, reasons: [], warnings: [], heat: "cool", rules: [], penalties: { limits: [] }, score: 9 }] };
+  const reply = {
+    pod: "shop/web-1",
+    nodes: [
+      {
+        node: "n1",
+        mapping: {},
+        verdict: "pass",
+        unresolvable: false,
+        noOpinion: false,
+        reasons: [],
+        warnings: [],
+        heat: "cool",
+        rules: [],
+        penalties: { limits: [] },
+        score: 9,
+      },
+    ],
+  };
   before(async () => {
     server = createServer((req, res) => {
       let body = "";
@@ -75,15 +101,38 @@ describe("runExplain", () => {
   });
 
   const failures: Array<{ name: string; options: () => Promise<ExplainOptions>; error: RegExp }> = [
-    { name: "a missing file", options: async () => ({ url, target: { file: join(dir, "nope.json") }, json: false }), error: /cannot read .*nope\.json: ENOENT/ },
-    { name: "a file that is not JSON", options: async () => ({ url, target: { file: notJson }, json: false }), error: /broken\.json is not JSON \(expected ExtenderArgs/ },
-    { name: "an unreachable URL", options: async () => ({ url: `http://127.0.0.1:${await freePort()}`, target: { pod: "a/b" }, json: false }), error: /cannot reach hvx at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\): give its admin port with --url or HVX_URL/ },
-    { name: "an HTTP 400", options: async () => ({ url, target: { pod: "shop/missing" }, json: false }), error: /GET .*\/debug\/explain answered 400: hvx: pod shop\/missing not found/ },
-    { name: "a URL that is not hvx's admin port (404)", options: async () => ({ url: `${url}/elsewhere`, target: { pod: "a/b" }, json: false }), error: /answered 404 \(is this hvx's admin port, server.adminPort\?\): Cannot GET/ },
+    {
+      name: "a missing file",
+      options: async () => ({ url, target: { file: join(dir, "nope.json") }, json: false }),
+      error: /cannot read .*nope\.json: ENOENT/,
+    },
+    {
+      name: "a file that is not JSON",
+      options: async () => ({ url, target: { file: notJson }, json: false }),
+      error: /broken\.json is not JSON \(expected ExtenderArgs/,
+    },
+    {
+      name: "an unreachable URL",
+      options: async () => ({ url: `http://127.0.0.1:${await freePort()}`, target: { pod: "a/b" }, json: false }),
+      error: /cannot reach hvx at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\): give its admin port with --url or HVX_URL/,
+    },
+    {
+      name: "an HTTP 400",
+      options: async () => ({ url, target: { pod: "shop/missing" }, json: false }),
+      error: /GET .*\/debug\/explain answered 400: hvx: pod shop\/missing not found/,
+    },
+    {
+      name: "a URL that is not hvx's admin port (404)",
+      options: async () => ({ url: `${url}/elsewhere`, target: { pod: "a/b" }, json: false }),
+      error: /answered 404 \(is this hvx's admin port, server.adminPort\?\): Cannot GET/,
+    },
   ];
   for (const f of failures) {
     it(`given ${f.name}, throws an ExplainError saying what went wrong`, async () => {
-      const err = await runExplain(await f.options()).then(() => undefined, (e: unknown) => e);
+      const err = await runExplain(await f.options()).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(err).to.be.instanceOf(ExplainError);
       expect((err as Error).message).to.match(f.error);
     });

@@ -15,19 +15,51 @@ const node = (over: Partial<ExplainNodeWire> & { node: string }): ExplainNodeWir
   score: 8,
   ...over,
 });
-const on = (host: string) => ({ rule: "providerID", vm: { id: `vm-${host}`, name: `vm-${host}` }, host: { id: `host-${host}`, name: host } });
+const on = (host: string) => ({
+  rule: "providerID",
+  vm: { id: `vm-${host}`, name: `vm-${host}` },
+  host: { id: `host-${host}`, name: host },
+});
 const hot = (name: string, host: string, why: string) =>
-  node({ node: name, mapping: on(host), verdict: "reject", unresolvable: true, heat: "hot", score: 0, why, reasons: [`ESXi host ${host}: ${why}`] });
+  node({
+    node: name,
+    mapping: on(host),
+    verdict: "reject",
+    unresolvable: true,
+    heat: "hot",
+    score: 0,
+    why,
+    reasons: [`ESXi host ${host}: ${why}`],
+  });
 
 const reply: ExplainReply = {
   pod: "shop/web-1",
   nodes: [
-    node({ node: "w-cool", mapping: on("esx-05"), headroom: { terms: [], total: 0.756 }, baseScore: 9, score: 7, penalties: { limits: [], spread: { penalty: 2 } } }),
+    node({
+      node: "w-cool",
+      mapping: on("esx-05"),
+      headroom: { terms: [], total: 0.756 },
+      baseScore: 9,
+      score: 7,
+      penalties: { limits: [], spread: { penalty: 2 } },
+    }),
     hot("w-ready-1", "esx-01", "cpu ready 12% >= 10%"),
-    node({ node: "w-warm", mapping: on("esx-04"), heat: "warm", score: 2, rules: [{ scope: "host", metric: "cpu ready", value: 6, unit: "%", op: ">=", threshold: 10, warnAt: 5, status: "warn", ageS: 3 }] }),
+    node({
+      node: "w-warm",
+      mapping: on("esx-04"),
+      heat: "warm",
+      score: 2,
+      rules: [{ scope: "host", metric: "cpu ready", value: 6, unit: "%", op: ">=", threshold: 10, warnAt: 5, status: "warn", ageS: 3 }],
+    }),
     hot("w-ready-2", "esx-01", "cpu ready 12% >= 10%"),
     hot("w-swap", "esx-03", "swap-in rate 40 KB/s >= 1 KB/s"),
-    node({ node: "w-ghost", heat: "unknown", noOpinion: true, score: 5, reasons: ["node w-ghost: no vSphere VM matches its providerID, systemUUID or name"] }),
+    node({
+      node: "w-ghost",
+      heat: "unknown",
+      noOpinion: true,
+      score: 5,
+      reasons: ["node w-ghost: no vSphere VM matches its providerID, systemUUID or name"],
+    }),
   ],
 };
 
@@ -68,11 +100,24 @@ describe("explainSummary", () => {
       reply,
       want: "3 of 6 nodes rejected: 2 on esx-01 (cpu ready 12% >= 10%), 1 on esx-03 (swap-in rate 40 KB/s >= 1 KB/s); 3 pass, best w-cool (score 7)",
     },
-    { name: "nothing rejected", reply: { pod: "a/b", nodes: [node({ node: "n1", score: 6 }), node({ node: "n2", score: 9 })] }, want: "0 of 2 nodes rejected; 2 pass, best n2 (score 9)" },
-    { name: "everything rejected", reply: { pod: "a/b", nodes: [hot("n1", "esx-01", "cpu ready 12% >= 10%")] }, want: "1 of 1 node rejected: 1 on esx-01 (cpu ready 12% >= 10%); none pass" },
+    {
+      name: "nothing rejected",
+      reply: { pod: "a/b", nodes: [node({ node: "n1", score: 6 }), node({ node: "n2", score: 9 })] },
+      want: "0 of 2 nodes rejected; 2 pass, best n2 (score 9)",
+    },
+    {
+      name: "everything rejected",
+      reply: { pod: "a/b", nodes: [hot("n1", "esx-01", "cpu ready 12% >= 10%")] },
+      want: "1 of 1 node rejected: 1 on esx-01 (cpu ready 12% >= 10%); none pass",
+    },
     {
       name: "an unmapped node rejected by a Kubernetes rule (grouped under its own name)",
-      reply: { pod: "a/b", nodes: [node({ node: "n1", verdict: "reject", score: 0, reasons: ["cpu limits 25.0 / allocatable 7.8 = 3.21 > 2.0 (limit overcommit)"] })] },
+      reply: {
+        pod: "a/b",
+        nodes: [
+          node({ node: "n1", verdict: "reject", score: 0, reasons: ["cpu limits 25.0 / allocatable 7.8 = 3.21 > 2.0 (limit overcommit)"] }),
+        ],
+      },
       want: "1 of 1 node rejected: 1 on n1 (cpu limits 25.0 / allocatable 7.8 = 3.21 > 2.0 (limit overcommit)); none pass",
     },
   ];

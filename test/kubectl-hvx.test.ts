@@ -9,7 +9,11 @@ const bin = (JSON.parse(readFileSync(`${ROOT}package.json`, "utf8")) as { bin: R
 
 /** Runs the installed `kubectl-hvx` entry the way kubectl runs a plugin: the words after `kubectl hvx`. */
 function kubectlHvx(args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, [`${ROOT}${bin["kubectl-hvx"]}`, ...args], { encoding: "utf8", env: { PATH: process.env.PATH ?? "", ...env }, timeout: 15_000 });
+  const r = spawnSync(process.execPath, [`${ROOT}${bin["kubectl-hvx"]}`, ...args], {
+    encoding: "utf8",
+    env: { PATH: process.env.PATH ?? "", ...env },
+    timeout: 15_000,
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -5,16 +5,26 @@ import { runReportCommand } from "../src/report-commands.js";
 const LEDGER = {
   namespaces: [],
   hosts: [],
-  totals: { namespacesScaled: 0, podsScaled: 0, original: { cpuMilli: 0, memoryBytes: 0 }, scaled: { cpuMilli: 0, memoryBytes: 0 }, hostsAboveCap: 0 },
+  totals: {
+    namespacesScaled: 0,
+    podsScaled: 0,
+    original: { cpuMilli: 0, memoryBytes: 0 },
+    scaled: { cpuMilli: 0, memoryBytes: 0 },
+    hostsAboveCap: 0,
+  },
 };
 
 async function run(argv: string[], answer: unknown): Promise<{ urls: string[]; out: string }> {
   const urls: string[] = [];
   let out = "";
-  await runReportCommand(argv, (t) => (out += t), async (url) => {
-    urls.push(url);
-    return answer;
-  });
+  await runReportCommand(
+    argv,
+    (t) => (out += t),
+    async (url) => {
+      urls.push(url);
+      return answer;
+    },
+  );
   return { urls, out };
 }
 
@@ -50,7 +60,8 @@ describe("runReportCommand", () => {
       }
       expect(caught).to.be.instanceOf(Error);
       expect((caught as Error).message).to.match(c.error);
-      if (c.name !== "an answer that is not a ledger" && c.name !== "an answer without findings") expect(caught).to.be.instanceOf(UsageError);
+      if (c.name !== "an answer that is not a ledger" && c.name !== "an answer without findings")
+        expect(caught).to.be.instanceOf(UsageError);
     });
   }
 });

@@ -8,7 +8,11 @@ const repo = (path: string) => fileURLToPath(new URL(`../../${path}`, import.met
 describe("scenarioKindOf", () => {
   const cases = [
     { name: "the demo inventory scenario's keys", raw: { credentials: {}, hosts: [{ id: "host-1" }], vms: [] }, want: "inventory" },
-    { name: "a simulation scenario's keys", raw: { name: "s", durationHours: 24, hosts: { count: 8 }, nodeVms: {}, workloads: [] }, want: "simulation" },
+    {
+      name: "a simulation scenario's keys",
+      raw: { name: "s", durationHours: 24, hosts: { count: 8 }, nodeVms: {}, workloads: [] },
+      want: "simulation",
+    },
     { name: "an empty mapping", raw: {}, want: "unknown" },
     { name: "a list", raw: [1], want: "unknown" },
   ];
@@ -17,7 +21,9 @@ describe("scenarioKindOf", () => {
 
 describe("wrongScenarioForSimulate", () => {
   it("given the mock vCenter's demo scenario, says it is an inventory scenario and what simulate expects", () => {
-    expect(wrongScenarioForSimulate(repo("mocks/vcenter/scenarios/demo.yaml"))).to.match(/is an inventory scenario \(mocks\/vcenter\/scenarios\/.*; hvx simulate expects a simulation scenario \(examples\/scenarios\//);
+    expect(wrongScenarioForSimulate(repo("mocks/vcenter/scenarios/demo.yaml"))).to.match(
+      /is an inventory scenario \(mocks\/vcenter\/scenarios\/.*; hvx simulate expects a simulation scenario \(examples\/scenarios\//,
+    );
   });
 
   it("given a simulation scenario, has nothing to say", () => {
@@ -25,7 +31,20 @@ describe("wrongScenarioForSimulate", () => {
   });
 
   it("given hvx simulate with the demo inventory scenario, exits 64 with that message before simulating", () => {
-    const run = spawnSync(process.execPath, [repo("dist/src/cli.js"), "simulate", "--scenario", repo("mocks/vcenter/scenarios/demo.yaml"), "--seed", "1", "--out", "/tmp/hvx-never-written"], { encoding: "utf8", timeout: 15_000 });
+    const run = spawnSync(
+      process.execPath,
+      [
+        repo("dist/src/cli.js"),
+        "simulate",
+        "--scenario",
+        repo("mocks/vcenter/scenarios/demo.yaml"),
+        "--seed",
+        "1",
+        "--out",
+        "/tmp/hvx-never-written",
+      ],
+      { encoding: "utf8", timeout: 15_000 },
+    );
     expect(run.status).to.equal(64);
     expect(run.stderr).to.match(/hvx simulate expects a simulation scenario/);
   });

@@ -15,7 +15,10 @@ export interface DemoVm {
  * 1 GiB system reserve), a `shop` namespace with a 3-replica web Deployment (one ReplicaSet) and one pod per
  * node of a `batch` Job, plus `kube-system`. Load with `controls.bulkLoad(demoCluster(vms))`.
  */
-export function demoCluster(vms: readonly DemoVm[], isWorker: (vm: DemoVm) => boolean = (vm) => vm.name.startsWith("k8s-")): {
+export function demoCluster(
+  vms: readonly DemoVm[],
+  isWorker: (vm: DemoVm) => boolean = (vm) => vm.name.startsWith("k8s-"),
+): {
   nodes: KubeObject[];
   pods: KubeObject[];
   namespaces: KubeObject[];
@@ -46,7 +49,14 @@ export function demoCluster(vms: readonly DemoVm[], isWorker: (vm: DemoVm) => bo
   );
   workers.forEach((vm, i) =>
     pods.push(
-      samplePod({ namespace: "shop", name: `nightly-report-${i}`, nodeName: vm.name, cpu: "250m", memory: "256Mi", owner: { kind: "Job", name: "nightly-report" } }),
+      samplePod({
+        namespace: "shop",
+        name: `nightly-report-${i}`,
+        nodeName: vm.name,
+        cpu: "250m",
+        memory: "256Mi",
+        owner: { kind: "Job", name: "nightly-report" },
+      }),
     ),
   );
   return { nodes, pods, namespaces: [sampleNamespace("kube-system"), sampleNamespace("shop", { "hvx.io/oversell-cpu": "2" })] };

@@ -1,6 +1,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { applyPatch, PATCH_CONTENT_TYPES, PatchError, type PatchContentType } from "./apply-patch.js";
-import { alreadyExists, conflict, forbidden, kubeStatus, notFound, resourceVersionRequired, serverError, unauthorized } from "./kube-status.js";
+import {
+  alreadyExists,
+  conflict,
+  forbidden,
+  kubeStatus,
+  notFound,
+  resourceVersionRequired,
+  serverError,
+  unauthorized,
+} from "./kube-status.js";
 import type { RbacAuthorizer, UserInfo } from "./rbac.js";
 import { requestInfo } from "./request-info.js";
 import type { KubeObject, ResourceStore, ResourceType, RevisionClock } from "./resource-store.js";
@@ -81,14 +90,17 @@ export async function handleRequest(state: FakeState, req: IncomingMessage, res:
     }
     const info = requestInfo(req.method ?? "GET", url);
     if (state.authorizer && !state.authorizer.allows(user, info)) {
-      const what = info.isResourceRequest ? `${info.apiGroup}/${info.resource} ${info.namespace === "" ? "" : `${info.namespace}/`}${info.name}` : info.path;
+      const what = info.isResourceRequest
+        ? `${info.apiGroup}/${info.resource} ${info.namespace === "" ? "" : `${info.namespace}/`}${info.name}`
+        : info.path;
       if (state.stats.forbidden.length < 1000) state.stats.forbidden.push(`${info.verb} ${what}`.trimEnd());
       send(res, 403, forbidden(user.name, info));
       return;
     }
     const eviction = EVICTION_PATH.exec(url.pathname);
     if (eviction) {
-      if (req.method !== "POST") return send(res, 405, kubeStatus(405, "MethodNotAllowed", "the server does not allow this method on the requested resource"));
+      if (req.method !== "POST")
+        return send(res, 405, kubeStatus(405, "MethodNotAllowed", "the server does not allow this method on the requested resource"));
       const stores = { pods: state.stores.get(PODS)!, budgets: state.stores.get(POD_DISRUPTION_BUDGETS)! };
       return serveEviction(stores, eviction[1]!, eviction[3]!, await readEvictionBody(req), res, state.stats.evictions);
     }
@@ -133,10 +145,23 @@ async function dispatch(
     if (method === "POST") {
       const body = await readJson(req);
       if (type.namespaced && (body.metadata?.namespace ?? namespace) !== namespace) {
-        return send(res, 400, kubeStatus(400, "BadRequest", "the namespace of the provided object does not match the namespace sent on the request"));
+        return send(
+          res,
+          400,
+          kubeStatus(400, "BadRequest", "the namespace of the provided object does not match the namespace sent on the request"),
+        );
       }
       const name = body.metadata?.name;
-      if (typeof name !== "string" || name === "") return send(res, 422, kubeStatus(422, "Invalid", `${type.kind}.${group} "" is invalid: metadata.name: Required value: name or generateName is required`));
+      if (typeof name !== "string" || name === "")
+        return send(
+          res,
+          422,
+          kubeStatus(
+            422,
+            "Invalid",
+            `${type.kind}.${group} "" is invalid: metadata.name: Required value: name or generateName is required`,
+          ),
+        );
       if (store.get(namespace, name)) return send(res, 409, alreadyExists(type.resource, group, name));
       const invalid = type === EVENTS ? invalidEvent(body) : undefined;
       if (invalid) return send(res, 422, kubeStatus(422, "Invalid", `Event "${name}" is invalid: ${invalid}`));
@@ -165,7 +190,8 @@ async function dispatch(
   let next: KubeObject;
   if (method === "PUT") {
     next = await readJson(req);
-    if (next.metadata?.name !== name) return send(res, 400, kubeStatus(400, "BadRequest", "the name of the object does not match the name on the URL"));
+    if (next.metadata?.name !== name)
+      return send(res, 400, kubeStatus(400, "BadRequest", "the name of the object does not match the name on the URL"));
     if (!current) return send(res, 404, notFound(type.resource, group, name));
     const rv = next.metadata?.resourceVersion;
     const unconditional = rv === undefined || rv === null || rv === "";
@@ -176,13 +202,22 @@ async function dispatch(
     const contentType = (req.headers["content-type"] ?? "").split(";")[0]?.trim() ?? "";
     state.stats.patchContentTypes[contentType] = (state.stats.patchContentTypes[contentType] ?? 0) + 1;
     if (!(PATCH_CONTENT_TYPES as readonly string[]).includes(contentType)) {
-      return send(res, 415, kubeStatus(415, "UnsupportedMediaType", `the body of the request was in an unknown format - accepted media types include: ${PATCH_CONTENT_TYPES.join(", ")}`));
+      return send(
+        res,
+        415,
+        kubeStatus(
+          415,
+          "UnsupportedMediaType",
+          `the body of the request was in an unknown format - accepted media types include: ${PATCH_CONTENT_TYPES.join(", ")}`,
+        ),
+      );
     }
     if (!current) return send(res, 404, notFound(type.resource, group, name));
     const patch = await readJson(req);
     const before = JSON.parse(current.json) as KubeObject;
     next = applyPatch(before, patch, contentType as PatchContentType) as KubeObject;
-    if (typeof next !== "object" || next === null || next.metadata?.name !== name) throw new PatchError("the patch may not change metadata.name");
+    if (typeof next !== "object" || next === null || next.metadata?.name !== name)
+      throw new PatchError("the patch may not change metadata.name");
     const rv = next.metadata?.resourceVersion;
     if (rv !== String(current.rv)) return send(res, 409, conflict(type.resource, group, name));
     state.stats.patches++;
@@ -193,7 +228,14 @@ async function dispatch(
   return send(res, 200, store.put(next).json);
 }
 
-function watch(state: FakeState, store: ResourceStore, matches: Matcher, params: URLSearchParams, req: IncomingMessage, res: ServerResponse): void {
+function watch(
+  state: FakeState,
+  store: ResourceStore,
+  matches: Matcher,
+  params: URLSearchParams,
+  req: IncomingMessage,
+  res: ServerResponse,
+): void {
   state.stats.watchesStarted++;
   state.stats.watchesOpen++;
   const timeout = Number(params.get("timeoutSeconds") ?? "0");
@@ -229,7 +271,8 @@ function watch(state: FakeState, store: ResourceStore, matches: Matcher, params:
  */
 function invalidEvent(e: KubeObject): string | undefined {
   const ns = e.metadata?.namespace;
-  if (e.involvedObject?.namespace !== undefined && e.involvedObject.namespace !== ns) return "involvedObject.namespace: Invalid value: does not match event.namespace";
+  if (e.involvedObject?.namespace !== undefined && e.involvedObject.namespace !== ns)
+    return "involvedObject.namespace: Invalid value: does not match event.namespace";
   if (typeof e.message === "string" && e.message.length > 1024) return "message: Too long: must have at most 1024 bytes";
   if (!e.eventTime) return undefined;
   for (const field of ["reportingComponent", "reportingInstance", "action", "reason"]) {

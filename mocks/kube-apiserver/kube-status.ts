@@ -56,8 +56,21 @@ export function unauthorized(): KubeStatus {
  * The RBAC denial, worded as k8s.io/apiserver's `forbiddenMessage` and `NewForbidden` word it:
  * `pods is forbidden: User "x" cannot list resource "pods" in API group "" at the cluster scope`.
  */
-export function forbidden(user: string, req: { verb: string; apiGroup: string; resource: string; subresource: string; namespace: string; name: string; path: string; isResourceRequest: boolean }): KubeStatus {
-  if (!req.isResourceRequest) return kubeStatus(403, "Forbidden", `forbidden: User ${JSON.stringify(user)} cannot ${req.verb} path ${JSON.stringify(req.path)}`);
+export function forbidden(
+  user: string,
+  req: {
+    verb: string;
+    apiGroup: string;
+    resource: string;
+    subresource: string;
+    namespace: string;
+    name: string;
+    path: string;
+    isResourceRequest: boolean;
+  },
+): KubeStatus {
+  if (!req.isResourceRequest)
+    return kubeStatus(403, "Forbidden", `forbidden: User ${JSON.stringify(user)} cannot ${req.verb} path ${JSON.stringify(req.path)}`);
   const resource = req.subresource === "" ? req.resource : `${req.resource}/${req.subresource}`;
   const scope = req.namespace === "" ? "at the cluster scope" : `in the namespace ${JSON.stringify(req.namespace)}`;
   const why = `User ${JSON.stringify(user)} cannot ${req.verb} resource ${JSON.stringify(resource)} in API group ${JSON.stringify(req.apiGroup)} ${scope}`;
@@ -74,8 +87,17 @@ export function forbidden(user: string, req: { verb: string; apiGroup: string; r
  * updates (Leases): the registry's `NewInvalid` on `metadata.resourceVersion` (value 0x0).
  */
 export function resourceVersionRequired(resource: string, group: string, name: string): KubeStatus {
-  const cause = { reason: "FieldValueInvalid", message: "Invalid value: 0x0: must be specified for an update", field: "metadata.resourceVersion" };
+  const cause = {
+    reason: "FieldValueInvalid",
+    message: "Invalid value: 0x0: must be specified for an update",
+    field: "metadata.resourceVersion",
+  };
   const details: NonNullable<KubeStatus["details"]> = { name, kind: resource, causes: [cause] };
   if (group !== "") details.group = group;
-  return kubeStatus(422, "Invalid", `${group === "" ? resource : `${resource}.${group}`} ${JSON.stringify(name)} is invalid: ${cause.field}: ${cause.message}`, details);
+  return kubeStatus(
+    422,
+    "Invalid",
+    `${group === "" ? resource : `${resource}.${group}`} ${JSON.stringify(name)} is invalid: ${cause.field}: ${cause.message}`,
+    details,
+  );
 }

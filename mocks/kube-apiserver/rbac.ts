@@ -39,7 +39,10 @@ interface Binding {
 export const HVX_SERVICE_ACCOUNT = { namespace: "hvx-system", name: "hvx" } as const;
 
 export function serviceAccountUser(namespace: string, name: string): UserInfo {
-  return { name: `system:serviceaccount:${namespace}:${name}`, groups: ["system:serviceaccounts", `system:serviceaccounts:${namespace}`, "system:authenticated"] };
+  return {
+    name: `system:serviceaccount:${namespace}:${name}`,
+    groups: ["system:serviceaccounts", `system:serviceaccounts:${namespace}`, "system:authenticated"],
+  };
 }
 
 export const ADMIN_USER: UserInfo = { name: "kubernetes-admin", groups: ["system:masters", "system:authenticated"] };

@@ -21,7 +21,17 @@ const NAMESPACE_SUBRESOURCES = new Set(["status", "finalize"]);
 export function requestInfo(method: string, url: URL): RequestInfo {
   const path = url.pathname;
   const parts = path.split("/").filter((p) => p !== "");
-  const plain: RequestInfo = { isResourceRequest: false, verb: method.toLowerCase(), apiGroup: "", apiVersion: "", resource: "", subresource: "", namespace: "", name: "", path };
+  const plain: RequestInfo = {
+    isResourceRequest: false,
+    verb: method.toLowerCase(),
+    apiGroup: "",
+    apiVersion: "",
+    resource: "",
+    subresource: "",
+    namespace: "",
+    name: "",
+    path,
+  };
   let rest: string[];
   let apiGroup = "";
   let apiVersion: string;

@@ -99,7 +99,8 @@ export class ResourceStore {
     const key = ResourceStore.key(obj.metadata.namespace ?? "", name);
     const previous = this.objects.get(key);
     obj.metadata.uid = previous?.uid ?? (typeof obj.metadata.uid === "string" && obj.metadata.uid !== "" ? obj.metadata.uid : randomUUID());
-    obj.metadata.creationTimestamp = previous?.createdAt ?? obj.metadata.creationTimestamp ?? new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+    obj.metadata.creationTimestamp =
+      previous?.createdAt ?? obj.metadata.creationTimestamp ?? new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
     const rv = ++this.clock.rv;
     obj.metadata.resourceVersion = String(rv);
     const stored: StoredObject = {

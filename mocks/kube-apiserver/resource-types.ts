@@ -43,7 +43,14 @@ export const LEASES: ResourceType = {
 };
 
 /** Secrets and webhook configurations: what manifests/admission/gen-certs.sh writes (test/manifests). */
-export const SECRETS: ResourceType = { resource: "secrets", kind: "Secret", apiVersion: "v1", namespaced: true, allowUnconditionalUpdate: true, extraFields: () => ({}) };
+export const SECRETS: ResourceType = {
+  resource: "secrets",
+  kind: "Secret",
+  apiVersion: "v1",
+  namespaced: true,
+  allowUnconditionalUpdate: true,
+  extraFields: () => ({}),
+};
 
 export const MUTATING_WEBHOOK_CONFIGURATIONS: ResourceType = {
   resource: "mutatingwebhookconfigurations",
@@ -55,12 +62,35 @@ export const MUTATING_WEBHOOK_CONFIGURATIONS: ResourceType = {
 };
 
 /** core/v1 Events (the rebalancer records one per eviction decision). */
-export const EVENTS: ResourceType = { resource: "events", kind: "Event", apiVersion: "v1", namespaced: true, allowUnconditionalUpdate: true, extraFields: () => ({}) };
+export const EVENTS: ResourceType = {
+  resource: "events",
+  kind: "Event",
+  apiVersion: "v1",
+  namespaced: true,
+  allowUnconditionalUpdate: true,
+  extraFields: () => ({}),
+};
 
 /** policy/v1 PodDisruptionBudgets: stored for the eviction subresource (test controls only, no HTTP routes). */
-export const POD_DISRUPTION_BUDGETS: ResourceType = { resource: "poddisruptionbudgets", kind: "PodDisruptionBudget", apiVersion: "policy/v1", namespaced: true, allowUnconditionalUpdate: true, extraFields: () => ({}) };
+export const POD_DISRUPTION_BUDGETS: ResourceType = {
+  resource: "poddisruptionbudgets",
+  kind: "PodDisruptionBudget",
+  apiVersion: "policy/v1",
+  namespaced: true,
+  allowUnconditionalUpdate: true,
+  extraFields: () => ({}),
+};
 
-export const RESOURCE_TYPES = [NODES, PODS, NAMESPACES, LEASES, SECRETS, MUTATING_WEBHOOK_CONFIGURATIONS, EVENTS, POD_DISRUPTION_BUDGETS] as const;
+export const RESOURCE_TYPES = [
+  NODES,
+  PODS,
+  NAMESPACES,
+  LEASES,
+  SECRETS,
+  MUTATING_WEBHOOK_CONFIGURATIONS,
+  EVENTS,
+  POD_DISRUPTION_BUDGETS,
+] as const;
 
 /** Field names accepted in `fieldSelector` for a type. */
 export function supportedFields(type: ResourceType): ReadonlySet<string> {

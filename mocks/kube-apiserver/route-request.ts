@@ -27,7 +27,11 @@ const PATTERNS: ReadonlyArray<{ re: RegExp; type: ResourceType; ns?: number; nam
   { re: new RegExp(`^/api/v1/namespaces/${SEGMENT}/events$`), type: EVENTS, ns: 1 },
   { re: new RegExp(`^/api/v1/namespaces/${SEGMENT}/events/${SEGMENT}$`), type: EVENTS, ns: 1, name: 3 },
   { re: /^\/apis\/admissionregistration\.k8s\.io\/v1\/mutatingwebhookconfigurations$/, type: MUTATING_WEBHOOK_CONFIGURATIONS },
-  { re: new RegExp(`^/apis/admissionregistration\\.k8s\\.io/v1/mutatingwebhookconfigurations/${SEGMENT}$`), type: MUTATING_WEBHOOK_CONFIGURATIONS, name: 1 },
+  {
+    re: new RegExp(`^/apis/admissionregistration\\.k8s\\.io/v1/mutatingwebhookconfigurations/${SEGMENT}$`),
+    type: MUTATING_WEBHOOK_CONFIGURATIONS,
+    name: 1,
+  },
 ];
 
 export function routeRequest(pathname: string): Route | undefined {

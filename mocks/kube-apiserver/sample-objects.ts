@@ -37,7 +37,14 @@ export function sampleNode(o: SampleNodeOptions): KubeObject {
       capacity: { cpu: o.cpu ?? "8", memory: o.memory ?? "32863636Ki", pods: "110", "ephemeral-storage": "101430960Ki" },
       allocatable: { cpu: o.cpu ?? "7800m", memory: o.memory ?? "32351636Ki", pods: "110", "ephemeral-storage": "93478772582" },
       conditions: [
-        { type: "Ready", status: "True", reason: "KubeletReady", message: "kubelet is posting ready status", lastHeartbeatTime: "2026-11-29T10:00:00Z", lastTransitionTime: "2026-11-01T08:00:00Z" },
+        {
+          type: "Ready",
+          status: "True",
+          reason: "KubeletReady",
+          message: "kubelet is posting ready status",
+          lastHeartbeatTime: "2026-11-29T10:00:00Z",
+          lastTransitionTime: "2026-11-01T08:00:00Z",
+        },
       ],
       addresses: [
         { type: "InternalIP", address: "10.0.0.10" },
@@ -87,10 +94,27 @@ export function samplePod(o: SamplePodOptions): KubeObject {
   const metadata: KubeObject["metadata"] = { name: o.name, namespace: o.namespace ?? "default", labels: { ...o.labels } };
   if (o.annotations) metadata.annotations = { ...o.annotations };
   if (o.createdAt) metadata.creationTimestamp = o.createdAt;
-  if (o.owner) metadata.ownerReferences = [{ apiVersion: "apps/v1", kind: o.owner.kind, name: o.owner.name, uid: `uid-${o.owner.name}`, controller: true, blockOwnerDeletion: true }];
+  if (o.owner)
+    metadata.ownerReferences = [
+      {
+        apiVersion: "apps/v1",
+        kind: o.owner.kind,
+        name: o.owner.name,
+        uid: `uid-${o.owner.name}`,
+        controller: true,
+        blockOwnerDeletion: true,
+      },
+    ];
   const status: KubeObject = { phase: o.phase ?? (o.nodeName ? "Running" : "Pending"), qosClass: "Burstable" };
   if (o.nodeName) {
-    status.conditions = [{ type: "PodScheduled", status: "True", lastProbeTime: null, lastTransitionTime: o.scheduledAt ?? o.createdAt ?? "2026-11-29T09:00:00Z" }];
+    status.conditions = [
+      {
+        type: "PodScheduled",
+        status: "True",
+        lastProbeTime: null,
+        lastTransitionTime: o.scheduledAt ?? o.createdAt ?? "2026-11-29T09:00:00Z",
+      },
+    ];
     status.hostIP = "10.0.0.10";
     status.podIP = "10.244.1.17";
   }

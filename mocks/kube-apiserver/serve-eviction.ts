@@ -19,7 +19,14 @@ export interface EvictionStores {
 
 export const EVICTION_PATH = /^\/api\/v1\/namespaces\/([a-z0-9]([-a-z0-9.]*[a-z0-9])?)\/pods\/([a-z0-9]([-a-z0-9.]*[a-z0-9])?)\/eviction$/;
 
-export function serveEviction(stores: EvictionStores, namespace: string, name: string, body: KubeObject, res: ServerResponse, log: string[]): void {
+export function serveEviction(
+  stores: EvictionStores,
+  namespace: string,
+  name: string,
+  body: KubeObject,
+  res: ServerResponse,
+  log: string[],
+): void {
   const stored = stores.pods.get(namespace, name);
   if (!stored) return send(res, 404, notFound("pods", "", name));
   if (body.metadata?.name !== undefined && body.metadata.name !== name) {
@@ -28,20 +35,43 @@ export function serveEviction(stores: EvictionStores, namespace: string, name: s
   const pod = JSON.parse(stored.json) as KubeObject;
   const uid = body.deleteOptions?.preconditions?.uid;
   if (uid !== undefined && uid !== pod.metadata?.uid) {
-    return send(res, 409, kubeStatus(409, "Conflict", `Operation cannot be fulfilled on pods "${name}": Precondition failed: UID in precondition: ${uid}, UID in object meta: ${pod.metadata?.uid ?? ""}`, { name, kind: "pods" }));
+    return send(
+      res,
+      409,
+      kubeStatus(
+        409,
+        "Conflict",
+        `Operation cannot be fulfilled on pods "${name}": Precondition failed: UID in precondition: ${uid}, UID in object meta: ${pod.metadata?.uid ?? ""}`,
+        { name, kind: "pods" },
+      ),
+    );
   }
-  const budgets = [...stores.budgets.all()].map((o) => JSON.parse(o.json) as KubeObject).filter((b) => b.metadata?.namespace === namespace && selects(b, pod));
+  const budgets = [...stores.budgets.all()]
+    .map((o) => JSON.parse(o.json) as KubeObject)
+    .filter((b) => b.metadata?.namespace === namespace && selects(b, pod));
   if (budgets.length > 1) {
-    return send(res, 500, kubeStatus(500, "InternalError", "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support."));
+    return send(
+      res,
+      500,
+      kubeStatus(500, "InternalError", "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support."),
+    );
   }
   const budget = budgets[0];
   if (budget && !isTerminal(pod)) {
     const minAvailable = Number(budget.spec?.minAvailable ?? 0);
-    const healthy = [...stores.pods.all()].map((o) => JSON.parse(o.json) as KubeObject).filter((p) => p.metadata?.namespace === namespace && selects(budget, p) && !isTerminal(p)).length;
+    const healthy = [...stores.pods.all()]
+      .map((o) => JSON.parse(o.json) as KubeObject)
+      .filter((p) => p.metadata?.namespace === namespace && selects(budget, p) && !isTerminal(p)).length;
     if (healthy - 1 < minAvailable) {
       log.push(`blocked ${namespace}/${name}`);
-      const cause = { reason: "DisruptionBudget", message: `The disruption budget ${budget.metadata.name} needs ${minAvailable} healthy pods and has ${healthy} currently`, field: "" };
-      const status = kubeStatus(429, "TooManyRequests", "Cannot evict pod as it would violate the pod's disruption budget.", { causes: [cause] });
+      const cause = {
+        reason: "DisruptionBudget",
+        message: `The disruption budget ${budget.metadata.name} needs ${minAvailable} healthy pods and has ${healthy} currently`,
+        field: "",
+      };
+      const status = kubeStatus(429, "TooManyRequests", "Cannot evict pod as it would violate the pod's disruption budget.", {
+        causes: [cause],
+      });
       // The real Status carries no `field` in this cause.
       delete (status.details!.causes![0] as { field?: string }).field;
       return send(res, 429, status);

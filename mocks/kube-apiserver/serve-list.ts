@@ -22,7 +22,13 @@ export function serveList(state: FakeState, store: ResourceStore, matches: Match
     const decoded = decodeContinue(token);
     if (!decoded) return send(res, 400, kubeStatus(400, "BadRequest", "continue key is not valid: illegal base64 data"));
     if (decoded.rv < state.clock.compactedRv) {
-      return send(res, 410, expired("The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter."));
+      return send(
+        res,
+        410,
+        expired(
+          "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.",
+        ),
+      );
     }
     listRv = decoded.rv;
     afterKey = decoded.start;
@@ -45,4 +51,3 @@ function decodeContinue(token: string): { rv: number; start: string } | undefine
     return undefined;
   }
 }
-

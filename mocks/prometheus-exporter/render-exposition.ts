@@ -57,7 +57,14 @@ function telegrafLines(state: MockState, t: number, vcenter: string): Line[] {
     const e: PerfEntity = { kind: "host", host: h };
     if (!live(state, e)) continue;
     const cluster = clusterName(state, h);
-    const labels = { vcenter, source: h.name, moid: h.id, esxhostname: h.name, dcname: DC, ...(cluster !== undefined ? { clustername: cluster } : {}) };
+    const labels = {
+      vcenter,
+      source: h.name,
+      moid: h.id,
+      esxhostname: h.name,
+      dcname: DC,
+      ...(cluster !== undefined ? { clustername: cluster } : {}),
+    };
     const usage = value(state, "cpu.usage.average", e, t);
     push("vsphere_host_cpu_usage_average", { ...labels, cpu: "instance-total" }, usage !== undefined ? usage / 100 : undefined);
     push("vsphere_host_cpu_usage_average", { ...labels, cpu: "0" }, usage !== undefined ? usage / 100 : undefined);
@@ -74,11 +81,19 @@ function telegrafLines(state: MockState, t: number, vcenter: string): Line[] {
     const host = state.hosts.get(vm.host);
     const cluster = clusterName(state, host);
     const labels = {
-      vcenter, source: vm.name, moid: vm.id, vmname: vm.name, esxhostname: host?.name ?? "", uuid: vm.biosUuid,
-      guest: vm.guestOS.toLowerCase(), guesthostname: vm.name, ...(cluster !== undefined ? { clustername: cluster } : {}),
+      vcenter,
+      source: vm.name,
+      moid: vm.id,
+      vmname: vm.name,
+      esxhostname: host?.name ?? "",
+      uuid: vm.biosUuid,
+      guest: vm.guestOS.toLowerCase(),
+      guesthostname: vm.name,
+      ...(cluster !== undefined ? { clustername: cluster } : {}),
     };
     push("vsphere_vm_cpu_ready_summation", { ...labels, cpu: "instance-total" }, value(state, "cpu.ready.summation", e, t));
-    for (let i = 0; i < vm.vcpus; i++) push("vsphere_vm_cpu_ready_summation", { ...labels, cpu: String(i) }, value(state, "cpu.ready.summation", e, t, String(i)));
+    for (let i = 0; i < vm.vcpus; i++)
+      push("vsphere_vm_cpu_ready_summation", { ...labels, cpu: String(i) }, value(state, "cpu.ready.summation", e, t, String(i)));
     const usage = value(state, "cpu.usage.average", e, t);
     push("vsphere_vm_cpu_usage_average", { ...labels, cpu: "instance-total" }, usage !== undefined ? usage / 100 : undefined);
     push("vsphere_vm_mem_vmmemctl_average", labels, value(state, "mem.vmmemctl.average", e, t));
@@ -102,7 +117,8 @@ function exporterLines(state: MockState, t: number): Line[] {
     push("vmware_host_memory_max", labels, h.memoryMiB);
     push("vmware_host_memory_usage", labels, hostQuickStatsAt(state, h, t).memMiB);
     push("vmware_host_maintenance_mode", labels, h.inMaintenance ? 1 : 0);
-    for (const [s, word] of Object.entries(VI_CONNECTION)) push("vmware_host_connection_state", { ...labels, state: word }, h.connectionState === s ? 1 : 0);
+    for (const [s, word] of Object.entries(VI_CONNECTION))
+      push("vmware_host_connection_state", { ...labels, state: word }, h.connectionState === s ? 1 : 0);
     if (!live(state, e)) continue;
     push("vmware_host_cpu_usage_average", labels, value(state, "cpu.usage.average", e, t));
     push("vmware_host_cpu_ready_summation", labels, value(state, "cpu.ready.summation", e, t));
@@ -112,7 +128,13 @@ function exporterLines(state: MockState, t: number): Line[] {
   for (const vm of state.vms.values()) {
     const e: PerfEntity = { kind: "vm", vm };
     const host = state.hosts.get(vm.host);
-    const labels = { vm_name: vm.name, host_name: host?.name ?? "", cluster_name: clusterName(state, host) ?? "", dc_name: DC, ds_name: "datastore1" };
+    const labels = {
+      vm_name: vm.name,
+      host_name: host?.name ?? "",
+      cluster_name: clusterName(state, host) ?? "",
+      dc_name: DC,
+      ds_name: "datastore1",
+    };
     push("vmware_vm_num_cpu", labels, vm.vcpus);
     push("vmware_vm_memory_max", labels, vm.memoryMiB);
     push("vmware_vm_power_state", labels, vm.powerState === "POWERED_ON" ? 1 : 0);
@@ -141,7 +163,9 @@ function toText(lines: readonly Line[]): string {
   for (const [name, ls] of byName) {
     text += `# TYPE ${name} gauge\n`;
     for (const l of ls) {
-      const labels = Object.entries(l.labels).map(([k, v]) => `${k}="${escapeLabel(v)}"`).join(",");
+      const labels = Object.entries(l.labels)
+        .map(([k, v]) => `${k}="${escapeLabel(v)}"`)
+        .join(",");
       text += `${name}{${labels}} ${l.value}\n`;
     }
   }
@@ -151,4 +175,3 @@ function toText(lines: readonly Line[]): string {
 function escapeLabel(v: string): string {
   return v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
 }
-

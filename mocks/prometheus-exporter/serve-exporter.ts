@@ -17,7 +17,9 @@ export interface ExporterProcess {
 }
 
 export function spawnExporter(flavour: ExporterFlavour, scenario: string): Promise<ExporterProcess> {
-  const child: ChildProcess = spawn(process.execPath, [fileURLToPath(import.meta.url), flavour, scenario], { stdio: ["ignore", "pipe", "inherit"] });
+  const child: ChildProcess = spawn(process.execPath, [fileURLToPath(import.meta.url), flavour, scenario], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     child.once("exit", (code) => reject(new Error(`fake exporter exited (${code})`)));
@@ -39,7 +41,9 @@ export function spawnExporter(flavour: ExporterFlavour, scenario: string): Promi
 async function main(flavour: string, scenarioArg: string): Promise<void> {
   if (flavour !== "telegraf" && flavour !== "vmware_exporter") throw new Error("flavour must be telegraf or vmware_exporter");
   const generated = /^generated:(\d+)x(\d+)$/.exec(scenarioArg);
-  const scenario = generated ? generateScenario({ hosts: Number(generated[1]), vmsPerHost: Number(generated[2]) }) : loadScenario(scenarioArg);
+  const scenario = generated
+    ? generateScenario({ hosts: Number(generated[1]), vmsPerHost: Number(generated[2]) })
+    : loadScenario(scenarioArg);
   const exporter = await startFakeExporter({ scenario, flavour });
   process.stdout.write(`${JSON.stringify({ target: exporter.target })}\n`);
   process.once("SIGTERM", () => void exporter.close().then(() => process.exit(0)));

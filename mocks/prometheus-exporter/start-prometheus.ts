@@ -42,7 +42,12 @@ export async function startPrometheus(targets: readonly string[], scrapeInterval
   );
   const child: ChildProcess = spawn(
     bin,
-    [`--config.file=${join(dir, "prometheus.yml")}`, `--storage.tsdb.path=${join(dir, "data")}`, `--web.listen-address=127.0.0.1:${port}`, "--log.level=error"],
+    [
+      `--config.file=${join(dir, "prometheus.yml")}`,
+      `--storage.tsdb.path=${join(dir, "data")}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      "--log.level=error",
+    ],
     { stdio: ["ignore", "ignore", "pipe"] },
   );
   let stderr = "";
@@ -56,7 +61,11 @@ export async function startPrometheus(targets: readonly string[], scrapeInterval
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    await poll(async () => (await fetch(`${url}/-/ready`)).ok, 20_000, () => `Prometheus did not become ready: ${stderr}`);
+    await poll(
+      async () => (await fetch(`${url}/-/ready`)).ok,
+      20_000,
+      () => `Prometheus did not become ready: ${stderr}`,
+    );
   } catch (err) {
     await close();
     throw err;
@@ -66,7 +75,9 @@ export async function startPrometheus(targets: readonly string[], scrapeInterval
     waitForTargets: (timeoutMs = 15_000) =>
       poll(
         async () => {
-          const body = (await (await fetch(`${url}/api/v1/query?query=${encodeURIComponent('up{job="vsphere"}')}`)).json()) as { data?: { result?: Array<{ value: [number, string] }> } };
+          const body = (await (await fetch(`${url}/api/v1/query?query=${encodeURIComponent('up{job="vsphere"}')}`)).json()) as {
+            data?: { result?: Array<{ value: [number, string] }> };
+          };
           const r = body.data?.result ?? [];
           return r.length === targets.length && r.every((s) => s.value[1] === "1");
         },

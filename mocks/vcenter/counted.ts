@@ -35,7 +35,11 @@ function refuseQueryParameter(req: Request, res: Response, name: string): void {
     sendJson(res, VI_BAD_REQUEST_STATUS, invalidRequest(`Unexpected query parameter '${name}'.`));
     return;
   }
-  sendJson(res, 400, vapiError("INVALID_ARGUMENT", "vapi.rest.request.query.parameter.unexpected", `Unexpected query parameter '${name}'.`, [name]));
+  sendJson(
+    res,
+    400,
+    vapiError("INVALID_ARGUMENT", "vapi.rest.request.query.parameter.unexpected", `Unexpected query parameter '${name}'.`, [name]),
+  );
 }
 
 /** A repeated query key (`?hosts=a&hosts=b`) as a list; undefined when absent. */

@@ -22,7 +22,8 @@ export function faultInjection(state: MockState) {
 }
 
 function injectedErrorBody(path: string, status: number): object {
-  if (path.startsWith("/sdk/")) return viFault("SystemError", "A general system error occurred: injected fault", { reason: "injected fault" });
+  if (path.startsWith("/sdk/"))
+    return viFault("SystemError", "A general system error occurred: injected fault", { reason: "injected fault" });
   return status === 503
     ? vapiError("SERVICE_UNAVAILABLE", "com.vmware.vapi.endpoint.service.unavailable", "Service unavailable.")
     : vapiError("ERROR", "com.vmware.vapi.endpoint.internal.error", "Internal server error.");

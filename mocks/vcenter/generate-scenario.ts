@@ -16,7 +16,10 @@ export function generateScenario(opts: { hosts: number; vmsPerHost: number; seed
   const hex = (n: number) => Array.from({ length: n }, () => Math.floor(rnd() * 16).toString(16)).join("");
   const clusterCount = Math.ceil(opts.hosts / HOSTS_PER_CLUSTER);
   const input: ScenarioInput = {
-    clusters: Array.from({ length: clusterCount }, (_, c) => ({ id: `domain-c${100 + c}`, name: `bench-${String(c + 1).padStart(2, "0")}` })),
+    clusters: Array.from({ length: clusterCount }, (_, c) => ({
+      id: `domain-c${100 + c}`,
+      name: `bench-${String(c + 1).padStart(2, "0")}`,
+    })),
     hosts: [],
     vms: [],
   };

@@ -8,4 +8,11 @@ export { ScenarioError } from "./scenario-error.js";
 export { MAX_QUERY_METRICS } from "./vi-perf-query.js";
 export { MAX_VMS, MAX_HOSTS, MAX_CLUSTERS } from "./automation-inventory-routes.js";
 export { COUNTERS, counterFullName } from "./counter-catalogue.js";
-export { MEM_STATES, type Scenario, type ScenarioInput, type NumberSeries, type MemStateSeries, type FaultsSpec } from "./scenario-schema.js";
+export {
+  MEM_STATES,
+  type Scenario,
+  type ScenarioInput,
+  type NumberSeries,
+  type MemStateSeries,
+  type FaultsSpec,
+} from "./scenario-schema.js";

@@ -73,7 +73,8 @@ export function createControls(state: MockState): MockVcenterControls {
     setAdvancedSetting: (key, value) => {
       if (key === "") throw new Error("mock vCenter: empty setting key");
       if (value === undefined) delete state.scenario.advancedSettings[key];
-      else if ((typeof value === "number" && Number.isInteger(value)) || typeof value === "string") state.scenario.advancedSettings[key] = value;
+      else if ((typeof value === "number" && Number.isInteger(value)) || typeof value === "string")
+        state.scenario.advancedSettings[key] = value;
       else throw new Error(`mock vCenter: setting ${key} must be an integer or a string`);
     },
     stats: () => structuredClone(state.stats),

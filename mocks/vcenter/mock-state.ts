@@ -88,4 +88,3 @@ export function maxQueryMetrics(state: MockState): number {
 export function vmsOnHost(state: MockState, hostId: string): VmSpec[] {
   return [...state.vms.values()].filter((v) => v.host === hostId);
 }
-

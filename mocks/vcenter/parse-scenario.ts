@@ -7,7 +7,9 @@ import { ScenarioError } from "./scenario-error.js";
 export function validateScenario(raw: unknown, source?: string): Scenario {
   if (looksLikeSimulationScenario(raw)) {
     throw new ScenarioError(
-      ["this is a simulation scenario (examples/scenarios/, format docs/simulation.md), for `hvx simulate --scenario`; the mock vCenter expects an inventory scenario (mocks/vcenter/scenarios/, format mocks/vcenter/README.md)"],
+      [
+        "this is a simulation scenario (examples/scenarios/, format docs/simulation.md), for `hvx simulate --scenario`; the mock vCenter expects an inventory scenario (mocks/vcenter/scenarios/, format mocks/vcenter/README.md)",
+      ],
       source === undefined ? {} : { source },
     );
   }

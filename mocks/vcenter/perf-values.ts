@@ -50,21 +50,36 @@ function vmValue(state: MockState, name: string, vm: VmSpec, t: number): number 
   const memKB = vm.memoryMiB * 1024;
   const host = state.hosts.get(vm.host);
   switch (name) {
-    case "cpu.ready.summation": return readyMsPerVcpu(vm, t) * vm.vcpus;
-    case "cpu.costop.summation": return Math.round(readyMsPerVcpu(vm, t) * vm.vcpus * 0.05);
-    case "cpu.usage.average": return fixed100(seriesValue(m.cpuUsagePercent, t));
-    case "cpu.usagemhz.average": return Math.round((clampPct(seriesValue(m.cpuUsagePercent, t)) / 100) * vm.vcpus * (host?.cpuMhz ?? 2000));
-    case "mem.usage.average": return 2500;
-    case "mem.consumed.average": return Math.round(memKB * 0.7);
-    case "mem.active.average": return Math.round(memKB * 0.2);
-    case "mem.vmmemctl.average": return kb(seriesValue(m.balloonMiB, t));
-    case "mem.swapped.average": return kb(seriesValue(m.swappedMiB, t));
-    case "mem.swapinRate.average": return 0;
-    case "mem.swapoutRate.average": return 0;
-    case "net.usage.average": return 120 + (numericId(vm.id) % 50);
-    case "disk.usage.average": return 300 + (numericId(vm.id) % 200);
-    case "sys.uptime.latest": return UPTIME_BASE_S + Math.round(t);
-    default: return undefined;
+    case "cpu.ready.summation":
+      return readyMsPerVcpu(vm, t) * vm.vcpus;
+    case "cpu.costop.summation":
+      return Math.round(readyMsPerVcpu(vm, t) * vm.vcpus * 0.05);
+    case "cpu.usage.average":
+      return fixed100(seriesValue(m.cpuUsagePercent, t));
+    case "cpu.usagemhz.average":
+      return Math.round((clampPct(seriesValue(m.cpuUsagePercent, t)) / 100) * vm.vcpus * (host?.cpuMhz ?? 2000));
+    case "mem.usage.average":
+      return 2500;
+    case "mem.consumed.average":
+      return Math.round(memKB * 0.7);
+    case "mem.active.average":
+      return Math.round(memKB * 0.2);
+    case "mem.vmmemctl.average":
+      return kb(seriesValue(m.balloonMiB, t));
+    case "mem.swapped.average":
+      return kb(seriesValue(m.swappedMiB, t));
+    case "mem.swapinRate.average":
+      return 0;
+    case "mem.swapoutRate.average":
+      return 0;
+    case "net.usage.average":
+      return 120 + (numericId(vm.id) % 50);
+    case "disk.usage.average":
+      return 300 + (numericId(vm.id) % 200);
+    case "sys.uptime.latest":
+      return UPTIME_BASE_S + Math.round(t);
+    default:
+      return undefined;
   }
 }
 
@@ -74,23 +89,36 @@ function hostValue(state: MockState, name: string, h: HostSpec, t: number): numb
   const sumVms = (f: (v: VmSpec) => number) => vms.reduce((s, v) => s + f(v), 0);
   const memPct = clampPct(seriesValue(m.memUsagePercent, t));
   switch (name) {
-    case "cpu.ready.summation": return sumVms((v) => readyMsPerVcpu(v, t) * v.vcpus);
-    case "cpu.usage.average": return fixed100(seriesValue(m.cpuUsagePercent, t));
-    case "cpu.usagemhz.average": return Math.round((clampPct(seriesValue(m.cpuUsagePercent, t)) / 100) * h.cpuCores * h.cpuMhz);
-    case "mem.usage.average": return fixed100(memPct);
-    case "mem.consumed.average": return Math.round((memPct / 100) * h.memoryMiB * 1024);
-    case "mem.active.average": return Math.round((memPct / 100) * h.memoryMiB * 1024 * 0.4);
+    case "cpu.ready.summation":
+      return sumVms((v) => readyMsPerVcpu(v, t) * v.vcpus);
+    case "cpu.usage.average":
+      return fixed100(seriesValue(m.cpuUsagePercent, t));
+    case "cpu.usagemhz.average":
+      return Math.round((clampPct(seriesValue(m.cpuUsagePercent, t)) / 100) * h.cpuCores * h.cpuMhz);
+    case "mem.usage.average":
+      return fixed100(memPct);
+    case "mem.consumed.average":
+      return Math.round((memPct / 100) * h.memoryMiB * 1024);
+    case "mem.active.average":
+      return Math.round((memPct / 100) * h.memoryMiB * 1024 * 0.4);
     case "mem.vmmemctl.average":
       return m.balloonMiB !== undefined ? kb(seriesValue(m.balloonMiB, t)) : sumVms((v) => kb(seriesValue(v.metrics.balloonMiB, t)));
     case "mem.swapped.average":
       return m.swappedMiB !== undefined ? kb(seriesValue(m.swappedMiB, t)) : sumVms((v) => kb(seriesValue(v.metrics.swappedMiB, t)));
-    case "mem.swapinRate.average": return Math.max(0, Math.round(seriesValue(m.swapInKBps, t)));
-    case "mem.swapoutRate.average": return Math.max(0, Math.round(seriesValue(m.swapOutKBps, t)));
-    case "mem.state.latest": return memStateCode(memStateValue(m.memState, t), state.scenario.memStateEncoding);
-    case "net.usage.average": return 2000 + (numericId(h.id) % 500);
-    case "disk.usage.average": return 5000 + (numericId(h.id) % 900);
-    case "sys.uptime.latest": return UPTIME_BASE_S + Math.round(t);
-    default: return undefined;
+    case "mem.swapinRate.average":
+      return Math.max(0, Math.round(seriesValue(m.swapInKBps, t)));
+    case "mem.swapoutRate.average":
+      return Math.max(0, Math.round(seriesValue(m.swapOutKBps, t)));
+    case "mem.state.latest":
+      return memStateCode(memStateValue(m.memState, t), state.scenario.memStateEncoding);
+    case "net.usage.average":
+      return 2000 + (numericId(h.id) % 500);
+    case "disk.usage.average":
+      return 5000 + (numericId(h.id) % 900);
+    case "sys.uptime.latest":
+      return UPTIME_BASE_S + Math.round(t);
+    default:
+      return undefined;
   }
 }
 

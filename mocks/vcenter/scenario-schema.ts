@@ -16,11 +16,7 @@ const sortedPoints = z
   .refine((ps) => ps.every((p, i) => i === 0 || p.atSeconds > (ps[i - 1]?.atSeconds ?? -1)), {
     message: "atSeconds must be strictly increasing",
   });
-export const NumberSeriesSchema = z.union([
-  z.number(),
-  sortedPoints,
-  z.object({ ramp: sortedPoints }).strict(),
-]);
+export const NumberSeriesSchema = z.union([z.number(), sortedPoints, z.object({ ramp: sortedPoints }).strict()]);
 export type NumberSeries = z.infer<typeof NumberSeriesSchema>;
 
 /** Host free-memory states in mem.state.latest order: high=0, clear=1, soft=2, hard=3, low=4. */
@@ -62,11 +58,8 @@ export const VmMetricsSchema = z
 export type VmMetricsSpec = z.infer<typeof VmMetricsSchema>;
 export const VM_METRIC_NAMES = Object.keys(VmMetricsSchema.removeDefault().shape) as Array<keyof VmMetricsSpec>;
 
-const moId = (prefix: string) =>
-  z.string().regex(new RegExp(`^${prefix}\\d+$`), `must look like ${prefix}<number>`);
-const uuid = z
-  .string()
-  .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, "must be a UUID");
+const moId = (prefix: string) => z.string().regex(new RegExp(`^${prefix}\\d+$`), `must look like ${prefix}<number>`);
+const uuid = z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, "must be a UUID");
 
 export const CONNECTION_STATES = ["CONNECTED", "DISCONNECTED", "NOT_RESPONDING"] as const;
 export const VM_POWER_STATES = ["POWERED_ON", "POWERED_OFF", "SUSPENDED"] as const;
@@ -191,7 +184,10 @@ export const ScenarioSchema = z
      */
     memStateEncoding: z.enum(["five", "four"]).default("five"),
     /** VI/JSON releases served under `/sdk/vim25/{release}`; any other gets 404 (a vCenter 8.0.1 serves 8.0.1.0). */
-    viJsonReleases: z.array(z.string().regex(/^\d+(\.\d+){3}$/, "must look like 8.0.1.0")).min(1).default(["8.0.1.0"]),
+    viJsonReleases: z
+      .array(z.string().regex(/^\d+(\.\d+){3}$/, "must look like 8.0.1.0"))
+      .min(1)
+      .default(["8.0.1.0"]),
     /**
      * vCenter advanced settings served by `OptionManager/VpxSettings/QueryOptions`, e.g.
      * `config.vpxd.stats.maxQueryMetrics: 64` (which also lowers the QueryPerf limit; <= 0
@@ -219,16 +215,24 @@ export const ScenarioSchema = z
       });
       return seen;
     };
-    const clusterIds = dup(s.clusters.map((c) => c.id), "clusters");
-    const hostIds = dup(s.hosts.map((h) => h.id), "hosts");
-    dup(s.vms.map((v) => v.id), "vms");
+    const clusterIds = dup(
+      s.clusters.map((c) => c.id),
+      "clusters",
+    );
+    const hostIds = dup(
+      s.hosts.map((h) => h.id),
+      "hosts",
+    );
+    dup(
+      s.vms.map((v) => v.id),
+      "vms",
+    );
     s.hosts.forEach((h, i) => {
       if (h.cluster !== undefined && !clusterIds.has(h.cluster))
         ctx.addIssue({ code: "custom", path: ["hosts", i, "cluster"], message: `unknown cluster ${h.cluster}` });
     });
     s.vms.forEach((v, i) => {
-      if (!hostIds.has(v.host))
-        ctx.addIssue({ code: "custom", path: ["vms", i, "host"], message: `unknown host ${v.host}` });
+      if (!hostIds.has(v.host)) ctx.addIssue({ code: "custom", path: ["vms", i, "host"], message: `unknown host ${v.host}` });
     });
   });
 

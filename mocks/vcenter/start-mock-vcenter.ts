@@ -27,8 +27,19 @@ function requireJsonBody(req: Request, res: Response, next: NextFunction): void 
     return;
   }
   const got = req.get("content-type") ?? "none";
-  if (req.path.startsWith("/sdk/")) sendJson(res, 415, viFault("InvalidRequest", `Unsupported Content-Type '${got}': the request body must be application/json.`));
-  else sendJson(res, 415, vapiError("INVALID_ARGUMENT", "vapi.rest.request.content_type.unsupported", `Unsupported Content-Type '${got}': the request body must be application/json.`, [got]));
+  if (req.path.startsWith("/sdk/"))
+    sendJson(res, 415, viFault("InvalidRequest", `Unsupported Content-Type '${got}': the request body must be application/json.`));
+  else
+    sendJson(
+      res,
+      415,
+      vapiError(
+        "INVALID_ARGUMENT",
+        "vapi.rest.request.content_type.unsupported",
+        `Unsupported Content-Type '${got}': the request body must be application/json.`,
+        [got],
+      ),
+    );
 }
 
 export interface MockVcenterOptions {
@@ -78,7 +89,14 @@ export async function startMockVcenter(opts: MockVcenterOptions): Promise<MockVc
     // body-parser errors carry a 4xx status; anything else is a bug in the mock
     const status = typeof (err as { status?: unknown }).status === "number" ? (err as { status: number }).status : 500;
     const sdk = req.path.startsWith("/sdk/");
-    if (status >= 500) sendJson(res, 500, sdk ? viFault("SystemError", "A general system error occurred.") : vapiError("ERROR", "com.vmware.vapi.endpoint.internal.error", "Internal server error."));
+    if (status >= 500)
+      sendJson(
+        res,
+        500,
+        sdk
+          ? viFault("SystemError", "A general system error occurred.")
+          : vapiError("ERROR", "com.vmware.vapi.endpoint.internal.error", "Internal server error."),
+      );
     else if (sdk) sendJson(res, status, viFault("InvalidRequest", "The request body could not be parsed."));
     else sendJson(res, status, vapiError("INVALID_ARGUMENT", "vapi.json.parse.error", "The request body could not be parsed."));
   });

@@ -89,7 +89,8 @@ export function queryPerf(state: MockState, body: unknown): PerfReply {
 /** `QueryPerfComposite`: one HostSystem spec -> the host's metric plus its VMs' as childEntity. `metricId` is required. */
 export function queryPerfComposite(state: MockState, body: unknown): PerfReply {
   const spec = (body as { querySpec?: unknown } | undefined)?.querySpec;
-  if (spec === undefined || typeof spec !== "object" || spec === null || Array.isArray(spec)) return refuse({ fault: invalidArgument("querySpec") }, 0);
+  if (spec === undefined || typeof spec !== "object" || spec === null || Array.isArray(spec))
+    return refuse({ fault: invalidArgument("querySpec") }, 0);
   const p = parseSpec(spec);
   if ("fault" in p) return refuse(p, 0);
   if (p.metricIds === undefined || p.metricIds.length === 0) return refuse({ fault: invalidArgument("querySpec.metricId") }, 0);
@@ -168,7 +169,9 @@ function resolveEntity(state: MockState, ref: { type: string; value: string }): 
 
 /** Metrics a spec asks for on one entity: its metric ids, or (none given) every counter of the entity. */
 function metricCount(p: ParsedSpec, e: PerfEntity): number {
-  return p.metricIds !== undefined && p.metricIds.length > 0 ? p.metricIds.length : COUNTERS.filter((c) => c.entities.includes(e.kind)).length;
+  return p.metricIds !== undefined && p.metricIds.length > 0
+    ? p.metricIds.length
+    : COUNTERS.filter((c) => c.entities.includes(e.kind)).length;
 }
 
 /**

@@ -24,14 +24,20 @@ export function mountViPerfRoutes(app: Application, state: MockState): void {
   const perfObj = { type: "PerformanceManager", value: PERF_MANAGER_ID };
 
   counted(app, state, "get", `${VI_BASE}/PerformanceManager/:moId/perfCounter`, (req, res) => {
-    if (!releaseOk(state, req, res) || requireViSession(state, req, res, perfObj) === undefined || !perfMgr(req.params["moId"], res)) return;
+    if (!releaseOk(state, req, res) || requireViSession(state, req, res, perfObj) === undefined || !perfMgr(req.params["moId"], res))
+      return;
     sendJson(res, 200, toPerfCounterInfoWire(state.scenario.counterKeyOffset, state.scenario.memStateEncoding));
   });
 
   // Property read of PerformanceManager.historicalInterval: the PerfInterval objects.
   counted(app, state, "get", `${VI_BASE}/PerformanceManager/:moId/historicalInterval`, (req, res) => {
-    if (!releaseOk(state, req, res) || requireViSession(state, req, res, perfObj) === undefined || !perfMgr(req.params["moId"], res)) return;
-    sendJson(res, 200, state.scenario.historicalIntervals.map((i) => ({ _typeName: "PerfInterval", ...i })));
+    if (!releaseOk(state, req, res) || requireViSession(state, req, res, perfObj) === undefined || !perfMgr(req.params["moId"], res))
+      return;
+    sendJson(
+      res,
+      200,
+      state.scenario.historicalIntervals.map((i) => ({ _typeName: "PerfInterval", ...i })),
+    );
   });
 
   const send = (res: Response, r: PerfReply) => {
@@ -39,16 +45,22 @@ export function mountViPerfRoutes(app: Application, state: MockState): void {
     sendJson(res, r.status, r.body);
   };
   counted(app, state, "post", `${VI_BASE}/PerformanceManager/:moId/QueryPerf`, (req, res) => {
-    if (!releaseOk(state, req, res) || requireViSession(state, req, res, perfObj) === undefined || !perfMgr(req.params["moId"], res)) return;
+    if (!releaseOk(state, req, res) || requireViSession(state, req, res, perfObj) === undefined || !perfMgr(req.params["moId"], res))
+      return;
     state.stats.queryPerfCalls += 1;
     if (namesFailingHost(state, req.body)) {
-      sendJson(res, VI_FAULT_STATUS, viFault("SystemError", "A general system error occurred: injected host fault", { reason: "injected host fault" }));
+      sendJson(
+        res,
+        VI_FAULT_STATUS,
+        viFault("SystemError", "A general system error occurred: injected host fault", { reason: "injected host fault" }),
+      );
       return;
     }
     send(res, queryPerf(state, req.body));
   });
   counted(app, state, "post", `${VI_BASE}/PerformanceManager/:moId/QueryPerfComposite`, (req, res) => {
-    if (!releaseOk(state, req, res) || requireViSession(state, req, res, perfObj) === undefined || !perfMgr(req.params["moId"], res)) return;
+    if (!releaseOk(state, req, res) || requireViSession(state, req, res, perfObj) === undefined || !perfMgr(req.params["moId"], res))
+      return;
     state.stats.queryPerfCompositeCalls += 1;
     send(res, queryPerfComposite(state, req.body));
   });
@@ -62,7 +74,11 @@ export function mountViPerfRoutes(app: Application, state: MockState): void {
       return;
     }
     if (state.faults.hostFaults[id] === "summary") {
-      sendJson(res, VI_FAULT_STATUS, viFault("SystemError", "A general system error occurred: injected host fault", { reason: "injected host fault" }));
+      sendJson(
+        res,
+        VI_FAULT_STATUS,
+        viFault("SystemError", "A general system error occurred: injected host fault", { reason: "injected host fault" }),
+      );
       return;
     }
     sendJson(res, 200, toHostListSummaryWire(state, h));
@@ -71,7 +87,9 @@ export function mountViPerfRoutes(app: Application, state: MockState): void {
 
 /** Whether a QueryPerf body names a host with a `perf` host fault, or a VM on one. */
 function namesFailingHost(state: MockState, body: unknown): boolean {
-  const failing = Object.entries(state.faults.hostFaults).filter(([, f]) => f === "perf").map(([id]) => id);
+  const failing = Object.entries(state.faults.hostFaults)
+    .filter(([, f]) => f === "perf")
+    .map(([id]) => id);
   if (failing.length === 0) return false;
   const specs = (body as { querySpec?: unknown } | undefined)?.querySpec;
   if (!Array.isArray(specs)) return false;
@@ -113,7 +131,14 @@ function toHostListSummaryWire(state: MockState, h: HostSpec): object {
       inQuarantineMode: false,
       bootTime: new Date(state.clock() - uptimeS * 1000).toISOString(),
     },
-    config: { _typeName: "HostConfigSummary", name: h.name, port: 443, product: { _typeName: "AboutInfo", name: "VMware ESXi", version: "8.0.1", apiType: "HostAgent" }, vmotionEnabled: true, faultToleranceEnabled: false },
+    config: {
+      _typeName: "HostConfigSummary",
+      name: h.name,
+      port: 443,
+      product: { _typeName: "AboutInfo", name: "VMware ESXi", version: "8.0.1", apiType: "HostAgent" },
+      vmotionEnabled: true,
+      faultToleranceEnabled: false,
+    },
     quickStats: {
       _typeName: "HostListSummaryQuickStats",
       ...(connected ? { overallCpuUsage: quick.cpuMhz, overallMemoryUsage: quick.memMiB, uptime: uptimeS } : {}),

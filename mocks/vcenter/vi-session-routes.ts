@@ -26,10 +26,14 @@ export function requireViSession(state: MockState, req: Request, res: Response, 
   const s = touchSession(state, req.get(VI_SESSION_HEADER), "viJson");
   if (s === undefined) {
     state.stats.unauthorizedServed += 1;
-    sendJson(res, state.faults.viNotAuthenticatedStatus, viFault("NotAuthenticated", "The session is not authenticated.", {
-      object: moRef(object.type, object.value),
-      privilegeId: "System.View",
-    }));
+    sendJson(
+      res,
+      state.faults.viNotAuthenticatedStatus,
+      viFault("NotAuthenticated", "The session is not authenticated.", {
+        object: moRef(object.type, object.value),
+        privilegeId: "System.View",
+      }),
+    );
   }
   return s;
 }
@@ -64,18 +68,23 @@ export function mountViSessionRoutes(app: Application, state: MockState): void {
     const name = (req.body as { name?: unknown } | undefined)?.name;
     const settings = Object.entries(state.scenario.advancedSettings);
     // No name: every setting. A name ending in "." is a node of the tree: the settings under it.
-    const hits = typeof name !== "string" || name === ""
-      ? settings
-      : settings.filter(([key]) => (name.endsWith(".") ? key.startsWith(name) : key === name));
+    const hits =
+      typeof name !== "string" || name === ""
+        ? settings
+        : settings.filter(([key]) => (name.endsWith(".") ? key.startsWith(name) : key === name));
     if (typeof name === "string" && name !== "" && hits.length === 0) {
       sendJson(res, VI_FAULT_STATUS, invalidName(name));
       return;
     }
-    sendJson(res, 200, hits.map(([key, value]) => ({
-      _typeName: "OptionValue",
-      key,
-      value: typeof value === "number" ? { _typeName: "int", _value: value } : { _typeName: "string", _value: value },
-    })));
+    sendJson(
+      res,
+      200,
+      hits.map(([key, value]) => ({
+        _typeName: "OptionValue",
+        key,
+        value: typeof value === "number" ? { _typeName: "int", _value: value } : { _typeName: "string", _value: value },
+      })),
+    );
   });
 
   counted(app, state, "post", `${VI_BASE}/SessionManager/:moId/Login`, (req, res) => {

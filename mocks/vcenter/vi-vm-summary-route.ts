@@ -20,7 +20,11 @@ export function mountViVmSummaryRoute(app: Application, state: MockState, viBase
     sendJson(res, 200, {
       _typeName: "VirtualMachineSummary",
       vm: { _typeName: "ManagedObjectReference", type: "VirtualMachine", value: vm.id },
-      runtime: { _typeName: "VirtualMachineRuntimeInfo", host: { _typeName: "ManagedObjectReference", type: "HostSystem", value: vm.host }, powerState: vm.powerState === "POWERED_ON" ? "poweredOn" : vm.powerState === "SUSPENDED" ? "suspended" : "poweredOff" },
+      runtime: {
+        _typeName: "VirtualMachineRuntimeInfo",
+        host: { _typeName: "ManagedObjectReference", type: "HostSystem", value: vm.host },
+        powerState: vm.powerState === "POWERED_ON" ? "poweredOn" : vm.powerState === "SUSPENDED" ? "suspended" : "poweredOff",
+      },
       config: {
         _typeName: "VirtualMachineConfigSummary",
         name: vm.name,

@@ -91,12 +91,14 @@ export class ClusterInformer implements ClusterSource {
       watchIdleMs: (o.watchIdleSeconds ?? DEFAULT_WATCH_IDLE_SECONDS) * 1000,
     };
     type PageParams = { limit: number; _continue?: string; fieldSelector?: string };
-    const page = <T>(fn: (p: PageParams) => Promise<T>) => (token: string | undefined, fieldSelector: string | undefined) => {
-      const params: PageParams = { limit };
-      if (token !== undefined) params._continue = token;
-      if (fieldSelector !== undefined) params.fieldSelector = fieldSelector;
-      return fn(params) as unknown as Promise<KubernetesListObject<KubernetesObject>>;
-    };
+    const page =
+      <T>(fn: (p: PageParams) => Promise<T>) =>
+      (token: string | undefined, fieldSelector: string | undefined) => {
+        const params: PageParams = { limit };
+        if (token !== undefined) params._continue = token;
+        if (fieldSelector !== undefined) params.fieldSelector = fieldSelector;
+        return fn(params) as unknown as Promise<KubernetesListObject<KubernetesObject>>;
+      };
     // Each object's problems are logged once, not on every update or relist (bounded memory).
     const reported = new Map<string, string>();
     const warn = (key: string, problems: string[]): void => {

@@ -31,7 +31,10 @@ export class GuardedWatch extends Watch {
   private current: { controller?: AbortController; agent?: Agent; lastMs: number; idle: boolean } | undefined;
   private closed = false;
 
-  constructor(config: KubeConfig, private readonly hooks: GuardedWatchHooks) {
+  constructor(
+    config: KubeConfig,
+    private readonly hooks: GuardedWatchHooks,
+  ) {
     // Sees the agent of each watch request, so that a watch still waiting for its response
     // headers can be ended too (its AbortController is only handed out once they arrive).
     const recording = Object.create(config) as KubeConfig;

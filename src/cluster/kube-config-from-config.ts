@@ -16,7 +16,11 @@ export type KubeAccess =
  * in-cluster service account. `enabled: auto` turns the cluster side on when one of them exists;
  * `true` without any is an error; `false` never connects.
  */
-export function kubeConfigFromConfig(config: Pick<Config["kubernetes"], "enabled" | "kubeconfig" | "resyncSeconds">, env: KubeEnv, load: (kc: KubeConfig, path: string) => void = loadFile): KubeAccess {
+export function kubeConfigFromConfig(
+  config: Pick<Config["kubernetes"], "enabled" | "kubeconfig" | "resyncSeconds">,
+  env: KubeEnv,
+  load: (kc: KubeConfig, path: string) => void = loadFile,
+): KubeAccess {
   if (config.enabled === false) return { enabled: false, why: "kubernetes.enabled is false" };
   const kc = new KubeConfig();
   try {

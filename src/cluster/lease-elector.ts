@@ -59,7 +59,10 @@ export class LeaseElector {
   /** Whether this replica may write now: it holds the Lease and renewed it less than renewDeadline ago. */
   isLeader(): boolean {
     if (this.leader && !this.withinDeadline(this.lastRenewMs)) {
-      this.o.log.warn({ lease: this.name, identity: this.o.identity, renewDeadlineMs: this.renewDeadlineMs }, "lease not renewed within the renew deadline; stepping down");
+      this.o.log.warn(
+        { lease: this.name, identity: this.o.identity, renewDeadlineMs: this.renewDeadlineMs },
+        "lease not renewed within the renew deadline; stepping down",
+      );
       this.setLeader(false);
     }
     return this.leader;
@@ -148,7 +151,13 @@ export class LeaseElector {
       apiVersion: "coordination.k8s.io/v1",
       kind: "Lease",
       metadata: { name: this.name, namespace: this.o.namespace },
-      spec: { holderIdentity: this.o.identity, leaseDurationSeconds: this.o.leaseDurationSeconds, acquireTime: micro, renewTime: micro, leaseTransitions: 0 },
+      spec: {
+        holderIdentity: this.o.identity,
+        leaseDurationSeconds: this.o.leaseDurationSeconds,
+        acquireTime: micro,
+        renewTime: micro,
+        leaseTransitions: 0,
+      },
     };
   }
 

@@ -83,7 +83,13 @@ export class Rebalancer {
   /** Brings the hot spells up to date with the latest poll. Never throws. */
   observe(): void {
     try {
-      this.spells = nextHotSpells(this.spells, this.o.inventory.latest(), this.o.placement.thresholds, this.now(), this.o.hysteresisPercent);
+      this.spells = nextHotSpells(
+        this.spells,
+        this.o.inventory.latest(),
+        this.o.placement.thresholds,
+        this.now(),
+        this.o.hysteresisPercent,
+      );
     } catch (err) {
       this.o.log.warn({ error: describeError(err) }, "rebalance: cannot read host heat");
     }
@@ -113,7 +119,8 @@ export class Rebalancer {
     }
     this.o.metrics.chronicHosts(plan.chronicHosts.length);
     if (plan.hold?.code !== this.lastHold) {
-      if (plan.hold) this.o.log.info({ hold: plan.hold, chronicHosts: plan.chronicHosts.length }, "rebalance: holding (no eviction while this lasts)");
+      if (plan.hold)
+        this.o.log.info({ hold: plan.hold, chronicHosts: plan.chronicHosts.length }, "rebalance: holding (no eviction while this lasts)");
       else if (this.lastHold) this.o.log.info({ was: this.lastHold }, "rebalance: no longer holding");
       this.lastHold = plan.hold?.code;
     }
@@ -138,14 +145,22 @@ export class Rebalancer {
         name,
         namespace,
         // The uid precondition: never evict a newer pod that took the same name.
-        body: { apiVersion: "policy/v1", kind: "Eviction", metadata: { name, namespace }, ...(uid ? { deleteOptions: { preconditions: { uid } } } : {}) },
+        body: {
+          apiVersion: "policy/v1",
+          kind: "Eviction",
+          metadata: { name, namespace },
+          ...(uid ? { deleteOptions: { preconditions: { uid } } } : {}),
+        },
       });
       return "evicted";
     } catch (err) {
       const code = (err as { code?: number }).code;
       if (code === 429) return "blocked_pdb";
       if (code === 404) return "gone";
-      this.o.log.warn({ pod: `${namespace}/${name}`, error: describeError(err) }, "rebalance: eviction failed; will decide again next cycle");
+      this.o.log.warn(
+        { pod: `${namespace}/${name}`, error: describeError(err) },
+        "rebalance: eviction failed; will decide again next cycle",
+      );
       return "failed";
     }
   }

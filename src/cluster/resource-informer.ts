@@ -24,7 +24,10 @@ export interface ResourceInformerOptions<V> {
   readonly watchPath: string;
   /** Server-side filter for list and watch, e.g. `spec.nodeName!=`. */
   readonly fieldSelector?: string;
-  readonly listPage: (continueToken: string | undefined, fieldSelector: string | undefined) => Promise<KubernetesListObject<KubernetesObject>>;
+  readonly listPage: (
+    continueToken: string | undefined,
+    fieldSelector: string | undefined,
+  ) => Promise<KubernetesListObject<KubernetesObject>>;
   /**
    * Converts an object; undefined = not kept (e.g. an unscheduled pod). `source`: `list` for
    * the items of a (re)list, `watch` for watch events.
@@ -68,7 +71,15 @@ export class ResourceInformer<V> {
   private connects = 0;
   private failures = 0;
   private retryTimer: NodeJS.Timeout | undefined;
-  private state: { synced: boolean; lastHeardMs?: number; errors: number; lastError?: string; reconnects: number; relists: number; idleRestarts: number } = {
+  private state: {
+    synced: boolean;
+    lastHeardMs?: number;
+    errors: number;
+    lastError?: string;
+    reconnects: number;
+    relists: number;
+    idleRestarts: number;
+  } = {
     synced: false,
     errors: 0,
     reconnects: 0,
@@ -126,7 +137,10 @@ export class ResourceInformer<V> {
     if (this.stopped || idle === undefined || idle < idleMs) return;
     this.state.idleRestarts++;
     this.o.metrics?.idleRestarts.inc({ resource: this.o.resource });
-    this.o.log.warn({ resource: this.o.resource, silentForMs: idle }, "watch silent (no event, no bookmark) for kubernetes.watchIdleSeconds; restarting it");
+    this.o.log.warn(
+      { resource: this.o.resource, silentForMs: idle },
+      "watch silent (no event, no bookmark) for kubernetes.watchIdleSeconds; restarting it",
+    );
     this.watch.restart();
   }
 
@@ -198,7 +212,10 @@ export class ResourceInformer<V> {
     const attempt = err instanceof WatchIdleError ? 0 : this.failures++;
     const ceiling = Math.min(this.o.backoff.maxMs, this.o.backoff.initialMs * 2 ** Math.min(attempt, 20));
     const delayMs = ceiling / 2 + Math.random() * (ceiling / 2);
-    this.o.log.warn({ resource: this.o.resource, error: this.state.lastError, retryInMs: Math.round(delayMs) }, "kubernetes list/watch failed; keeping the last view");
+    this.o.log.warn(
+      { resource: this.o.resource, error: this.state.lastError, retryInMs: Math.round(delayMs) },
+      "kubernetes list/watch failed; keeping the last view",
+    );
     this.retryTimer = setTimeout(() => {
       if (!this.stopped) this.run();
     }, delayMs);

@@ -15,7 +15,11 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
  * client-node sets no timeout of its own on typed calls, so a half-open connection would
  * otherwise hang a list or a Lease renew for as long as the kernel keeps the socket.
  */
-export function makeTimedApiClient<T extends ApiType>(kubeConfig: KubeConfig, type: ApiConstructor<T>, timeoutMs: number = DEFAULT_REQUEST_TIMEOUT_MS): T {
+export function makeTimedApiClient<T extends ApiType>(
+  kubeConfig: KubeConfig,
+  type: ApiConstructor<T>,
+  timeoutMs: number = DEFAULT_REQUEST_TIMEOUT_MS,
+): T {
   const cluster = kubeConfig.getCurrentCluster();
   if (!cluster) throw new Error("the kubeconfig has no current cluster");
   const configuration = createConfiguration({
@@ -39,7 +43,13 @@ export function makeTimedApiClient<T extends ApiType>(kubeConfig: KubeConfig, ty
       if (typeof value !== "function") return value;
       return (...args: unknown[]) => {
         const out = (value as (...a: unknown[]) => unknown).apply(target, args);
-        return out instanceof Promise ? withDeadline(out, timeoutMs, `${String(prop)}: no answer from the Kubernetes API server within ${seconds} s (kubernetes.requestTimeoutSeconds)`) : out;
+        return out instanceof Promise
+          ? withDeadline(
+              out,
+              timeoutMs,
+              `${String(prop)}: no answer from the Kubernetes API server within ${seconds} s (kubernetes.requestTimeoutSeconds)`,
+            )
+          : out;
       };
     },
   });

@@ -78,7 +78,9 @@ export function evictionFactsOf(pod: PodWire): PodEvictionFacts {
   const facts: { -readonly [K in keyof PodEvictionFacts]: PodEvictionFacts[K] } = {
     ownerKinds: refs.map((r) => r.kind ?? ""),
     // The descheduler's IsPodWithLocalStorage: emptyDir or hostPath (kubectl drain counts emptyDir only).
-    localStorage: (spec?.volumes ?? []).some((v) => (v.emptyDir !== undefined && v.emptyDir !== null) || (v.hostPath !== undefined && v.hostPath !== null)),
+    localStorage: (spec?.volumes ?? []).some(
+      (v) => (v.emptyDir !== undefined && v.emptyDir !== null) || (v.hostPath !== undefined && v.hostPath !== null),
+    ),
   };
   const controller = refs.find((r) => r.controller === true)?.kind;
   if (controller) facts.controllerKind = controller;
@@ -103,7 +105,8 @@ export function ownerKeyOf(pod: PodWire): string | undefined {
   if (owner?.kind === "ReplicaSet" && owner.name) {
     const hash = meta.labels?.[POD_TEMPLATE_HASH_LABEL];
     const suffix = `-${hash}`;
-    if (hash && owner.name.length > suffix.length && owner.name.endsWith(suffix)) return `Deployment/${ns}/${owner.name.slice(0, -suffix.length)}`;
+    if (hash && owner.name.length > suffix.length && owner.name.endsWith(suffix))
+      return `Deployment/${ns}/${owner.name.slice(0, -suffix.length)}`;
   }
   if (owner?.kind && owner.name && REPLICA_OWNERS.has(owner.kind)) return `${owner.kind}/${ns}/${owner.name}`;
   const app = meta.labels?.[APP_NAME_LABEL];

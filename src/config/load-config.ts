@@ -28,7 +28,9 @@ export function parseConfig(text: string | undefined, env: Env = {}, readFile: R
   }
   const doc = raw as Record<string, unknown>;
   if (doc.vcenter != null && Array.isArray(doc.vcenters) && doc.vcenters.length > 0) {
-    throw new ConfigError(["vcenter and vcenters: set one of them, not both (vcenters: lists several vCenters, vcenter: is the one-vCenter form)"]);
+    throw new ConfigError([
+      "vcenter and vcenters: set one of them, not both (vcenters: lists several vCenters, vcenter: is the one-vCenter form)",
+    ]);
   }
   const credentials = credentialsFromEnv(env, readFile);
   if (Object.keys(credentials).length > 0 && Array.isArray(doc.vcenters) && doc.vcenters.length > 0) {

@@ -51,7 +51,10 @@ const serverSchema = z
     /** /metrics, /debug/*, /healthz, /readyz: for Prometheus and operators, not kube-scheduler. */
     adminPort: port.default(9090),
     /** HTTPS on the extender port; with clientCAFile, a client certificate signed by that CA is required. */
-    tls: z.object({ ...tlsFiles, clientCAFile: z.string().min(1).optional() }).strict().optional(),
+    tls: z
+      .object({ ...tlsFiles, clientCAFile: z.string().min(1).optional() })
+      .strict()
+      .optional(),
     /** On SIGTERM: /readyz answers 503 for this long before the listeners close. */
     shutdownDrainSeconds: secondsOrZero.default(5),
     /** /readyz turns 200 after the first vCenter poll cycle ends, or after this long, whichever first. */
@@ -69,7 +72,10 @@ const vcenterSchema = z
     password: z.string().optional(),
     caFile: z.string().optional(),
     insecureSkipTLSVerify: z.boolean().default(false),
-    viJsonRelease: z.string().regex(/^\d+(\.\d+)*$/, "must look like 8.0.1.0").default("8.0.1.0"),
+    viJsonRelease: z
+      .string()
+      .regex(/^\d+(\.\d+)*$/, "must look like 8.0.1.0")
+      .default("8.0.1.0"),
     pollIntervalSeconds: seconds.default(20),
     requestTimeoutSeconds: seconds.default(10),
     maxConcurrency: z.number().int().min(1).max(256).default(8),
@@ -99,7 +105,11 @@ const metricsSchema = z
 const prometheusSchema = z
   .object({
     /** Prometheus-compatible HTTP API (Prometheus, Thanos Query, Mimir, VictoriaMetrics), e.g. http://prometheus:9090. */
-    url: z.string().url().regex(/^https?:\/\//, "must start with http:// or https://").optional(),
+    url: z
+      .string()
+      .url()
+      .regex(/^https?:\/\//, "must start with http:// or https://")
+      .optional(),
     bearerTokenFile: z.string().optional(),
     username: z.string().optional(),
     password: z.string().optional(),
@@ -163,9 +173,7 @@ const admissionSchema = z
     bodyLimitMB: positive.default(8),
     cpuRatio: ratio.default(2.0),
     memoryRatio: ratio.default(1.0),
-    namespaces: z
-      .record(z.object({ cpuRatio: ratio.optional(), memoryRatio: ratio.optional() }).strict())
-      .default({}),
+    namespaces: z.record(z.object({ cpuRatio: ratio.optional(), memoryRatio: ratio.optional() }).strict()).default({}),
     excludeNamespaces: z.array(z.string()).default(["kube-system"]),
     preserveGuaranteed: z.boolean().default(true),
     minCpu: quantity("cpu").default("10m"),
@@ -282,9 +290,11 @@ export const configSchema = z
       .superRefine((list, ctx) => {
         const seen = new Set<string>();
         list.forEach((vc, i) => {
-          if (vc.url === undefined) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [i, "url"], message: "is required in a vcenters entry" });
+          if (vc.url === undefined)
+            ctx.addIssue({ code: z.ZodIssueCode.custom, path: [i, "url"], message: "is required in a vcenters entry" });
           if (vc.name === undefined) {
-            if (list.length > 1) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [i, "name"], message: "is required when more than one vCenter is listed" });
+            if (list.length > 1)
+              ctx.addIssue({ code: z.ZodIssueCode.custom, path: [i, "name"], message: "is required when more than one vCenter is listed" });
           } else if (seen.has(vc.name)) {
             ctx.addIssue({ code: z.ZodIssueCode.custom, path: [i, "name"], message: `${JSON.stringify(vc.name)} is used by two entries` });
           } else seen.add(vc.name);

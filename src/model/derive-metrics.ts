@@ -69,7 +69,9 @@ export function decodeMemState(raw: number, scale: MemStateScale = "five"): MemS
 export function deriveVmMetrics(raw: RawVmSample, vcpus: number): VmMetrics {
   return {
     sampledAtMs: raw.sampledAtMs,
-    ...(raw.readyMs !== undefined && vcpus > 0 && raw.intervalS > 0 ? { cpuReadyPercent: readyPercentPerVcpu(raw.readyMs, raw.intervalS, vcpus) } : {}),
+    ...(raw.readyMs !== undefined && vcpus > 0 && raw.intervalS > 0
+      ? { cpuReadyPercent: readyPercentPerVcpu(raw.readyMs, raw.intervalS, vcpus) }
+      : {}),
     ...(raw.balloonKB !== undefined ? { balloonMiB: kbToMiB(raw.balloonKB) } : {}),
     ...(raw.swappedKB !== undefined ? { swappedMiB: kbToMiB(raw.swappedKB) } : {}),
   };

@@ -13,7 +13,10 @@ const NAMESPACE_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
  * synced cache: then the first `max` distinct well-formed names keep their own value.
  * Everything else is `other`.
  */
-export function boundedNamespaceLabel(known?: (namespace: string) => boolean | undefined, max = MAX_UNVERIFIED_NAMESPACES): (namespace: string) => string {
+export function boundedNamespaceLabel(
+  known?: (namespace: string) => boolean | undefined,
+  max = MAX_UNVERIFIED_NAMESPACES,
+): (namespace: string) => string {
   const seen = new Set<string>();
   return (namespace) => {
     if (!NAMESPACE_NAME.test(namespace)) return OTHER_LABEL;

@@ -38,7 +38,9 @@ export class ExtenderMetrics {
   }
 
   /** Counts a request's node decisions, one increment per (verdict, reason) pair. */
-  countVerdicts(decisions: ReadonlyArray<{ verdict: "pass" | "reject"; noOpinion: boolean; reasons: ReadonlyArray<{ code: string }> }>): void {
+  countVerdicts(
+    decisions: ReadonlyArray<{ verdict: "pass" | "reject"; noOpinion: boolean; reasons: ReadonlyArray<{ code: string }> }>,
+  ): void {
     const tally = new Map<string, Map<string, number>>();
     for (const d of decisions) {
       const verdict = d.verdict === "reject" ? "reject" : d.noOpinion ? "no_opinion" : "pass";

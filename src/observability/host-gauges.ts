@@ -23,10 +23,18 @@ type MetricField = "cpuReadyPercent" | "cpuUsagePercent" | "memUsagePercent" | "
 
 /** One gauge per host metric; a metric vCenter did not return has no series (unknown is not 0). */
 const METRIC_GAUGES: ReadonlyArray<{ name: string; help: string; field: MetricField }> = [
-  { name: "hvx_host_cpu_ready_percent", help: "CPU ready per vCPU on the ESXi host, 0..100, from the latest sample.", field: "cpuReadyPercent" },
+  {
+    name: "hvx_host_cpu_ready_percent",
+    help: "CPU ready per vCPU on the ESXi host, 0..100, from the latest sample.",
+    field: "cpuReadyPercent",
+  },
   { name: "hvx_host_cpu_usage_percent", help: "ESXi host CPU usage, 0..100, from the latest sample.", field: "cpuUsagePercent" },
   { name: "hvx_host_memory_usage_percent", help: "ESXi host memory usage, 0..100, from the latest sample.", field: "memUsagePercent" },
-  { name: "hvx_host_balloon_percent", help: "Memory reclaimed by balloon drivers on the ESXi host, % of its physical memory.", field: "balloonPercent" },
+  {
+    name: "hvx_host_balloon_percent",
+    help: "Memory reclaimed by balloon drivers on the ESXi host, % of its physical memory.",
+    field: "balloonPercent",
+  },
   { name: "hvx_host_swapin_kbps", help: "Host swap-in rate on the ESXi host, KB/s, from the latest sample.", field: "swapInKBps" },
 ];
 

@@ -18,7 +18,11 @@ export function createRebalanceMetrics(registry: Registry): RebalanceMetrics {
     registers: [registry],
   });
   for (const r of REBALANCE_RESULTS) evictions.inc({ result: r }, 0);
-  const chronic = new Gauge({ name: "hvx_rebalance_chronic_hosts", help: "ESXi hosts hot on cpu ready or a memory rule for at least rebalance.hotForMinutes, at the last cycle", registers: [registry] });
+  const chronic = new Gauge({
+    name: "hvx_rebalance_chronic_hosts",
+    help: "ESXi hosts hot on cpu ready or a memory rule for at least rebalance.hotForMinutes, at the last cycle",
+    registers: [registry],
+  });
   return {
     counted: (result) => evictions.inc({ result }),
     chronicHosts: (count) => chronic.set(count),

@@ -13,6 +13,7 @@ export function createRefusalMetrics(registry: Registry): RefusalCounter {
     labelNames: ["port", "reason"] as const,
     registers: [registry],
   });
-  for (const port of ["extender", "admission"] as const) for (const reason of ["too_large", "encoded", "busy"] as const) refused.inc({ port, reason }, 0);
+  for (const port of ["extender", "admission"] as const)
+    for (const reason of ["too_large", "encoded", "busy"] as const) refused.inc({ port, reason }, 0);
   return (port, reason) => refused.inc({ port, reason });
 }

@@ -10,7 +10,11 @@ import type { Logger } from "./logger.js";
  * Returns the function that removes the handler.
  */
 export function installUnhandledRejectionHandler(log: Logger, registry: Registry): () => void {
-  const counter = new Counter({ name: "hvx_unhandled_rejections_total", help: "Promise rejections nothing handled (each one a bug); logged, and hvx keeps running", registers: [registry] });
+  const counter = new Counter({
+    name: "hvx_unhandled_rejections_total",
+    help: "Promise rejections nothing handled (each one a bug); logged, and hvx keeps running",
+    registers: [registry],
+  });
   const handler = (reason: unknown): void => {
     counter.inc();
     log.error({ error: describe(reason) }, "unhandled promise rejection; hvx keeps running");
@@ -23,7 +27,11 @@ export function installUnhandledRejectionHandler(log: Logger, registry: Registry
 
 function describe(reason: unknown): string {
   if (reason instanceof Error) {
-    const frames = (reason.stack ?? "").split("\n").map((l) => l.trim()).filter((l) => l.startsWith("at ")).slice(0, 5);
+    const frames = (reason.stack ?? "")
+      .split("\n")
+      .map((l) => l.trim())
+      .filter((l) => l.startsWith("at "))
+      .slice(0, 5);
     return [`${reason.name}: ${reason.message.split("\n")[0]}`, ...frames].join(" | ").slice(0, 1000);
   }
   return String(reason).split("\n")[0]!.slice(0, 300);

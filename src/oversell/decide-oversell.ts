@@ -106,7 +106,10 @@ export function decideOversell(input: OversellInput): OversellDecision {
   }
   const warnings = [...configured.warnings];
   for (const d of [ratios.cpu, ratios.memory]) {
-    const w = ratioWarning(d, changes.some((c) => c.resource === d.resource));
+    const w = ratioWarning(
+      d,
+      changes.some((c) => c.resource === d.resource),
+    );
     if (w !== undefined) warnings.push(w);
   }
   if (changes.length === 0) return { kind: "skip", reason: { code: "nothing_to_lower" }, ratios, warnings };

@@ -9,8 +9,20 @@ import type { ScaledResource } from "./pod-shape.js";
  */
 export type RatioLimit =
   | { readonly code: "no_host_data" }
-  | { readonly code: "cap_not_binding"; readonly maxStacked: number; readonly fleetRatio: number; readonly capRatio: number; readonly lastKnown?: true }
-  | { readonly code: "stacked_cap"; readonly maxStacked: number; readonly fleetRatio: number; readonly capRatio: number; readonly lastKnown?: true }
+  | {
+      readonly code: "cap_not_binding";
+      readonly maxStacked: number;
+      readonly fleetRatio: number;
+      readonly capRatio: number;
+      readonly lastKnown?: true;
+    }
+  | {
+      readonly code: "stacked_cap";
+      readonly maxStacked: number;
+      readonly fleetRatio: number;
+      readonly capRatio: number;
+      readonly lastKnown?: true;
+    }
   | { readonly code: "hot_brake"; readonly hotPercent: number; readonly brakePercent: number; readonly lastKnown?: true };
 
 export interface RatioDecision {
@@ -40,7 +52,16 @@ export function decideEffectiveRatios(configured: NamespaceRatios, fleet: FleetV
   const cpu = capped("cpu", configured.cpu, fleet?.vcpuPerPcpu, policy.maxStackedCpuOvercommit, fleet);
   const braked =
     fleet !== undefined && fleet.hostCount > 0 && fleet.hotPercent > policy.hotHostBrakePercent
-      ? { ...cpu, ratio: 1, limit: { code: "hot_brake", hotPercent: fleet.hotPercent, brakePercent: policy.hotHostBrakePercent, ...lastKnown(fleet) } as const }
+      ? {
+          ...cpu,
+          ratio: 1,
+          limit: {
+            code: "hot_brake",
+            hotPercent: fleet.hotPercent,
+            brakePercent: policy.hotHostBrakePercent,
+            ...lastKnown(fleet),
+          } as const,
+        }
       : cpu;
   return { cpu: braked, memory: capped("memory", configured.memory, fleet?.vramPerPram, policy.maxStackedMemoryOvercommit, fleet) };
 }

@@ -10,7 +10,8 @@ import type { LimitsPolicy, NodeMappingRule } from "./policy.js";
  * hvx changes nothing itself. Each finding names its subject, the evidence and the fix.
  * Unknown data (no reservation read yet, no heat) yields no finding: no opinion.
  */
-export type AdviceRule = "memory-reservation" | "esxi-overcommit" | "limit-overcommit-on-warm-host" | "besteffort-on-warm-host" | "oversell-on-hot-hosts";
+export type AdviceRule =
+  "memory-reservation" | "esxi-overcommit" | "limit-overcommit-on-warm-host" | "besteffort-on-warm-host" | "oversell-on-hot-hosts";
 
 export interface Finding {
   readonly rule: AdviceRule;
@@ -96,7 +97,10 @@ export function adviseHosts(input: AdviceInput, policy: AdvicePolicy, summaries 
       if (view) findings.push(...limitOvercommit(node, view.allocatable, pods, host, heat, policy.limits));
       const bestEffort = pods.bestEffort;
       if (bestEffort.length === 0) continue;
-      const named = bestEffort.slice(0, MAX_PODS_NAMED).map((p) => `${p.namespace}/${p.name}`).join(", ");
+      const named = bestEffort
+        .slice(0, MAX_PODS_NAMED)
+        .map((p) => `${p.namespace}/${p.name}`)
+        .join(", ");
       findings.push({
         rule: "besteffort-on-warm-host",
         risk: heat === "hot" ? 60 : 45,
@@ -139,7 +143,14 @@ function esxiOvercommit(host: HostView, policy: AdvicePolicy): Finding[] {
   return out;
 }
 
-function limitOvercommit(node: string, allocatable: { cpuMilli: number; memoryBytes: number }, totals: PodListSummary, host: HostView, heat: Heat, limits: LimitsPolicy): Finding[] {
+function limitOvercommit(
+  node: string,
+  allocatable: { cpuMilli: number; memoryBytes: number },
+  totals: PodListSummary,
+  host: HostView,
+  heat: Heat,
+  limits: LimitsPolicy,
+): Finding[] {
   const out: Finding[] = [];
   const check = (resource: "cpu" | "memory", sum: number, alloc: number, max: number, unit: (v: number) => string) => {
     if (alloc <= 0) return;

@@ -65,7 +65,9 @@ export function applyAllRejectedValve(
     const tier = index.valveTier(d, () => {
       blind ??= { ...ctx, policy: index.derivedPolicy(ctx.policy, heatBlindPolicy), index };
       const again = decideNode(node, pod, blind, memo);
-      return again.verdict === "pass" || (again.unresolvable && again.reasons.every((r) => HEAT_CODES.has(r.code))) ? heatTier(d) : undefined;
+      return again.verdict === "pass" || (again.unresolvable && again.reasons.every((r) => HEAT_CODES.has(r.code)))
+        ? heatTier(d)
+        : undefined;
     });
     if (tier !== undefined) eligible.push({ d, tier });
   }
@@ -100,7 +102,8 @@ export function heatTier(d: Pick<NodeDecision, "reasons">): number {
   let worst = 0;
   for (const r of d.reasons) {
     if (r.code !== "host_metric" && r.code !== "vm_metric") continue;
-    const ratio = typeof r.value === "number" && typeof r.threshold === "number" && r.threshold > 0 ? r.value / r.threshold : Number.POSITIVE_INFINITY;
+    const ratio =
+      typeof r.value === "number" && typeof r.threshold === "number" && r.threshold > 0 ? r.value / r.threshold : Number.POSITIVE_INFINITY;
     worst = Math.max(worst, ratio);
   }
   return Number.isFinite(worst) ? Math.ceil(Math.round(worst * 1000) / 100) / 10 : worst;

@@ -80,7 +80,16 @@ export function judgeHostAlone(host: HostView, t: ThresholdPolicy, nowMs: number
   const check = (metric: HostMetricName, value: number | undefined, reject: number, warn: number, unit: "%" | "KB/s") => {
     if (value === undefined || value < warn) return;
     const crossed = value >= reject;
-    (crossed ? rejections : warnings).push({ code: "host_metric", host: ref, metric, value: round1(value), op: ">=", threshold: crossed ? reject : warn, unit, ageS });
+    (crossed ? rejections : warnings).push({
+      code: "host_metric",
+      host: ref,
+      metric,
+      value: round1(value),
+      op: ">=",
+      threshold: crossed ? reject : warn,
+      unit,
+      ageS,
+    });
   };
   check("cpu ready", m.cpuReadyPercent, t.cpuReadyPercent, t.cpuReadyWarnPercent, "%");
   check("cpu usage", m.cpuUsagePercent, t.hostCpuUsagePercent, WARM_FRACTION * t.hostCpuUsagePercent, "%");
@@ -106,13 +115,25 @@ function hasHeadroomCounter(m: HostMetrics): boolean {
 function checkMemState(m: HostMetrics, host: HostRef, ageS: number, rejections: Reason[], warnings: Reason[]): void {
   if (m.memState === undefined) return;
   if (HARD_MEM_STATES.has(m.memState)) {
-    rejections.push({ code: "host_metric", host, metric: "memory state", value: m.memState, op: "in", threshold: "hard|low", unit: "", ageS });
+    rejections.push({
+      code: "host_metric",
+      host,
+      metric: "memory state",
+      value: m.memState,
+      op: "in",
+      threshold: "hard|low",
+      unit: "",
+      ageS,
+    });
   } else if (m.memState === "soft") {
     warnings.push({ code: "host_metric", host, metric: "memory state", value: m.memState, op: "in", threshold: "soft", unit: "", ageS });
   }
 }
 
-const vmCache = new WeakMap<VmView, { readonly alone: HostAssessment; readonly t: ThresholdPolicy; readonly ageS: number; readonly result: HostAssessment }>();
+const vmCache = new WeakMap<
+  VmView,
+  { readonly alone: HostAssessment; readonly t: ThresholdPolicy; readonly ageS: number; readonly result: HostAssessment }
+>();
 
 /**
  * Adds the node VM's own rules (ready, any balloon) to its host's assessment. Memoised per
@@ -145,9 +166,30 @@ export function judgeVm(alone: HostAssessment, host: HostView, vm: VmView, t: Th
   const warnings = [...alone.warnings];
   if (readyCrossed) {
     const crossed = ready >= t.cpuReadyPercent;
-    (crossed ? rejections : warnings).push({ code: "vm_metric", host: hostRef, vm: vmRef, metric: "cpu ready", value: round1(ready), op: ">=", threshold: crossed ? t.cpuReadyPercent : t.cpuReadyWarnPercent, unit: "%", ageS });
+    (crossed ? rejections : warnings).push({
+      code: "vm_metric",
+      host: hostRef,
+      vm: vmRef,
+      metric: "cpu ready",
+      value: round1(ready),
+      op: ">=",
+      threshold: crossed ? t.cpuReadyPercent : t.cpuReadyWarnPercent,
+      unit: "%",
+      ageS,
+    });
   }
-  if (ballooned) rejections.push({ code: "vm_metric", host: hostRef, vm: vmRef, metric: "balloon", value: round1(m.balloonMiB!), op: ">", threshold: 0, unit: "MiB", ageS });
+  if (ballooned)
+    rejections.push({
+      code: "vm_metric",
+      host: hostRef,
+      vm: vmRef,
+      metric: "balloon",
+      value: round1(m.balloonMiB!),
+      op: ">",
+      threshold: 0,
+      unit: "MiB",
+      ageS,
+    });
   return result(rejections, warnings, undefined, alone.ageS);
 }
 

@@ -136,7 +136,14 @@ export class RequestMemo {
    * the fewest replicas on the candidates' hosts. Two requests with the same key get the same
    * decision for a node (given the same snapshots and ages; see `PlacementIndex.keptDecision`).
    */
-  podKey(index: PlacementIndex, cluster: ClusterContext, pod: PodMeta | undefined, exemption: Exemption | undefined, k8sRules: boolean, policy: PlacementPolicy): string {
+  podKey(
+    index: PlacementIndex,
+    cluster: ClusterContext,
+    pod: PodMeta | undefined,
+    exemption: Exemption | undefined,
+    k8sRules: boolean,
+    policy: PlacementPolicy,
+  ): string {
     if (this.key !== undefined && this.keyPod === cluster.pod) return this.key;
     const p = cluster.pod;
     let key = `${exemption ? `${exemption.scope}:${exemption.by}` : "-"}|${k8sRules ? "k8s" : "-"}|${p.limits.cpuMilli}|${p.limits.memoryBytes}`;
@@ -148,11 +155,15 @@ export class RequestMemo {
 
   /** The incoming pod's spread rule, once per request. */
   spreadRule(cluster: ClusterContext, pod: PodMeta | undefined, policy: PlacementPolicy): SpreadRule | undefined {
-    if (!this.spread || this.spread.pod !== cluster.pod) this.spread = { pod: cluster.pod, rule: spreadRuleOf(cluster.pod, pod?.annotations ?? {}, policy.scoring) };
+    if (!this.spread || this.spread.pod !== cluster.pod)
+      this.spread = { pod: cluster.pod, rule: spreadRuleOf(cluster.pod, pod?.annotations ?? {}, policy.scoring) };
     return this.spread.rule;
   }
 
-  /** Fewest replicas of the owner on any candidate's host (0 when a candidate host has none); filter and prioritize share it through the index. */
+  /**
+   * Fewest replicas of the owner on any candidate's host (0 when a candidate host has none);
+   * filter and prioritize share it through the index.
+   */
   leastReplicasOnCandidates(index: PlacementIndex, rule: SpreadRule, exceptUid: string): number {
     this.leastReplicas ??= index.leastReplicas(rule.owner, exceptUid, this.candidates, () => {
       let least = Number.POSITIVE_INFINITY;
@@ -171,7 +182,12 @@ export class RequestMemo {
 }
 
 /** Decides one node for one pod (pod undefined: prioritize-only or /debug views). */
-export function decideNode(node: NodeIdentity, pod: PodMeta | undefined, ctx: PlacementContext, memo: RequestMemo = new RequestMemo([node])): NodeDecision {
+export function decideNode(
+  node: NodeIdentity,
+  pod: PodMeta | undefined,
+  ctx: PlacementContext,
+  memo: RequestMemo = new RequestMemo([node]),
+): NodeDecision {
   const { policy, cluster } = ctx;
   const { index, exemption, k8sRules, horizonMs, podKey } = memo.facts(ctx, pod);
   const exemptBy = exemption?.by;
@@ -185,13 +201,18 @@ export function decideNode(node: NodeIdentity, pod: PodMeta | undefined, ctx: Pl
   const host = entry?.host;
   if (!vm || !entry || !host) {
     const nodeReasons = nodeEntry ? index.limitReasons(nodeEntry, cluster!.pod, policy.limits) : NO_REASONS;
-    const reason: Reason = !vm ? { code: "node_unmapped", node: node.name } : { code: "vm_host_unknown", vm: { id: vm.id, name: vm.name }, hostId: vm.hostId };
+    const reason: Reason = !vm
+      ? { code: "node_unmapped", node: node.name }
+      : { code: "vm_host_unknown", vm: { id: vm.id, name: vm.name }, hostId: vm.hostId };
     if (nodeReasons.length > 0) return rejected(node.name, false, nodeReasons, vm, host, undefined, exemptBy);
     return noOpinion(node.name, reason, policy, exemptBy, vm, undefined, undefined);
   }
 
   // A pod already counted on the node or the host (a re-sent bound pod) is not counted twice: its uid joins the key.
-  const listedHere = cluster !== undefined && cluster.pod.uid !== "" && (entry.totals.uids.has(cluster.pod.uid) || (nodeEntry?.totals.uids.has(cluster.pod.uid) ?? false));
+  const listedHere =
+    cluster !== undefined &&
+    cluster.pod.uid !== "" &&
+    (entry.totals.uids.has(cluster.pod.uid) || (nodeEntry?.totals.uids.has(cluster.pod.uid) ?? false));
   const key = podKey === undefined ? undefined : listedHere ? `${podKey}|listed ${cluster!.pod.uid}` : podKey;
   if (key !== undefined && key !== "") {
     const kept = index.keptDecision<NodeDecision>(node, key, policy, ctx.nowMs);
@@ -226,7 +247,8 @@ function judged(
   const host = entry.host;
   const node = { name };
   const pending = entry.pending;
-  if (assessment.rejections.length > 0 && !exemptBy) return { ...rejected(node.name, true, assessment.rejections, vm, host, assessment, exemptBy), pending };
+  if (assessment.rejections.length > 0 && !exemptBy)
+    return { ...rejected(node.name, true, assessment.rejections, vm, host, assessment, exemptBy), pending };
 
   let penalty = 0;
   let k8sReasons = nodeReasons;
@@ -240,13 +262,37 @@ function judged(
   }
   if (k8sReasons.length > 0) return { ...rejected(node.name, false, k8sReasons, vm, host, assessment, exemptBy), ...weighed };
   // No opinion on the host's data, but the cluster's penalties (spread, stacked overcommit) are known: keep them.
-  if (assessment.staleness) return { ...noOpinion(node.name, assessment.staleness, policy, exemptBy, vm, host, assessment, penalty), ...weighed };
-  const score = penalise(scoreHost(assessment, scoring ?? entry.projected.metrics!, vm.metrics, policy.thresholds), assessment.heat, penalty);
-  return { node: node.name, verdict: "pass", unresolvable: false, reasons: NO_REASONS, noOpinion: false, score, vm, host, assessment, exemptBy, ...weighed };
+  if (assessment.staleness)
+    return { ...noOpinion(node.name, assessment.staleness, policy, exemptBy, vm, host, assessment, penalty), ...weighed };
+  const score = penalise(
+    scoreHost(assessment, scoring ?? entry.projected.metrics!, vm.metrics, policy.thresholds),
+    assessment.heat,
+    penalty,
+  );
+  return {
+    node: node.name,
+    verdict: "pass",
+    unresolvable: false,
+    reasons: NO_REASONS,
+    noOpinion: false,
+    score,
+    vm,
+    host,
+    assessment,
+    exemptBy,
+    ...weighed,
+  };
 }
 
 /** The host's Kubernetes-layer checks for this request's pod (stacked cap, spread), once per host and request. */
-function hostChecks(entry: HostEntry, pod: PodMeta | undefined, cluster: ClusterContext, ctx: PlacementContext, index: PlacementIndex, memo: RequestMemo) {
+function hostChecks(
+  entry: HostEntry,
+  pod: PodMeta | undefined,
+  cluster: ClusterContext,
+  ctx: PlacementContext,
+  index: PlacementIndex,
+  memo: RequestMemo,
+) {
   const known = memo.hosts.get(entry.host.id);
   if (known) return known;
   const { check: stacked, reasons: stackedReasons } = index.stackedCpu(entry, cluster.pod, ctx.policy.limits);
@@ -265,7 +311,15 @@ function hostChecks(entry: HostEntry, pod: PodMeta | undefined, cluster: Cluster
   return checks;
 }
 
-function rejected(node: string, unresolvable: boolean, reasons: readonly Reason[], vm: VmView | undefined, host: HostView | undefined, assessment: HostAssessment | undefined, exemptBy: string | undefined): NodeDecision {
+function rejected(
+  node: string,
+  unresolvable: boolean,
+  reasons: readonly Reason[],
+  vm: VmView | undefined,
+  host: HostView | undefined,
+  assessment: HostAssessment | undefined,
+  exemptBy: string | undefined,
+): NodeDecision {
   return { node, verdict: "reject", unresolvable, reasons, noOpinion: false, score: 0, vm, host, assessment, exemptBy };
 }
 
@@ -281,5 +335,16 @@ function noOpinion(
 ): NodeDecision {
   const reject = policy.staleMetrics === "reject" && exemptBy === undefined;
   const score = penalise(policy.scoring.unknownScore, "unknown", penalty);
-  return { node, verdict: reject ? "reject" : "pass", unresolvable: reject, reasons: [reason], noOpinion: true, score, vm, host, assessment, exemptBy };
+  return {
+    node,
+    verdict: reject ? "reject" : "pass",
+    unresolvable: reject,
+    reasons: [reason],
+    noOpinion: true,
+    score,
+    vm,
+    host,
+    assessment,
+    exemptBy,
+  };
 }

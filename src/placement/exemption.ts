@@ -35,7 +35,8 @@ export function exemptionOf(pod: PodMeta, policy: ExemptPolicy): Exemption | und
   if (pod.priorityClassName !== undefined && policy.priorityClassNames.includes(pod.priorityClassName)) {
     return { by: `priority class ${pod.priorityClassName}`, scope: "all" };
   }
-  if (pod.priority !== undefined && pod.priority >= SYSTEM_CRITICAL_PRIORITY) return { by: `system-critical priority ${pod.priority}`, scope: "all" };
+  if (pod.priority !== undefined && pod.priority >= SYSTEM_CRITICAL_PRIORITY)
+    return { by: `system-critical priority ${pod.priority}`, scope: "all" };
   if (policy.namespaces.includes(pod.namespace)) return { by: `namespace ${pod.namespace}`, scope: "all" };
   if (pod.annotations[EXEMPT_ANNOTATION] === "true" && namespaceMatches(policy.annotationNamespaces ?? ["*"], pod.namespace)) {
     return { by: `annotation ${EXEMPT_ANNOTATION}`, scope: "host-heat" };
@@ -53,7 +54,12 @@ const compiled = new Map<string, RegExp>();
 function patternRegExp(pattern: string): RegExp {
   let re = compiled.get(pattern);
   if (!re) {
-    re = new RegExp(`^${pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
+    re = new RegExp(
+      `^${pattern
+        .split("*")
+        .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+        .join(".*")}$`,
+    );
     if (compiled.size < 1000) compiled.set(pattern, re);
   }
   return re;

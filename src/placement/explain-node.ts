@@ -149,15 +149,45 @@ function ruleChecks(
     hostRule("memory usage", m?.memUsagePercent, "%", t.hostMemoryUsagePercent, WARM_FRACTION * t.hostMemoryUsagePercent),
     hostRule("balloon", m?.balloonPercent, "%", t.balloonPercent, WARM_FRACTION * t.balloonPercent),
     hostRule("swap-in rate", m?.swapInKBps, "KB/s", t.swapInKBps, WARM_FRACTION * t.swapInKBps),
-    { scope: "host", metric: "memory state", value: m?.memState, unit: "", op: "in", threshold: "hard|low", warnAt: "soft", status: statusOf("host", "memory state", m?.memState), ...age },
+    {
+      scope: "host",
+      metric: "memory state",
+      value: m?.memState,
+      unit: "",
+      op: "in",
+      threshold: "hard|low",
+      warnAt: "soft",
+      status: statusOf("host", "memory state", m?.memState),
+      ...age,
+    },
   ];
   if (vm) {
-    const vmAge = vm.metrics && ctx.nowMs >= vm.metrics.sampledAtMs ? { ageS: Math.round((ctx.nowMs - vm.metrics.sampledAtMs) / 1000) } : {};
+    const vmAge =
+      vm.metrics && ctx.nowMs >= vm.metrics.sampledAtMs ? { ageS: Math.round((ctx.nowMs - vm.metrics.sampledAtMs) / 1000) } : {};
     const ready = vm.metrics?.cpuReadyPercent;
     const balloon = vm.metrics?.balloonMiB;
     checks.push(
-      { scope: "vm", metric: "cpu ready", value: ready === undefined ? undefined : round1(ready), unit: "%", op: ">=", threshold: t.cpuReadyPercent, warnAt: t.cpuReadyWarnPercent, status: statusOf("vm", "cpu ready", ready), ...vmAge },
-      { scope: "vm", metric: "balloon", value: balloon === undefined ? undefined : round1(balloon), unit: "MiB", op: ">", threshold: 0, status: statusOf("vm", "balloon", balloon), ...vmAge },
+      {
+        scope: "vm",
+        metric: "cpu ready",
+        value: ready === undefined ? undefined : round1(ready),
+        unit: "%",
+        op: ">=",
+        threshold: t.cpuReadyPercent,
+        warnAt: t.cpuReadyWarnPercent,
+        status: statusOf("vm", "cpu ready", ready),
+        ...vmAge,
+      },
+      {
+        scope: "vm",
+        metric: "balloon",
+        value: balloon === undefined ? undefined : round1(balloon),
+        unit: "MiB",
+        op: ">",
+        threshold: 0,
+        status: statusOf("vm", "balloon", balloon),
+        ...vmAge,
+      },
     );
   }
   return checks;

@@ -17,7 +17,12 @@ export interface FilterOutcome {
  * The extender's filter: every node sent is either passed or rejected with reasons. `memo`:
  * what the request computes once (pass the same one to `applyAllRejectedValve`).
  */
-export function filterNodes(pod: PodMeta, nodes: readonly NodeIdentity[], ctx: PlacementContext, memo: RequestMemo = new RequestMemo(nodes)): FilterOutcome {
+export function filterNodes(
+  pod: PodMeta,
+  nodes: readonly NodeIdentity[],
+  ctx: PlacementContext,
+  memo: RequestMemo = new RequestMemo(nodes),
+): FilterOutcome {
   const passed: string[] = [];
   const failed = new Map<string, readonly Reason[]>();
   const unresolvable = new Map<string, readonly Reason[]>();

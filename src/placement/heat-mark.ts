@@ -63,7 +63,13 @@ export function ruleName(reason: Reason): string {
  * Reads a node's heat from one poll; undefined when hvx has no opinion (stale or missing
  * metrics and no state rule firing), so the node keeps whatever it carries.
  */
-export function readHeat(host: HostView, vm: VmView | undefined, t: ThresholdPolicy, nowMs: number, hysteresisPercent: number): HeatReading | undefined {
+export function readHeat(
+  host: HostView,
+  vm: VmView | undefined,
+  t: ThresholdPolicy,
+  nowMs: number,
+  hysteresisPercent: number,
+): HeatReading | undefined {
   const a = assessHost(host, vm, t, nowMs);
   if (a.staleness && a.rejections.length === 0) return undefined;
   const lowered = assessHost(host, vm, loweredThresholds(t, hysteresisPercent), nowMs);
@@ -76,7 +82,14 @@ export function readHeat(host: HostView, vm: VmView | undefined, t: ThresholdPol
  * (no previous mark) is taken as it is.
  */
 export function nextHeatMark(prev: HeatMark | undefined, reading: HeatReading, nowMs: number, h: HeatHysteresis): HeatMark {
-  if (!prev) return { heat: reading.heat, rules: reading.rules, changedAtMs: nowMs, clearPolls: reading.clear ? 1 : 0, lastSampleMs: reading.sampleMs };
+  if (!prev)
+    return {
+      heat: reading.heat,
+      rules: reading.rules,
+      changedAtMs: nowMs,
+      clearPolls: reading.clear ? 1 : 0,
+      lastSampleMs: reading.sampleMs,
+    };
   const newPoll = reading.sampleMs !== prev.lastSampleMs;
   const clearPolls = !reading.clear ? 0 : newPoll ? prev.clearPolls + 1 : prev.clearPolls;
   const holdHot = prev.heat === "hot" && reading.heat !== "hot" && clearPolls < CLEAR_POLLS_TO_COOL;
@@ -99,7 +112,10 @@ export function heatText(mark: Pick<HeatMark, "heat" | "rules">): string {
 export function parseHeatText(text: string | undefined): HeatMark | undefined {
   const m = /^(hot|warm|cool)(?::\s*(.*))?$/.exec(text ?? "");
   if (!m) return undefined;
-  const rules = (m[2] ?? "").split(",").map((r) => r.trim()).filter((r) => /^[a-z][a-z-]*$/.test(r));
+  const rules = (m[2] ?? "")
+    .split(",")
+    .map((r) => r.trim())
+    .filter((r) => /^[a-z][a-z-]*$/.test(r));
   return { heat: m[1] as Heat, rules, changedAtMs: Number.NEGATIVE_INFINITY, clearPolls: 0, lastSampleMs: undefined };
 }
 

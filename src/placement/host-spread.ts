@@ -22,10 +22,19 @@ export interface SpreadRule {
 }
 
 /** The incoming pod's spread rule, or undefined when it has no replica group. */
-export function spreadRuleOf(pod: PodView, annotations: Readonly<Record<string, string>>, weights: SpreadWeights = DEFAULT_SPREAD_WEIGHTS): SpreadRule | undefined {
+export function spreadRuleOf(
+  pod: PodView,
+  annotations: Readonly<Record<string, string>>,
+  weights: SpreadWeights = DEFAULT_SPREAD_WEIGHTS,
+): SpreadRule | undefined {
   if (pod.ownerKey === undefined) return undefined;
   const skew = Number(annotations[HOST_SPREAD_MAX_SKEW_ANNOTATION] ?? "1");
-  return { owner: pod.ownerKey, required: annotations[HOST_SPREAD_ANNOTATION] === "required", maxSkew: Number.isInteger(skew) && skew >= 1 ? skew : 1, weights };
+  return {
+    owner: pod.ownerKey,
+    required: annotations[HOST_SPREAD_ANNOTATION] === "required",
+    maxSkew: Number.isInteger(skew) && skew >= 1 ? skew : 1,
+    weights,
+  };
 }
 
 /** Replicas of `owner` on a host's node VMs. */
@@ -56,7 +65,17 @@ export function checkSpread(host: HostView, onHost: number, leastOnCandidates: n
   const above = Math.max(0, onHost - leastOnCandidates);
   const penalty = Math.min(rule.weights.maxSpreadPenalty, rule.weights.spreadPenaltyPerReplica * above);
   if (rule.required && onHost + 1 - leastOnCandidates > rule.maxSkew) {
-    return { penalty, reason: { code: "host_spread", host: { id: host.id, name: host.name }, owner: rule.owner, onHost, leastOnCandidates, maxSkew: rule.maxSkew } };
+    return {
+      penalty,
+      reason: {
+        code: "host_spread",
+        host: { id: host.id, name: host.name },
+        owner: rule.owner,
+        onHost,
+        leastOnCandidates,
+        maxSkew: rule.maxSkew,
+      },
+    };
   }
   return { penalty };
 }

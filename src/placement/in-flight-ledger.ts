@@ -53,7 +53,8 @@ export class InFlightLedger {
 
   /** Entries still in flight at `nowMs` (expired ones are dropped). */
   current(nowMs: number): readonly InFlightPod[] {
-    if (this.entries.some((e) => nowMs - e.pod.boundAtMs >= this.ttlMs)) this.entries = this.entries.filter((e) => nowMs - e.pod.boundAtMs < this.ttlMs);
+    if (this.entries.some((e) => nowMs - e.pod.boundAtMs >= this.ttlMs))
+      this.entries = this.entries.filter((e) => nowMs - e.pod.boundAtMs < this.ttlMs);
     return this.entries;
   }
 }
@@ -79,7 +80,11 @@ export function withInFlight(view: ClusterView, inFlight: readonly InFlightPod[]
  * After a prioritize answer: records the pod on the node hvx scored best (the first among
  * equals). Nothing without a cluster view (no pod to count) or without scores.
  */
-export function recordAnswer(ledger: InFlightLedger, scores: ReadonlyArray<{ readonly node: string; readonly score: number }>, ctx: PlacementContext): void {
+export function recordAnswer(
+  ledger: InFlightLedger,
+  scores: ReadonlyArray<{ readonly node: string; readonly score: number }>,
+  ctx: PlacementContext,
+): void {
   if (ctx.cluster === undefined || scores.length === 0) return;
   let best = scores[0]!;
   for (const s of scores) if (s.score > best.score) best = s;

@@ -99,7 +99,13 @@ export class LoadProfile {
     const fromBucket = Math.floor(fromMs / PROFILE_BUCKET_MS);
     let c = this.cached;
     const all = !c || c.fromBucket !== fromBucket;
-    if (!c) c = this.cached = { fromBucket, stamps: new Uint32Array(BUCKETS_PER_DAY), values: new Float64Array(BUCKETS_PER_DAY * M), days: new Uint8Array(BUCKETS_PER_DAY * M) };
+    if (!c)
+      c = this.cached = {
+        fromBucket,
+        stamps: new Uint32Array(BUCKETS_PER_DAY),
+        values: new Float64Array(BUCKETS_PER_DAY * M),
+        days: new Uint8Array(BUCKETS_PER_DAY * M),
+      };
     c.fromBucket = fromBucket;
     const means: number[] = [];
     for (let b = 0; b < BUCKETS_PER_DAY; b++) {

@@ -76,7 +76,12 @@ export interface OversellLedger {
  * Builds the ledger from one pair of snapshots. Pure; linear in nodes + pods, and in nodes
  * alone for the pod lists `summaries` already knows (pass the same memo for every snapshot).
  */
-export function buildOversellLedger(view: ClusterView, inventory: InventoryView, policy: LedgerPolicy, summaries = new PodListSummaries()): OversellLedger {
+export function buildOversellLedger(
+  view: ClusterView,
+  inventory: InventoryView,
+  policy: LedgerPolicy,
+  summaries = new PodListSummaries(),
+): OversellLedger {
   const namespaces = namespaceLedgers(view, summaries);
   const hosts = hostLedgers(view, inventory, policy, summaries);
   const scaled = namespaces.filter((n) => n.podsScaled > 0);
@@ -105,7 +110,10 @@ function namespaceLedgers(view: ClusterView, summaries: PodListSummaries): reado
       cpuRatio: ratio(r.originalCpuMilli, r.scaledCpuMilli),
       memoryRatio: ratio(r.originalMemoryBytes, r.scaledMemoryBytes),
     }))
-    .sort((a, b) => b.original.cpuMilli - b.scaled.cpuMilli - (a.original.cpuMilli - a.scaled.cpuMilli) || a.namespace.localeCompare(b.namespace));
+    .sort(
+      (a, b) =>
+        b.original.cpuMilli - b.scaled.cpuMilli - (a.original.cpuMilli - a.scaled.cpuMilli) || a.namespace.localeCompare(b.namespace),
+    );
 }
 
 function hostLedgers(view: ClusterView, inventory: InventoryView, policy: LedgerPolicy, summaries: PodListSummaries): HostLedger[] {

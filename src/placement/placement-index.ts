@@ -75,7 +75,18 @@ export class PlacementIndex {
   /** Whole decisions per node and what of the pod they depend on (`keptDecision`). */
   private readonly decisions = new Map<
     string,
-    Map<string, { policy: PlacementPolicy; host: HostView; vm: VmView; stateAgeS: number; hostAgeS: number | undefined; vmAgeS: number | undefined; decision: unknown }>
+    Map<
+      string,
+      {
+        policy: PlacementPolicy;
+        host: HostView;
+        vm: VmView;
+        stateAgeS: number;
+        hostAgeS: number | undefined;
+        vmAgeS: number | undefined;
+        decision: unknown;
+      }
+    >
   >();
 
   constructor(
@@ -116,7 +127,10 @@ export class PlacementIndex {
     if (node.providerID || node.systemUUID) return mapNodeToVm(node, this.vms, this.policy.nodeMapping);
     const known = this.vmByName.get(node.name);
     if (known !== undefined || this.vmByName.has(node.name)) return known;
-    const vm = this.occupancy && this.view!.nodes.has(node.name) ? this.occupancy.vmOfNode.get(node.name) : mapNodeToVm(node, this.vms, this.policy.nodeMapping);
+    const vm =
+      this.occupancy && this.view!.nodes.has(node.name)
+        ? this.occupancy.vmOfNode.get(node.name)
+        : mapNodeToVm(node, this.vms, this.policy.nodeMapping);
     this.vmByName.set(node.name, vm);
     return vm;
   }
@@ -137,7 +151,8 @@ export class PlacementIndex {
     } else if (host) {
       const podsOnHost = this.occupancy ? this.occupancy.podsOnHost(hostId) : [];
       const guard = this.policy.burstGuard;
-      const pending = this.occupancy && guard.enabled ? sumPending(podsOnHost, host.metrics?.sampledAtMs, guard.settleSeconds * 1000) : NO_PENDING;
+      const pending =
+        this.occupancy && guard.enabled ? sumPending(podsOnHost, host.metrics?.sampledAtMs, guard.settleSeconds * 1000) : NO_PENDING;
       entry = { host, podsOnHost, totals: computePodTotals(podsOnHost), pending, projected: projectHost(host, pending) };
     }
     this.hosts.set(hostId, entry);
@@ -204,7 +219,11 @@ export class PlacementIndex {
   }
 
   /** Both layers' CPU bets on the host with `incoming` added (unless it is already there); one object per distinct sum. */
-  stackedCpu(entry: HostEntry, incoming: PodView, policy: LimitsPolicy): { readonly check: StackedCheck; readonly reasons: readonly Reason[] } {
+  stackedCpu(
+    entry: HostEntry,
+    incoming: PodView,
+    policy: LimitsPolicy,
+  ): { readonly check: StackedCheck; readonly reasons: readonly Reason[] } {
     const cpuLimitsMilli = entry.totals.cpuLimitsMilli + (listed(entry.totals, incoming) ? 0 : incoming.limits.cpuMilli);
     let byLimits = this.stacked.get(entry.host.id);
     if (!byLimits) this.stacked.set(entry.host.id, (byLimits = new Map()));
@@ -250,7 +269,15 @@ export class PlacementIndex {
   }
 
   /** Keeps a decision `keptDecision` may answer until an age or the policy changes. */
-  keepDecision(node: NodeIdentity, key: string, entry: HostEntry, vm: VmView, policy: PlacementPolicy, nowMs: number, decision: unknown): void {
+  keepDecision(
+    node: NodeIdentity,
+    key: string,
+    entry: HostEntry,
+    vm: VmView,
+    policy: PlacementPolicy,
+    nowMs: number,
+    decision: unknown,
+  ): void {
     if (node.providerID || node.systemUUID) return;
     let byKey = this.decisions.get(node.name);
     if (!byKey) this.decisions.set(node.name, (byKey = new Map()));
@@ -351,7 +378,8 @@ function sameNames(names: readonly string[], candidates: readonly NodeIdentity[]
 
 /** Marks the reasons whose values include pending pods, so operators can tell projection from measurement. */
 function markPending(a: HostAssessment, pods: number): HostAssessment {
-  const mark = (r: Reason): Reason => (r.code === "host_metric" && (r.metric === "cpu usage" || r.metric === "memory usage") ? { ...r, pendingPods: pods } : r);
+  const mark = (r: Reason): Reason =>
+    r.code === "host_metric" && (r.metric === "cpu usage" || r.metric === "memory usage") ? { ...r, pendingPods: pods } : r;
   return { ...a, rejections: a.rejections.map(mark), warnings: a.warnings.map(mark) };
 }
 

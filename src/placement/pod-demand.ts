@@ -46,7 +46,10 @@ export interface PodDemand {
 type Resource = "cpu" | "memory";
 const RESOURCES: readonly Resource[] = ["cpu", "memory"];
 const PARSERS: Record<Resource, (text: string) => number> = { cpu: cpuMilli, memory: memoryBytes };
-type Originals = { containers: Map<string, Partial<Record<Resource, number>>>; initContainers: Map<string, Partial<Record<Resource, number>>> };
+type Originals = {
+  containers: Map<string, Partial<Record<Resource, number>>>;
+  initContainers: Map<string, Partial<Record<Resource, number>>>;
+};
 
 export function podDemand(
   spec: PodResourceSpec | undefined,
@@ -57,14 +60,24 @@ export function podDemand(
   const containers = spec?.containers ?? [];
   const inits = spec?.initContainers ?? [];
   const originals = parseOriginals(annotations?.[ORIGINAL_REQUESTS_ANNOTATION], problems);
-  const out = { requests: {} as Record<Resource, number>, limits: {} as Record<Resource, number>, expected: {} as Record<Resource, number>, original: {} as Record<Resource, number> };
+  const out = {
+    requests: {} as Record<Resource, number>,
+    limits: {} as Record<Resource, number>,
+    expected: {} as Record<Resource, number>,
+    original: {} as Record<Resource, number>,
+  };
   for (const r of RESOURCES) {
     const q = (map: QuantityMap, where: string): number | undefined => quantity(map?.[r], r, where, problems);
     const overhead = q(spec?.overhead ?? undefined, "overhead") ?? 0;
     const request = (c: ContainerResourceSpec, where: string): number =>
       q(c.resources?.requests, `${where}.requests`) ?? q(c.resources?.limits, `${where}.limits`) ?? 0;
     const label = (kind: string, c: ContainerResourceSpec, i: number): string => `${kind}[${c.name ?? i}].resources`;
-    const requests = aggregate(containers.map((c, i) => request(c, label("containers", c, i))), inits, (c, i) => request(c, label("initContainers", c, i))) + overhead;
+    const requests =
+      aggregate(
+        containers.map((c, i) => request(c, label("containers", c, i))),
+        inits,
+        (c, i) => request(c, label("initContainers", c, i)),
+      ) + overhead;
     // Limits are parsed a second time on purpose: quiet, so each bad quantity is reported once.
     const quiet: string[] = [];
     const qq = (map: QuantityMap): number | undefined => quantity(map?.[r], r, "", quiet);
@@ -76,7 +89,12 @@ export function podDemand(
     if (originals && hasOriginal(originals, r)) {
       const orig = (map: Originals["containers"], c: ContainerResourceSpec): number =>
         map.get(c.name ?? "")?.[r] ?? qq(c.resources?.requests) ?? qq(c.resources?.limits) ?? 0;
-      expected = aggregate(containers.map((c) => orig(originals.containers, c)), inits, (c) => orig(originals.initContainers, c)) + overhead;
+      expected =
+        aggregate(
+          containers.map((c) => orig(originals.containers, c)),
+          inits,
+          (c) => orig(originals.initContainers, c),
+        ) + overhead;
     }
     out.original[r] = expected ?? requests;
     out.expected[r] = expected ?? (requests > 0 ? requests : limits > 0 ? limits : r === "cpu" ? defaults.cpuMilli : defaults.memoryBytes);
@@ -91,7 +109,11 @@ export function podDemand(
 }
 
 /** max(sum(app) + sum(sidecars), max over init i of (sidecar: sidecars up to i; regular: own + sidecars before i)). */
-function aggregate(appValues: readonly number[], inits: readonly ContainerResourceSpec[], value: (c: ContainerResourceSpec, i: number) => number): number {
+function aggregate(
+  appValues: readonly number[],
+  inits: readonly ContainerResourceSpec[],
+  value: (c: ContainerResourceSpec, i: number) => number,
+): number {
   let sum = appValues.reduce((a, b) => a + b, 0);
   let sidecars = 0;
   let initMax = 0;

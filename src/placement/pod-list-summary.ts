@@ -30,14 +30,28 @@ export function isBestEffort(p: PodView): boolean {
 export function summarizePods(pods: readonly PodView[]): PodListSummary {
   let cpuLimitsMilli = 0;
   let memoryLimitsBytes = 0;
-  const byNamespace = new Map<string, { pods: number; podsScaled: number; originalCpuMilli: number; originalMemoryBytes: number; scaledCpuMilli: number; scaledMemoryBytes: number }>();
+  const byNamespace = new Map<
+    string,
+    {
+      pods: number;
+      podsScaled: number;
+      originalCpuMilli: number;
+      originalMemoryBytes: number;
+      scaledCpuMilli: number;
+      scaledMemoryBytes: number;
+    }
+  >();
   const bestEffort: PodView[] = [];
   for (const p of pods) {
     cpuLimitsMilli += p.limits.cpuMilli;
     memoryLimitsBytes += p.limits.memoryBytes;
     if (isBestEffort(p)) bestEffort.push(p);
     let ns = byNamespace.get(p.namespace);
-    if (!ns) byNamespace.set(p.namespace, (ns = { pods: 0, podsScaled: 0, originalCpuMilli: 0, originalMemoryBytes: 0, scaledCpuMilli: 0, scaledMemoryBytes: 0 }));
+    if (!ns)
+      byNamespace.set(
+        p.namespace,
+        (ns = { pods: 0, podsScaled: 0, originalCpuMilli: 0, originalMemoryBytes: 0, scaledCpuMilli: 0, scaledMemoryBytes: 0 }),
+      );
     ns.pods += 1;
     if (!p.originalRequests) continue;
     ns.podsScaled += 1;
@@ -56,7 +70,8 @@ export function summarizePods(pods: readonly PodView[]): PodListSummary {
  */
 export class PodListSummaries {
   private readonly known = new WeakMap<readonly PodView[], PodListSummary>();
-  private last: { readonly lists: ReadonlyMap<string, readonly PodView[]>; readonly totals: ReadonlyMap<string, NamespaceSums> } | undefined;
+  private last:
+    { readonly lists: ReadonlyMap<string, readonly PodView[]>; readonly totals: ReadonlyMap<string, NamespaceSums> } | undefined;
 
   /**
    * Sums per namespace over every node's list. From the previous call's answer, only the
@@ -70,7 +85,11 @@ export class PodListSummaries {
     const add = (list: readonly PodView[], sign: 1 | -1) => {
       for (const [ns, n] of this.of(list).byNamespace) {
         let t = totals.get(ns);
-        if (!t) totals.set(ns, (t = { pods: 0, podsScaled: 0, originalCpuMilli: 0, originalMemoryBytes: 0, scaledCpuMilli: 0, scaledMemoryBytes: 0 }));
+        if (!t)
+          totals.set(
+            ns,
+            (t = { pods: 0, podsScaled: 0, originalCpuMilli: 0, originalMemoryBytes: 0, scaledCpuMilli: 0, scaledMemoryBytes: 0 }),
+          );
         t.pods += sign * n.pods;
         t.podsScaled += sign * n.podsScaled;
         t.originalCpuMilli += sign * n.originalCpuMilli;

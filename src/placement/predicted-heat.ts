@@ -42,8 +42,20 @@ interface Rule {
 /** The same rules, thresholds and warn levels as `assessHost`'s metric checks. */
 const RULES: readonly Rule[] = [
   { metric: "cpuReadyPercent", name: "cpu ready", unit: "%", reject: (t) => t.cpuReadyPercent, warn: (t) => t.cpuReadyWarnPercent },
-  { metric: "cpuUsagePercent", name: "cpu usage", unit: "%", reject: (t) => t.hostCpuUsagePercent, warn: (t) => WARM_FRACTION * t.hostCpuUsagePercent },
-  { metric: "memUsagePercent", name: "memory usage", unit: "%", reject: (t) => t.hostMemoryUsagePercent, warn: (t) => WARM_FRACTION * t.hostMemoryUsagePercent },
+  {
+    metric: "cpuUsagePercent",
+    name: "cpu usage",
+    unit: "%",
+    reject: (t) => t.hostCpuUsagePercent,
+    warn: (t) => WARM_FRACTION * t.hostCpuUsagePercent,
+  },
+  {
+    metric: "memUsagePercent",
+    name: "memory usage",
+    unit: "%",
+    reject: (t) => t.hostMemoryUsagePercent,
+    warn: (t) => WARM_FRACTION * t.hostMemoryUsagePercent,
+  },
   { metric: "balloonPercent", name: "balloon", unit: "%", reject: (t) => t.balloonPercent, warn: (t) => WARM_FRACTION * t.balloonPercent },
   { metric: "swapInKBps", name: "swap-in rate", unit: "KB/s", reject: (t) => t.swapInKBps, warn: (t) => WARM_FRACTION * t.swapInKBps },
 ];

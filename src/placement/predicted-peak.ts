@@ -1,4 +1,10 @@
-import { PROFILE_METRICS, type HostForecast, type PredictedMetrics, type PredictedValue, type ProfileMetric } from "../model/host-forecast.js";
+import {
+  PROFILE_METRICS,
+  type HostForecast,
+  type PredictedMetrics,
+  type PredictedValue,
+  type ProfileMetric,
+} from "../model/host-forecast.js";
 import { BUCKETS_PER_DAY, PROFILE_BUCKET_MS, bucketOf, type LoadProfile } from "./load-profile.js";
 
 export { percentile } from "./load-profile.js";

@@ -48,7 +48,11 @@ export interface PreemptionOutcome {
  * Kubernetes-layer rules and victims change nothing: only the host rules apply.
  * Pure; no snapshot is mutated.
  */
-export function judgePreemptionCandidates(pod: PodMeta, candidates: readonly PreemptionCandidate[], ctx: PlacementContext): PreemptionOutcome {
+export function judgePreemptionCandidates(
+  pod: PodMeta,
+  candidates: readonly PreemptionCandidate[],
+  ctx: PlacementContext,
+): PreemptionOutcome {
   const identities: NodeIdentity[] = candidates.map((c) => ({ name: c.node }));
   // Candidates whose victims the view does not hold are judged as the filter judges them,
   // with one memo shared between them (same snapshots, same answers).
@@ -82,13 +86,19 @@ function judgeCandidate(
       const index = shared.index(ctx);
       const base = index.occupancy!;
       const hostId = base.hostOfNode.get(c.node);
-      const pending = ctx.policy.burstGuard.enabled && hostId !== undefined
-        ? { sampledAtMs: ctx.inventory.hosts.get(hostId)?.metrics?.sampledAtMs, settleMs: ctx.policy.burstGuard.settleSeconds * 1000 }
-        : undefined;
+      const pending =
+        ctx.policy.burstGuard.enabled && hostId !== undefined
+          ? { sampledAtMs: ctx.inventory.hosts.get(hostId)?.metrics?.sampledAtMs, settleMs: ctx.policy.burstGuard.settleSeconds * 1000 }
+          : undefined;
       const occupancy = occupancyWithout(base, hostId, removal, pending);
       const without: ClusterContext = { ...cluster, view: removal.view };
       const derived = hostId === undefined ? undefined : index.without(removal.view, occupancy, hostId, c.node);
-      decision = decideNode({ name: c.node }, pod, { ...ctx, cluster: without, ...(derived ? { index: derived } : {}) }, new CandidateMemo(identities, replicas, hostId));
+      decision = decideNode(
+        { name: c.node },
+        pod,
+        { ...ctx, cluster: without, ...(derived ? { index: derived } : {}) },
+        new CandidateMemo(identities, replicas, hostId),
+      );
     }
   }
   const reasons = dropReasons(decision);
@@ -119,7 +129,12 @@ class CandidateMemo extends RequestMemo {
 
   override leastReplicasOnCandidates(index: PlacementIndex, rule: SpreadRule, exceptUid: string): number {
     if (this.hostId === undefined || !index.occupancy) return super.leastReplicasOnCandidates(index, rule, exceptUid);
-    return this.replicas.leastWith(rule.owner, exceptUid, this.hostId, replicasOn(index.occupancy.podsOnHost(this.hostId), rule.owner, exceptUid));
+    return this.replicas.leastWith(
+      rule.owner,
+      exceptUid,
+      this.hostId,
+      replicasOn(index.occupancy.podsOnHost(this.hostId), rule.owner, exceptUid),
+    );
   }
 }
 

@@ -11,13 +11,7 @@ export interface VmRef {
   readonly name: string;
 }
 
-export type HostMetricName =
-  | "cpu ready"
-  | "cpu usage"
-  | "memory usage"
-  | "balloon"
-  | "swap-in rate"
-  | "memory state";
+export type HostMetricName = "cpu ready" | "cpu usage" | "memory usage" | "balloon" | "swap-in rate" | "memory state";
 
 /** Where in the day a predicted peak falls and how much history backs it. */
 export interface PredictedAt {

@@ -84,7 +84,11 @@ export function headroomTerms(host: HostMetrics, vm: VmMetrics | undefined, t: T
     { name: "ready", weight: WEIGHTS.ready, free: free(maxKnown(host.cpuReadyPercent, vm?.cpuReadyPercent), t.cpuReadyPercent) },
     { name: "cpu", weight: WEIGHTS.cpu, free: free(host.cpuUsagePercent, t.hostCpuUsagePercent) },
     { name: "memory", weight: WEIGHTS.memory, free: free(host.memUsagePercent, t.hostMemoryUsagePercent) },
-    { name: "reclaim", weight: WEIGHTS.reclaim, free: minKnown(free(host.balloonPercent, t.balloonPercent), free(host.swapInKBps, t.swapInKBps)) },
+    {
+      name: "reclaim",
+      weight: WEIGHTS.reclaim,
+      free: minKnown(free(host.balloonPercent, t.balloonPercent), free(host.swapInKBps, t.swapInKBps)),
+    },
   ];
 }
 

@@ -50,7 +50,12 @@ export interface PendingArgs {
  * victims, not a pass over every pod of its host, which matters when kube-scheduler sends
  * hundreds of candidates on hosts with hundreds of pods.
  */
-export function occupancyWithout(base: HostOccupancy, hostId: string | undefined, removal: VictimRemoval, pendingArgs?: PendingArgs): HostOccupancy {
+export function occupancyWithout(
+  base: HostOccupancy,
+  hostId: string | undefined,
+  removal: VictimRemoval,
+  pendingArgs?: PendingArgs,
+): HostOccupancy {
   if (hostId === undefined || removal.removed.length === 0) return base;
   let reduced: readonly PodView[] | undefined;
   return {
@@ -66,7 +71,12 @@ export function occupancyWithout(base: HostOccupancy, hostId: string | undefined
         rememberTotals(list, totalsWithout(podTotals(full), podTotals(removal.removed)));
         if (pendingArgs) {
           const { sampledAtMs, settleMs } = pendingArgs;
-          rememberPending(list, sampledAtMs, settleMs, pendingWithout(pendingDemand(full, sampledAtMs, settleMs), pendingDemand(removal.removed, sampledAtMs, settleMs)));
+          rememberPending(
+            list,
+            sampledAtMs,
+            settleMs,
+            pendingWithout(pendingDemand(full, sampledAtMs, settleMs), pendingDemand(removal.removed, sampledAtMs, settleMs)),
+          );
         }
         reduced = list;
       }

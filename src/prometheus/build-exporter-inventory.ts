@@ -7,7 +7,11 @@ import type { PromSample } from "./parse-query-response.js";
 import type { SeriesByName } from "./query-series.js";
 
 const BYTES_PER_MIB = 1024 * 1024;
-const CONNECTION: Readonly<Record<string, string>> = { connected: "CONNECTED", disconnected: "DISCONNECTED", notResponding: "NOT_RESPONDING" };
+const CONNECTION: Readonly<Record<string, string>> = {
+  connected: "CONNECTED",
+  disconnected: "DISCONNECTED",
+  notResponding: "NOT_RESPONDING",
+};
 
 /**
  * The `vmware_exporter` flavour (pure): inventory and metrics from the exporter's series
@@ -21,7 +25,17 @@ export function buildExporterInventory(series: SeriesByName, polledAtMs: number)
   const hostName = (s: PromSample) => nonEmpty(s.labels.host_name);
   const vmName = (s: PromSample) => nonEmpty(s.labels.vm_name);
 
-  type HostDraft = { cluster?: string; cores?: number; cpuMaxMhz?: number; memMaxMB?: number; memUsedMB?: number; memAt: number[]; connection?: string; maintenance?: boolean; vms: VmSummary[] };
+  type HostDraft = {
+    cluster?: string;
+    cores?: number;
+    cpuMaxMhz?: number;
+    memMaxMB?: number;
+    memUsedMB?: number;
+    memAt: number[];
+    connection?: string;
+    maintenance?: boolean;
+    vms: VmSummary[];
+  };
   const hosts = new Map<string, HostDraft>();
   const host = (s: PromSample) => {
     const name = hostName(s);
@@ -72,7 +86,13 @@ export function buildExporterInventory(series: SeriesByName, polledAtMs: number)
     if (d.host === undefined) continue;
     const h = hosts.get(d.host) ?? { memAt: [], vms: [] };
     hosts.set(d.host, h);
-    h.vms.push({ vm: name, name, power_state: d.on ? "POWERED_ON" : "POWERED_OFF", ...(d.vcpus !== undefined ? { cpu_count: d.vcpus } : {}), ...(d.memMB !== undefined ? { memory_size_MiB: d.memMB } : {}) });
+    h.vms.push({
+      vm: name,
+      name,
+      power_state: d.on ? "POWERED_ON" : "POWERED_OFF",
+      ...(d.vcpus !== undefined ? { cpu_count: d.vcpus } : {}),
+      ...(d.memMB !== undefined ? { memory_size_MiB: d.memMB } : {}),
+    });
   }
 
   const samples = new EntitySamples();

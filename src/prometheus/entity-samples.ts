@@ -13,7 +13,12 @@ export class EntitySamples {
   private readonly byId = new Map<string, { atMs: number; values: Map<string, number> }>();
 
   /** Adds every sample of `samples` whose entity `idOf` resolves; `toVcenterUnits` converts the value. */
-  add(samples: readonly PromSample[] | undefined, counter: string, idOf: (s: PromSample) => string | undefined, toVcenterUnits: (v: number) => number = (v) => v): void {
+  add(
+    samples: readonly PromSample[] | undefined,
+    counter: string,
+    idOf: (s: PromSample) => string | undefined,
+    toVcenterUnits: (v: number) => number = (v) => v,
+  ): void {
     for (const s of samples ?? []) {
       const id = idOf(s);
       if (id === undefined || s.value < 0) continue;

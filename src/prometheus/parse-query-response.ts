@@ -29,12 +29,21 @@ export function parseQueryResponse(status: number, bodyText: string, query: stri
   try {
     body = JSON.parse(bodyText);
   } catch {
-    throw new PrometheusQueryError(status >= 400 ? "http" : "response", `Prometheus answered ${status} with a body that is not JSON for ${query}`, status);
+    throw new PrometheusQueryError(
+      status >= 400 ? "http" : "response",
+      `Prometheus answered ${status} with a body that is not JSON for ${query}`,
+      status,
+    );
   }
   const failed = errorSchema.safeParse(body);
   if (failed.success) {
     const type = failed.data.errorType ?? "unknown";
-    throw new PrometheusQueryError("http", `Prometheus query failed (${status} ${type}: ${failed.data.error ?? ""}) for ${query}`, status, type);
+    throw new PrometheusQueryError(
+      "http",
+      `Prometheus query failed (${status} ${type}: ${failed.data.error ?? ""}) for ${query}`,
+      status,
+      type,
+    );
   }
   if (status < 200 || status >= 300) throw new PrometheusQueryError("http", `Prometheus answered ${status} for ${query}`, status);
   const ok = successSchema.safeParse(body);

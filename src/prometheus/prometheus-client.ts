@@ -31,7 +31,12 @@ export class PrometheusClient {
     this.base = options.url.replace(/\/+$/, "");
     this.agents = {
       http: new http.Agent({ keepAlive: true, maxSockets: 4 }),
-      https: new https.Agent({ keepAlive: true, maxSockets: 4, rejectUnauthorized: !options.insecureSkipTLSVerify, ...(options.caPem !== undefined ? { ca: options.caPem } : {}) }),
+      https: new https.Agent({
+        keepAlive: true,
+        maxSockets: 4,
+        rejectUnauthorized: !options.insecureSkipTLSVerify,
+        ...(options.caPem !== undefined ? { ca: options.caPem } : {}),
+      }),
     };
     this.http = axios.create({
       timeout: options.timeoutMs,
@@ -49,7 +54,10 @@ export class PrometheusClient {
   async query(promql: string): Promise<PromSample[]> {
     let res;
     try {
-      res = await this.http.get<string>(`${this.base}/api/v1/query`, { params: { query: promql }, headers: { Accept: "application/json", ...this.authHeader() } });
+      res = await this.http.get<string>(`${this.base}/api/v1/query`, {
+        params: { query: promql },
+        headers: { Accept: "application/json", ...this.authHeader() },
+      });
     } catch (err) {
       this.options.onRequest?.("network_error");
       const code = (err as { code?: string }).code ?? "error";
@@ -71,7 +79,10 @@ export class PrometheusClient {
       try {
         token = readFileSync(o.bearerTokenFile, "utf8").trim();
       } catch (err) {
-        throw new PrometheusQueryError("config", `cannot read prometheus.bearerTokenFile ${o.bearerTokenFile}: ${(err as NodeJS.ErrnoException).code ?? "error"}`);
+        throw new PrometheusQueryError(
+          "config",
+          `cannot read prometheus.bearerTokenFile ${o.bearerTokenFile}: ${(err as NodeJS.ErrnoException).code ?? "error"}`,
+        );
       }
       return { Authorization: `Bearer ${token}` };
     }

@@ -26,8 +26,17 @@ export function createPrometheusSourceMetrics(registry: Registry): PrometheusSou
     labelNames: ["outcome", "error_kind"],
     registers,
   });
-  const lastSuccess = new Gauge({ name: "hvx_prometheus_last_success_timestamp_seconds", help: "End of the last successful cycle, Unix time.", registers });
-  const queries = new Counter({ name: "hvx_prometheus_queries_total", help: "Instant queries sent to Prometheus by outcome (ok, error_status, network_error).", labelNames: ["outcome"], registers });
+  const lastSuccess = new Gauge({
+    name: "hvx_prometheus_last_success_timestamp_seconds",
+    help: "End of the last successful cycle, Unix time.",
+    registers,
+  });
+  const queries = new Counter({
+    name: "hvx_prometheus_queries_total",
+    help: "Instant queries sent to Prometheus by outcome (ok, error_status, network_error).",
+    labelNames: ["outcome"],
+    registers,
+  });
   new Gauge({
     name: "hvx_prometheus_data_age_seconds",
     help: "Seconds since the last successful cycle (absent before the first).",

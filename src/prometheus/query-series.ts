@@ -37,5 +37,9 @@ export function withSampleTimes(values: readonly PromSample[], times: readonly P
 }
 
 function labelKey(labels: Readonly<Record<string, string>>): string {
-  return JSON.stringify(Object.entries(labels).filter(([k]) => k !== "__name__").sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return JSON.stringify(
+    Object.entries(labels)
+      .filter(([k]) => k !== "__name__")
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
 }

@@ -22,10 +22,21 @@ export interface VcenterInventoryReader {
  * is empty and QueryPerf answers nothing, so vCenter sees only the Automation API calls and
  * one host summary per host. Request counts land in `hvx_vcenter_requests_total`.
  */
-export function createVcenterInventoryReader(vc: Config["vcenter"], caPem: string | undefined, log: Logger, registry: Registry, clock: () => number): VcenterInventoryReader {
-  if (!vc.url) throw new VcenterConfigError("vcenter.url is required with prometheus.flavour telegraf: the inventory (hosts, VMs, BIOS UUIDs) still comes from vCenter");
+export function createVcenterInventoryReader(
+  vc: Config["vcenter"],
+  caPem: string | undefined,
+  log: Logger,
+  registry: Registry,
+  clock: () => number,
+): VcenterInventoryReader {
+  if (!vc.url)
+    throw new VcenterConfigError(
+      "vcenter.url is required with prometheus.flavour telegraf: the inventory (hosts, VMs, BIOS UUIDs) still comes from vCenter",
+    );
   if (!vc.username || !vc.password) {
-    throw new VcenterConfigError("vCenter credentials missing: set vcenter.username and vcenter.password, or HVX_VCENTER_USERNAME / HVX_VCENTER_PASSWORD (or their _FILE variants)");
+    throw new VcenterConfigError(
+      "vCenter credentials missing: set vcenter.username and vcenter.password, or HVX_VCENTER_USERNAME / HVX_VCENTER_PASSWORD (or their _FILE variants)",
+    );
   }
   let lastMs: number | undefined;
   let previous: InventoryView | undefined;
@@ -51,7 +62,16 @@ export function createVcenterInventoryReader(vc: Config["vcenter"], caPem: strin
       const started = clock();
       try {
         // A host that fails this cycle keeps its previous entry (the poll cycle's per-host isolation).
-        const result = await runPollCycle({ automation, vijson: noPerf, clusterNames: vc.clusters, cache, counterTtlSeconds: 3600, log: cycleLog, clock, ...(previous ? { previous } : {}) });
+        const result = await runPollCycle({
+          automation,
+          vijson: noPerf,
+          clusterNames: vc.clusters,
+          cache,
+          counterTtlSeconds: 3600,
+          log: cycleLog,
+          clock,
+          ...(previous ? { previous } : {}),
+        });
         const view = result.view;
         previous = view;
         for (const failure of result.hostFailures.values()) metrics.countHostFailure(failure.reason);

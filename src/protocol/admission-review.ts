@@ -75,7 +75,8 @@ export interface AdmissionReviewRequest extends AdmissionReviewWire {
   readonly request: AdmissionRequestWire;
 }
 
-export type ParsedAdmissionReview = { readonly ok: true; readonly review: AdmissionReviewRequest } | { readonly ok: false; readonly message: string };
+export type ParsedAdmissionReview =
+  { readonly ok: true; readonly review: AdmissionReviewRequest } | { readonly ok: false; readonly message: string };
 
 /** Parses a request body (text). Never throws; `message` says what is wrong. */
 export function parseAdmissionReviewText(text: string): ParsedAdmissionReview {
@@ -91,7 +92,8 @@ export function parseAdmissionReviewText(text: string): ParsedAdmissionReview {
 /** Validates a decoded body as an `admission.k8s.io/v1` AdmissionReview request. Never throws. */
 export function parseAdmissionReview(body: unknown): ParsedAdmissionReview {
   if (!isRecord(body)) return fail("body is not a JSON object");
-  if (body.apiVersion !== ADMISSION_API_VERSION) return fail(`apiVersion must be ${JSON.stringify(ADMISSION_API_VERSION)}, got ${show(body.apiVersion)}`);
+  if (body.apiVersion !== ADMISSION_API_VERSION)
+    return fail(`apiVersion must be ${JSON.stringify(ADMISSION_API_VERSION)}, got ${show(body.apiVersion)}`);
   if (body.kind !== ADMISSION_KIND) return fail(`kind must be ${JSON.stringify(ADMISSION_KIND)}, got ${show(body.kind)}`);
   const r = body.request;
   if (!isRecord(r)) return fail("request is missing or not an object");
@@ -104,7 +106,8 @@ export function parseAdmissionReview(body: unknown): ParsedAdmissionReview {
   for (const key of ["subResource", "requestSubResource", "name", "namespace"] as const) {
     if (r[key] !== undefined && r[key] !== null && typeof r[key] !== "string") return fail(`request.${key} must be a string`);
   }
-  if (r.requestKind !== undefined && r.requestKind !== null && !isGvk(r.requestKind, "kind")) return fail("request.requestKind must be {group, version, kind} strings");
+  if (r.requestKind !== undefined && r.requestKind !== null && !isGvk(r.requestKind, "kind"))
+    return fail("request.requestKind must be {group, version, kind} strings");
   if (r.requestResource !== undefined && r.requestResource !== null && !isGvk(r.requestResource, "resource")) {
     return fail("request.requestResource must be {group, version, resource} strings");
   }

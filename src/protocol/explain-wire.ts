@@ -63,7 +63,10 @@ function toNodeWire(e: NodeExplanation): ExplainNodeWire {
 /** The rejected rules as `<metric> <value> <op> <threshold>`, comma-separated, else the first reason's text. */
 function shortWhy(e: NodeExplanation): string | undefined {
   const rules = e.rules.filter((r) => r.status === "reject");
-  if (rules.length > 0) return rules.map((r) => `${r.scope === "vm" ? "VM " : ""}${r.metric} ${withUnit(r.value, r.unit)} ${r.op} ${withUnit(r.threshold, r.unit)}`).join(", ");
+  if (rules.length > 0)
+    return rules
+      .map((r) => `${r.scope === "vm" ? "VM " : ""}${r.metric} ${withUnit(r.value, r.unit)} ${r.op} ${withUnit(r.threshold, r.unit)}`)
+      .join(", ");
   const first = e.reasons[0];
   return first ? formatReason(first) : undefined;
 }

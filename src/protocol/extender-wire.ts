@@ -28,7 +28,10 @@ export interface WirePod {
 export interface WireNode {
   readonly metadata?: { readonly name?: string; readonly [key: string]: unknown };
   readonly spec?: { readonly providerID?: string; readonly [key: string]: unknown };
-  readonly status?: { readonly nodeInfo?: { readonly systemUUID?: string; readonly [key: string]: unknown }; readonly [key: string]: unknown };
+  readonly status?: {
+    readonly nodeInfo?: { readonly systemUUID?: string; readonly [key: string]: unknown };
+    readonly [key: string]: unknown;
+  };
   readonly [key: string]: unknown;
 }
 

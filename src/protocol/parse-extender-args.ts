@@ -38,7 +38,8 @@ export function parseExtenderArgs(body: unknown): ParsedExtenderArgs {
     };
   }
   if (list !== undefined && list !== null) {
-    if (!isObject(list) || !Array.isArray(list.items)) throw new ExtenderArgsError("`Nodes` must be a NodeList with an `items` array, or null");
+    if (!isObject(list) || !Array.isArray(list.items))
+      throw new ExtenderArgsError("`Nodes` must be a NodeList with an `items` array, or null");
     const nodes = list.items.map((item: unknown, i: number) => toNodeIdentity(item, i));
     return { args: { Pod: pod as WirePod, Nodes: list as never, NodeNames: null }, pod: podMeta, nodes, mode: "nodes" };
   }
@@ -49,7 +50,8 @@ function toNodeIdentity(item: unknown, index: number): NodeIdentity {
   if (!isObject(item)) throw new ExtenderArgsError(`Nodes.items[${index}] must be a v1.Node object`);
   const node = item as WireNode;
   const name = node.metadata?.name;
-  if (typeof name !== "string" || name === "") throw new ExtenderArgsError(`Nodes.items[${index}].metadata.name must be a non-empty string`);
+  if (typeof name !== "string" || name === "")
+    throw new ExtenderArgsError(`Nodes.items[${index}].metadata.name must be a non-empty string`);
   const providerID = node.spec?.providerID;
   const systemUUID = node.status?.nodeInfo?.systemUUID;
   return {
@@ -76,7 +78,9 @@ export function toPodMeta(pod: WirePod): PodMeta {
     ownerKinds: owners.map((o) => (isObject(o) && typeof o.kind === "string" ? o.kind : "")),
     ...(typeof spec.priorityClassName === "string" ? { priorityClassName: spec.priorityClassName } : {}),
     ...(typeof priority === "number" ? { priority } : {}),
-    ...(typeof spec.activeDeadlineSeconds === "number" && spec.activeDeadlineSeconds > 0 ? { activeDeadlineSeconds: spec.activeDeadlineSeconds } : {}),
+    ...(typeof spec.activeDeadlineSeconds === "number" && spec.activeDeadlineSeconds > 0
+      ? { activeDeadlineSeconds: spec.activeDeadlineSeconds }
+      : {}),
     annotations: annotations as Record<string, string>,
   };
 }

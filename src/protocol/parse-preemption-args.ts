@@ -63,7 +63,12 @@ export function parsePreemptionArgs(body: unknown): ParsedPreemptionArgs {
     podWire: pod as WirePod,
     mode,
     candidates,
-    asExtenderArgs: { args: { Pod: pod as WirePod, Nodes: null, NodeNames: names }, pod: podMeta, nodes: names.map((name) => ({ name })), mode: "nodeNames" },
+    asExtenderArgs: {
+      args: { Pod: pod as WirePod, Nodes: null, NodeNames: names },
+      pod: podMeta,
+      nodes: names.map((name) => ({ name })),
+      mode: "nodeNames",
+    },
   };
 }
 
@@ -90,7 +95,8 @@ function readMap(map: unknown, field: string, victimUid: (pod: unknown, where: s
 }
 
 function uidOf(uid: unknown, where: string): string {
-  if (typeof uid !== "string" || uid === "") throw new ExtenderArgsError(`${where} must be a non-empty string (kube-scheduler maps victims back by UID)`);
+  if (typeof uid !== "string" || uid === "")
+    throw new ExtenderArgsError(`${where} must be a non-empty string (kube-scheduler maps victims back by UID)`);
   return uid;
 }
 

@@ -13,7 +13,16 @@ export function renderOversellReport(ledger: OversellLedger): string {
     `${t.hostsAboveCap} host${t.hostsAboveCap === 1 ? "" : "s"} above the stacked cap`;
   const nsRows = ledger.namespaces
     .filter((n) => n.podsScaled > 0)
-    .map((n) => [n.namespace, `${n.podsScaled}/${n.pods}`, cores(n.original.cpuMilli), cores(n.scaled.cpuMilli), ratio(n.cpuRatio), gib(n.original.memoryBytes), gib(n.scaled.memoryBytes), ratio(n.memoryRatio)]);
+    .map((n) => [
+      n.namespace,
+      `${n.podsScaled}/${n.pods}`,
+      cores(n.original.cpuMilli),
+      cores(n.scaled.cpuMilli),
+      ratio(n.cpuRatio),
+      gib(n.original.memoryBytes),
+      gib(n.scaled.memoryBytes),
+      ratio(n.memoryRatio),
+    ]);
   const hostRows = ledger.hosts.map((h) => [
     h.name,
     String(h.nodes.length),
@@ -31,11 +40,16 @@ export function renderOversellReport(ledger: OversellLedger): string {
     "",
     "Namespaces (scaled pods only)",
     nsRows.length > 0
-      ? table(["namespace", "pods scaled", "cpu original", "cpu scaled", "cpu ratio", "mem original GiB", "mem scaled GiB", "mem ratio"], nsRows)
+      ? table(
+          ["namespace", "pods scaled", "cpu original", "cpu scaled", "cpu ratio", "mem original GiB", "mem scaled GiB", "mem ratio"],
+          nsRows,
+        )
       : "(no scaled pods)",
     "",
     "ESXi hosts: joint = Kubernetes (limits / allocatable) x ESXi (vCPU:pCPU, vRAM:pRAM); ! = above the cap",
-    hostRows.length > 0 ? table(["host", "nodes", "k8s cpu", "esxi cpu", "joint cpu", "cap", "k8s mem", "esxi mem", "joint mem", "cap"], hostRows) : "(no hosts)",
+    hostRows.length > 0
+      ? table(["host", "nodes", "k8s cpu", "esxi cpu", "joint cpu", "cap", "k8s mem", "esxi mem", "joint mem", "cap"], hostRows)
+      : "(no hosts)",
     "",
   ].join("\n");
 }
@@ -45,7 +59,10 @@ export function table(header: readonly string[], rows: readonly (readonly string
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
   const numeric = header.map((_, i) => rows.length > 0 && rows.every((r) => /^(n\/a|[-\d./ !]+)$/.test(r[i] ?? "")));
   const line = (cells: readonly string[]) =>
-    cells.map((c, i) => (numeric[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ").trimEnd();
+    cells
+      .map((c, i) => (numeric[i] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd();
   return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
 }
 

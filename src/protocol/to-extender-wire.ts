@@ -28,7 +28,12 @@ export function toFilterResultWire(
   const list = request.args.Nodes as WireNodeList;
   const passing = new Set(outcome.passed);
   const items = list.items.filter((n) => passing.has(n.metadata?.name as string));
-  const nodes: WireNodeList = { ...(list.apiVersion ? { apiVersion: list.apiVersion } : {}), ...(list.kind ? { kind: list.kind } : {}), metadata: list.metadata ?? {}, items };
+  const nodes: WireNodeList = {
+    ...(list.apiVersion ? { apiVersion: list.apiVersion } : {}),
+    ...(list.kind ? { kind: list.kind } : {}),
+    metadata: list.metadata ?? {},
+    items,
+  };
   return { Nodes: nodes, NodeNames: null, FailedNodes: failed, FailedAndUnresolvableNodes: unresolvable, Error: "" };
 }
 
@@ -46,7 +51,8 @@ export function filterResultJson(
   textOf: (reasons: readonly Reason[]) => string,
   jsonOf: (reasons: readonly Reason[]) => string,
 ): string {
-  if (request.mode !== "nodeNames" || outcome.valve?.action === "passed-coolest") return JSON.stringify(toFilterResultWire(request, outcome, textOf));
+  if (request.mode !== "nodeNames" || outcome.valve?.action === "passed-coolest")
+    return JSON.stringify(toFilterResultWire(request, outcome, textOf));
   const failed = reasonMapJson(outcome.failed, jsonOf);
   const unresolvable = reasonMapJson(outcome.unresolvable, jsonOf);
   if (failed === undefined || unresolvable === undefined) return JSON.stringify(toFilterResultWire(request, outcome, textOf));
@@ -54,7 +60,10 @@ export function filterResultJson(
 }
 
 /** The reason map as a JSON object; undefined when a name is index-like (an object would reorder it). */
-function reasonMapJson(reasons: ReadonlyMap<string, readonly Reason[]>, jsonOf: (reasons: readonly Reason[]) => string): string | undefined {
+function reasonMapJson(
+  reasons: ReadonlyMap<string, readonly Reason[]>,
+  jsonOf: (reasons: readonly Reason[]) => string,
+): string | undefined {
   let out = "";
   for (const [node, list] of reasons) {
     if (INDEX_LIKE.test(node) || node === "__proto__") return undefined;
@@ -83,7 +92,10 @@ export function valveNote(valve: ValveOutcome): string {
   return `hvx: host heat rejected every candidate, so the coolest tier passed anyway (${shown}${more}; filter.whenAllRejected: pass-coolest)`;
 }
 
-function toReasonMap(reasons: ReadonlyMap<string, readonly Reason[]>, textOf: (reasons: readonly Reason[]) => string): Record<string, string> {
+function toReasonMap(
+  reasons: ReadonlyMap<string, readonly Reason[]>,
+  textOf: (reasons: readonly Reason[]) => string,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [node, list] of reasons) out[node] = textOf(list);
   return out;

@@ -10,11 +10,16 @@ import type { ExtenderPreemptionResult, MetaVictimsWire } from "./preemption-wir
 export function toPreemptionResultWire(request: ParsedPreemptionArgs, kept: Iterable<string>): ExtenderPreemptionResult {
   const keep = new Set(kept);
   // fromEntries defines own properties, so no node name can reach a prototype.
-  const entries = request.candidates.filter((c) => keep.has(c.node)).map((c): [string, MetaVictimsWire] => [c.node, { Pods: c.victimUids.map((UID) => ({ UID })), NumPDBViolations: c.numPDBViolations }]);
+  const entries = request.candidates
+    .filter((c) => keep.has(c.node))
+    .map((c): [string, MetaVictimsWire] => [c.node, { Pods: c.victimUids.map((UID) => ({ UID })), NumPDBViolations: c.numPDBViolations }]);
   return { NodeNameToMetaVictims: Object.fromEntries(entries) };
 }
 
 /** Every candidate unchanged: the fail-open answer when hvx cannot judge. */
 export function allCandidatesWire(request: ParsedPreemptionArgs): ExtenderPreemptionResult {
-  return toPreemptionResultWire(request, request.candidates.map((c) => c.node));
+  return toPreemptionResultWire(
+    request,
+    request.candidates.map((c) => c.node),
+  );
 }

@@ -3,7 +3,16 @@ import { parseQuantity } from "./parse-quantity.js";
 
 const BINARY_SUFFIXES = ["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"] as const;
 const DECIMAL_SUFFIXES: Readonly<Record<number, string>> = {
-  [-9]: "n", [-6]: "u", [-3]: "m", 0: "", 3: "k", 6: "M", 9: "G", 12: "T", 15: "P", 18: "E",
+  [-9]: "n",
+  [-6]: "u",
+  [-3]: "m",
+  0: "",
+  3: "k",
+  6: "M",
+  9: "G",
+  12: "T",
+  15: "P",
+  18: "E",
 };
 const NANO = 10n ** 9n;
 

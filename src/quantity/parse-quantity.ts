@@ -16,7 +16,16 @@ const MAX_TEXT_LENGTH = 64;
 const MAX_EXPONENT = 100;
 
 const DECIMAL_SUFFIX: Readonly<Record<string, number>> = {
-  n: -9, u: -6, m: -3, "": 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18,
+  n: -9,
+  u: -6,
+  m: -3,
+  "": 0,
+  k: 3,
+  M: 6,
+  G: 9,
+  T: 12,
+  P: 15,
+  E: 18,
 };
 const BINARY_SUFFIX: Readonly<Record<string, number>> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
 

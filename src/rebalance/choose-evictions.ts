@@ -83,16 +83,27 @@ export function chooseEvictions(input: RebalanceInput): RebalancePlan {
     .sort((a, b) => a.sinceMs - b.sinceMs || (a.hostId < b.hostId ? -1 : 1));
   const chronicHosts = chronic.map((s) => s.hostId);
   if (chronic.length === 0) return { evictions: [], chronicHosts };
-  if (cluster.syncedAtMs === undefined || !clusterViewFresh(cluster, nowMs, placement)) return { evictions: [], chronicHosts, hold: { code: "cluster_stale" } };
+  if (cluster.syncedAtMs === undefined || !clusterViewFresh(cluster, nowMs, placement))
+    return { evictions: [], chronicHosts, hold: { code: "cluster_stale" } };
 
   const fleet = hostsBackingNodes(inventory, cluster, placement.nodeMapping);
   const hot = fleet.filter((h) => assessHostAlone(h, placement.thresholds, nowMs).heat === "hot").length;
   const hotPercent = fleet.length > 0 ? (hot / fleet.length) * 100 : 0;
-  if (hotPercent > rebalance.hotHostBrakePercent) return { evictions: [], chronicHosts, hold: { code: "brake", hotPercent: Math.round(hotPercent * 10) / 10, brakePercent: rebalance.hotHostBrakePercent } };
+  if (hotPercent > rebalance.hotHostBrakePercent)
+    return {
+      evictions: [],
+      chronicHosts,
+      hold: { code: "brake", hotPercent: Math.round(hotPercent * 10) / 10, brakePercent: rebalance.hotHostBrakePercent },
+    };
 
   const recent = input.evicted.filter((e) => nowMs - e.atMs < HOUR_MS);
   const hourLeft = rebalance.maxEvictionsPerHour - recent.length;
-  if (hourLeft <= 0) return { evictions: [], chronicHosts, hold: { code: "hour_budget", evictedLastHour: recent.length, maxPerHour: rebalance.maxEvictionsPerHour } };
+  if (hourLeft <= 0)
+    return {
+      evictions: [],
+      chronicHosts,
+      hold: { code: "hour_budget", evictedLastHour: recent.length, maxPerHour: rebalance.maxEvictionsPerHour },
+    };
   const budget = Math.min(rebalance.maxEvictionsPerCycle, hourLeft);
   const evictedUids = new Set(recent.map((e) => e.uid));
 
@@ -105,7 +116,13 @@ export function chooseEvictions(input: RebalanceInput): RebalancePlan {
     if (out.length >= budget) break;
     const candidates = occupancy
       .podsOnHost(spell.hostId)
-      .filter((p) => p.nodeName !== undefined && !evictedUids.has(p.uid) && !groups.has(groupOf(p)) && whyNotEvictable(p, placement.exempt, rebalance.evictLocalStorage) === undefined);
+      .filter(
+        (p) =>
+          p.nodeName !== undefined &&
+          !evictedUids.has(p.uid) &&
+          !groups.has(groupOf(p)) &&
+          whyNotEvictable(p, placement.exempt, rebalance.evictLocalStorage) === undefined,
+      );
     for (const pod of rankForRebalance(candidates, input.cpuUseMilli)) {
       const target = coolTarget(pod, spell.hostId, cluster, occupancy.hostOfNode, requested, ctx);
       if (!target) continue;
@@ -155,7 +172,11 @@ function coolTarget(
     if (hostId === undefined || hostId === fromHostId) continue;
     // kube-scheduler's NodeResourcesFit on requests (CPU and memory).
     const used = requested.get(node.name);
-    if ((used?.cpuMilli ?? 0) + pod.requests.cpuMilli > node.allocatable.cpuMilli || (used?.memoryBytes ?? 0) + pod.requests.memoryBytes > node.allocatable.memoryBytes) continue;
+    if (
+      (used?.cpuMilli ?? 0) + pod.requests.cpuMilli > node.allocatable.cpuMilli ||
+      (used?.memoryBytes ?? 0) + pod.requests.memoryBytes > node.allocatable.memoryBytes
+    )
+      continue;
     fits.push(node);
   }
   if (fits.length === 0) return undefined;
@@ -164,7 +185,9 @@ function coolTarget(
   const meta = podMetaOf(pod);
   const outcome = filterNodes(meta, fits, ctx);
   const byName = new Map(fits.map((n) => [n.name, n]));
-  const cool = outcome.decisions.filter((d) => d.verdict === "pass" && !d.noOpinion && d.assessment?.heat === "cool").map((d) => byName.get(d.node)!);
+  const cool = outcome.decisions
+    .filter((d) => d.verdict === "pass" && !d.noOpinion && d.assessment?.heat === "cool")
+    .map((d) => byName.get(d.node)!);
   if (cool.length === 0) return undefined;
   const scores = prioritizeNodes(meta, cool, ctx);
   let best = scores[0]!;

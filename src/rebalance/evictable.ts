@@ -6,14 +6,7 @@ import type { ExemptPolicy } from "../placement/policy.js";
 const SYSTEM_CRITICAL_CLASSES: ReadonlySet<string> = new Set(["system-node-critical", "system-cluster-critical"]);
 
 /** Why the rebalancer leaves a pod alone; undefined: it may be evicted. */
-export type NotEvictable =
-  | "unknown"
-  | "no-controller"
-  | "mirror-pod"
-  | "exempt"
-  | "system-critical"
-  | "local-storage"
-  | "terminal";
+export type NotEvictable = "unknown" | "no-controller" | "mirror-pod" | "exempt" | "system-critical" | "local-storage" | "terminal";
 
 /**
  * Whether the rebalancer may evict `pod`: it has a controller that will recreate it (not a

@@ -10,7 +10,13 @@ import type { HostMetricName, Reason } from "../placement/reason.js";
  * maintenance and connection state are not such rules: evicting pods does not end them, or
  * the scheduler already keeps new pods away. Pure: time comes in as `nowMs`.
  */
-export const REBALANCE_METRICS: ReadonlySet<HostMetricName> = new Set(["cpu ready", "memory usage", "balloon", "swap-in rate", "memory state"]);
+export const REBALANCE_METRICS: ReadonlySet<HostMetricName> = new Set([
+  "cpu ready",
+  "memory usage",
+  "balloon",
+  "swap-in rate",
+  "memory state",
+]);
 
 export interface HotSpell {
   readonly hostId: string;
@@ -35,7 +41,13 @@ export interface HotSpell {
  * clock of a host that stays at it. Unknown or stale metrics end a spell at once (unknown is
  * never a reason to act).
  */
-export function nextHotSpells(prev: ReadonlyMap<string, HotSpell>, inventory: InventoryView, t: ThresholdPolicy, nowMs: number, hysteresisPercent = 10): Map<string, HotSpell> {
+export function nextHotSpells(
+  prev: ReadonlyMap<string, HotSpell>,
+  inventory: InventoryView,
+  t: ThresholdPolicy,
+  nowMs: number,
+  hysteresisPercent = 10,
+): Map<string, HotSpell> {
   const out = new Map<string, HotSpell>();
   for (const host of inventory.hosts.values()) {
     const a = assessHostAlone(host, t, nowMs);
@@ -44,7 +56,16 @@ export function nextHotSpells(prev: ReadonlyMap<string, HotSpell>, inventory: In
     const before = prev.get(host.id);
     const fired = a.rejections.find(isRebalanceRule);
     if (fired && fired.code === "host_metric") {
-      out.set(host.id, { hostId: host.id, hostName: host.name, sinceMs: before?.sinceMs ?? nowMs, metric: fired.metric, value: fired.value, threshold: fired.threshold, clearPolls: 0, lastSampleMs: sampleMs });
+      out.set(host.id, {
+        hostId: host.id,
+        hostName: host.name,
+        sinceMs: before?.sinceMs ?? nowMs,
+        metric: fired.metric,
+        value: fired.value,
+        threshold: fired.threshold,
+        clearPolls: 0,
+        lastSampleMs: sampleMs,
+      });
       continue;
     }
     if (!before) continue;

@@ -54,7 +54,10 @@ export function buildAdminApp(deps: AdminAppDeps): Express {
   const uiPage = deps.uiPage;
   if (uiPage) {
     app.get("/ui", (_req, res) => {
-      res.set("Content-Security-Policy", "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src data:; form-action 'none'; base-uri 'none'");
+      res.set(
+        "Content-Security-Policy",
+        "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src data:; form-action 'none'; base-uri 'none'",
+      );
       res.type("html").send(uiPage());
     });
   }

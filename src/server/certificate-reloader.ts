@@ -40,7 +40,10 @@ export async function readKeyPair(files: KeyPairFiles, keyPrefix = "admission.tl
   try {
     createSecureContext({ cert, key });
   } catch (err) {
-    throw new TlsFilesError(`${keyPrefix}: ${files.certFile} and ${files.keyFile} are not a usable certificate and key pair (${(err as Error).message})`, { cause: err });
+    throw new TlsFilesError(
+      `${keyPrefix}: ${files.certFile} and ${files.keyFile} are not a usable certificate and key pair (${(err as Error).message})`,
+      { cause: err },
+    );
   }
   if (files.clientCAFile === undefined) return { cert, key };
   const ca = await read("clientCAFile", files.clientCAFile);
@@ -50,7 +53,9 @@ export async function readKeyPair(files: KeyPairFiles, keyPrefix = "admission.tl
   try {
     createSecureContext({ cert, key, ca });
   } catch (err) {
-    throw new TlsFilesError(`${keyPrefix}.clientCAFile: ${files.clientCAFile} is not a usable CA bundle (${(err as Error).message})`, { cause: err });
+    throw new TlsFilesError(`${keyPrefix}.clientCAFile: ${files.clientCAFile} is not a usable CA bundle (${(err as Error).message})`, {
+      cause: err,
+    });
   }
   return { cert, key, ca };
 }
@@ -117,7 +122,10 @@ export class CertificateReloader {
       const signature = await this.currentSignature().catch(() => "unreadable");
       if (signature !== this.failedSignature) {
         this.failedSignature = signature;
-        this.log.warn({ certFile: this.files.certFile, err: (err as Error).message }, `${this.keyPrefix}: new TLS certificate not loaded; still serving the previous one`);
+        this.log.warn(
+          { certFile: this.files.certFile, err: (err as Error).message },
+          `${this.keyPrefix}: new TLS certificate not loaded; still serving the previous one`,
+        );
       }
       return false;
     }

@@ -9,10 +9,19 @@ import type { NodeMappingRule } from "../placement/policy.js";
  * it is unmapped. Nodes come from the informer cache when it is synced, else from the nodes
  * kube-scheduler sent in recent requests.
  */
-export function buildDebugNodes(inventory: InventoryView, rules: readonly NodeMappingRule[], cluster: ClusterView | undefined, recent: () => readonly NodeIdentity[]) {
+export function buildDebugNodes(
+  inventory: InventoryView,
+  rules: readonly NodeMappingRule[],
+  cluster: ClusterView | undefined,
+  recent: () => readonly NodeIdentity[],
+) {
   const fromCache = cluster !== undefined && cluster.syncedAtMs !== undefined;
   const nodes = fromCache ? [...cluster.nodes.values()].sort((a, b) => a.name.localeCompare(b.name)) : recent();
-  const mappings = nodes.map((n) => ({ ...explainNodeMapping(n, inventory, rules), providerID: n.providerID ?? null, systemUUID: n.systemUUID ?? null }));
+  const mappings = nodes.map((n) => ({
+    ...explainNodeMapping(n, inventory, rules),
+    providerID: n.providerID ?? null,
+    systemUUID: n.systemUUID ?? null,
+  }));
   return {
     source: fromCache ? "informer cache" : "nodes seen in recent extender requests (no Kubernetes cache)",
     rules,

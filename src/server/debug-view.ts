@@ -13,18 +13,20 @@ export function buildDebugHosts(inventory: InventoryView, policy: PlacementPolic
       const vm = inventory.vms.get(id);
       if (!vm) return [];
       const own = assessHost(host, vm, policy.thresholds, nowMs);
-      return [{
-        id: vm.id,
-        name: vm.name,
-        biosUuid: vm.biosUuid ?? null,
-        powerState: vm.powerState,
-        vcpus: vm.vcpus,
-        memoryMiB: vm.memoryMiB,
-        metrics: vm.metrics ?? null,
-        ageSeconds: ageS(vm.metrics?.sampledAtMs, nowMs),
-        heat: heatWord(own),
-        reasons: [...own.rejections, ...own.warnings].map(formatReason),
-      }];
+      return [
+        {
+          id: vm.id,
+          name: vm.name,
+          biosUuid: vm.biosUuid ?? null,
+          powerState: vm.powerState,
+          vcpus: vm.vcpus,
+          memoryMiB: vm.memoryMiB,
+          metrics: vm.metrics ?? null,
+          ageSeconds: ageS(vm.metrics?.sampledAtMs, nowMs),
+          heat: heatWord(own),
+          reasons: [...own.rejections, ...own.warnings].map(formatReason),
+        },
+      ];
     });
     return {
       id: host.id,

@@ -60,7 +60,11 @@ export function createExplainHandler(deps: ExplainDeps) {
     /** GET ?pod=NAMESPACE/NAME: the pod read from the API server, against every cached node. */
     async explainPod(ref: unknown): Promise<HandlerReply> {
       if (typeof ref !== "string" || !/^[^/\s]+\/[^/\s]+$/.test(ref)) return error(400, "pod must be given as ?pod=NAMESPACE/NAME");
-      if (!deps.cluster) return error(400, "no Kubernetes cluster cache (kubernetes.enabled is off or no kubeconfig): POST ExtenderArgs to /debug/explain instead");
+      if (!deps.cluster)
+        return error(
+          400,
+          "no Kubernetes cluster cache (kubernetes.enabled is off or no kubeconfig): POST ExtenderArgs to /debug/explain instead",
+        );
       const [namespace, name] = ref.split("/") as [string, string];
       const pod = await deps.cluster.readPod(namespace, name);
       if (pod === undefined) return error(400, `pod ${ref} not found`);

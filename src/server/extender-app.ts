@@ -62,11 +62,14 @@ function buildExpressApp(deps: ExtenderAppDeps, budget: BodyBudget): Express {
   app.use(noEncodedBodies(deps.onRefuse));
   const limitBytes = deps.bodyLimitMB * MIB;
   const body = (req: Request, res: Response, next: NextFunction) => {
-    readBody(req, res, { limitBytes, limitKey: "server.bodyLimitMB", budget, ...(deps.onRefuse ? { onRefuse: deps.onRefuse } : {}) }).then((text) => {
-      if (text === undefined) return;
-      req.body = text;
-      next();
-    }, next);
+    readBody(req, res, { limitBytes, limitKey: "server.bodyLimitMB", budget, ...(deps.onRefuse ? { onRefuse: deps.onRefuse } : {}) }).then(
+      (text) => {
+        if (text === undefined) return;
+        req.body = text;
+        next();
+      },
+      next,
+    );
   };
   const verbs = Object.keys(deps.handlers);
   for (const verb of verbs) {
@@ -79,7 +82,8 @@ function buildExpressApp(deps: ExtenderAppDeps, budget: BodyBudget): Express {
   mountHealthRoutes(app, deps.readiness);
   const list = verbs.map((v) => `POST /${v}`).join(", ");
   app.use((req, res) => {
-    const admin = req.path === "/metrics" || req.path.startsWith("/debug") ? "; /metrics and /debug/* are on the admin port (server.adminPort)" : "";
+    const admin =
+      req.path === "/metrics" || req.path.startsWith("/debug") ? "; /metrics and /debug/* are on the admin port (server.adminPort)" : "";
     sendJsonError(res, 404, `no such endpoint on the extender port (${list}, GET /healthz, /readyz)${admin}`);
   });
   app.use(errorHandler);

@@ -96,13 +96,23 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
       const suppressed = unmappedLog.allow(node.name);
       if (suppressed === undefined) continue;
       deps.log.warn(
-        { node: node.name, providerID: node.providerID ?? null, systemUUID: node.systemUUID ?? null, rules: deps.policy.nodeMapping, unknownScore: deps.policy.scoring.unknownScore, similarSuppressed: suppressed },
+        {
+          node: node.name,
+          providerID: node.providerID ?? null,
+          systemUUID: node.systemUUID ?? null,
+          rules: deps.policy.nodeMapping,
+          unknownScore: deps.policy.scoring.unknownScore,
+          similarSuppressed: suppressed,
+        },
         "node not mapped to any VM: hvx has no opinion on it (passes, neutral score); see GET /debug/nodes",
       );
       named++;
     }
     if (unnamed > 0 && unmappedSummary.allow("more") !== undefined) {
-      deps.log.warn({ notNamedInThisRequest: unnamed, linesPerRequest: UNMAPPED_LINES_PER_REQUEST }, "more nodes not mapped to any VM than one request names (each is named once per window, over later requests); see GET /debug/nodes");
+      deps.log.warn(
+        { notNamedInThisRequest: unnamed, linesPerRequest: UNMAPPED_LINES_PER_REQUEST },
+        "more nodes not mapped to any VM than one request names (each is named once per window, over later requests); see GET /debug/nodes",
+      );
     }
   }
 
@@ -134,7 +144,10 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
       request = parse(parseJson(text));
       const base: PlacementContext = { inventory: deps.source.latest(), policy: deps.policy, nowMs: clock() };
       const enriched = deps.enrich ? deps.enrich(base, argsOf(request)) : base;
-      const ctx: PlacementContext = { ...enriched, index: latestIndex.indexFor(enriched.inventory, enriched.cluster?.view, enriched.policy) };
+      const ctx: PlacementContext = {
+        ...enriched,
+        index: latestIndex.indexFor(enriched.inventory, enriched.cluster?.view, enriched.policy),
+      };
       const out = decide(request, ctx);
       const body = out instanceof JsonText ? out.text : JSON.stringify(out);
       deps.metrics.observeRequest(verb, "ok", elapsed());
@@ -143,7 +156,10 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
       if (err instanceof ExtenderArgsError) {
         deps.metrics.observeRequest(verb, "bad_request", elapsed());
         deps.log.warn({ verb, error: err.message }, "rejected malformed extender request");
-        return { status: 400, body: JSON.stringify(verb === "filter" ? filterErrorWire(`hvx: ${err.message}`) : { Error: `hvx: ${err.message}` }) };
+        return {
+          status: 400,
+          body: JSON.stringify(verb === "filter" ? filterErrorWire(`hvx: ${err.message}`) : { Error: `hvx: ${err.message}` }),
+        };
       }
       // A bug must not take scheduling down: answer as if hvx had no opinion.
       deps.metrics.observeRequest(verb, "internal_error", elapsed());
@@ -163,7 +179,14 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
         asIs,
         (req, ctx) => {
           const memo = new RequestMemo(req.nodes);
-          const outcome = applyAllRejectedValve(filterNodes(req.pod, req.nodes, ctx, memo), req.pod, req.nodes, ctx, deps.whenAllRejected ?? "reject", memo);
+          const outcome = applyAllRejectedValve(
+            filterNodes(req.pod, req.nodes, ctx, memo),
+            req.pod,
+            req.nodes,
+            ctx,
+            deps.whenAllRejected ?? "reject",
+            memo,
+          );
           deps.onNodes?.(req.nodes);
           logUnmapped(req.nodes, (i) => outcome.decisions[i]?.reasons);
           const pod = podName(req);
@@ -174,7 +197,14 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
           }
           deps.metrics.countVerdicts(outcome.decisions);
           const index = ctx.index!;
-          return new JsonText(filterResultJson(req, outcome, (reasons) => index.textOf(reasons, formatReasons), (reasons) => index.jsonTextOf(reasons, formatReasons)));
+          return new JsonText(
+            filterResultJson(
+              req,
+              outcome,
+              (reasons) => index.textOf(reasons, formatReasons),
+              (reasons) => index.jsonTextOf(reasons, formatReasons),
+            ),
+          );
         },
         (req) =>
           req

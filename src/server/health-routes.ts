@@ -8,6 +8,9 @@ export function mountHealthRoutes(app: Express, readiness: (() => Readiness) | u
   });
   app.get("/readyz", (_req, res) => {
     const r = readiness?.() ?? { ready: true, reason: "ok" };
-    res.status(r.ready ? 200 : 503).type("text/plain").send(r.reason);
+    res
+      .status(r.ready ? 200 : 503)
+      .type("text/plain")
+      .send(r.reason);
   });
 }

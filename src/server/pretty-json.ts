@@ -10,7 +10,8 @@ export function prettyJsonWhenAsked() {
     const plain = (req.get("accept") ?? "").split(",").some((t) => t.trim().split(";")[0]?.trim().toLowerCase() === "text/plain");
     const pretty = plain || Object.prototype.hasOwnProperty.call(req.query ?? {}, "pretty");
     if (pretty) {
-      res.json = (body?: unknown) => res.type(plain ? "text/plain; charset=utf-8" : "application/json").send(`${JSON.stringify(body, null, 2)}\n`);
+      res.json = (body?: unknown) =>
+        res.type(plain ? "text/plain; charset=utf-8" : "application/json").send(`${JSON.stringify(body, null, 2)}\n`);
     }
     next();
   };

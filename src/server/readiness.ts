@@ -27,8 +27,12 @@ export function decideReadiness(i: ReadinessInput): Readiness {
   if (i.shuttingDown) return { ready: false, reason: "shutting down" };
   if (i.firstPollEnded) return { ready: true, reason: "ok" };
   const waitedS = Math.max(0, (i.nowMs - i.startedAtMs) / 1000);
-  if (waitedS >= i.graceSeconds) return { ready: true, reason: "ok (first vCenter poll cycle still running after server.readinessGraceSeconds)" };
-  return { ready: false, reason: `starting: waiting for the first vCenter poll cycle (at most ${Math.ceil(i.graceSeconds - waitedS)} s more)` };
+  if (waitedS >= i.graceSeconds)
+    return { ready: true, reason: "ok (first vCenter poll cycle still running after server.readinessGraceSeconds)" };
+  return {
+    ready: false,
+    reason: `starting: waiting for the first vCenter poll cycle (at most ${Math.ceil(i.graceSeconds - waitedS)} s more)`,
+  };
 }
 
 /** Whether a poll cycle has ended, from the poller's status: it succeeded once, or it failed. */

@@ -22,7 +22,13 @@ const LINGER_BYTES = 32 * MIB;
  * or hvx is draining), only the sending side is closed, and the socket once the body has
  * ended. A client that keeps sending after LINGER_MS or LINGER_BYTES is cut off anyway.
  */
-function refuse(req: IncomingMessage, res: ServerResponse, status: number, message: string, headers: Readonly<Record<string, string>> = {}): void {
+function refuse(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Readonly<Record<string, string>> = {},
+): void {
   if (req.complete) {
     sendJsonError(res, status, message, headers);
     return;
@@ -69,7 +75,10 @@ function refuse(req: IncomingMessage, res: ServerResponse, status: number, messa
 export function refuseEncodedBody(req: IncomingMessage, res: ServerResponse, onRefuse?: (reason: Refusal) => void): boolean {
   const header = req.headers["content-encoding"];
   if (header === undefined) return false;
-  const codings = header.split(",").map((c) => c.trim().toLowerCase()).filter((c) => c !== "");
+  const codings = header
+    .split(",")
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== "");
   if (codings.every((c) => c === "identity")) return false;
   onRefuse?.("encoded");
   refuse(req, res, 415, `Content-Encoding ${JSON.stringify(header.slice(0, 64))} is not accepted: send the body uncompressed (identity)`);

@@ -14,7 +14,9 @@ export function routeList(app: Express): string {
   for (const layer of stack) {
     const path = layer.route?.path;
     if (typeof path !== "string") continue;
-    const methods = Object.keys(layer.route?.methods ?? {}).filter((m) => m !== "_all" && m !== "head").map((m) => m.toUpperCase());
+    const methods = Object.keys(layer.route?.methods ?? {})
+      .filter((m) => m !== "_all" && m !== "head")
+      .map((m) => m.toUpperCase());
     seen.add(`${methods.join("|") || "ANY"} ${path}`);
   }
   return [...seen].join(", ");

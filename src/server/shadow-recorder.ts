@@ -43,12 +43,15 @@ export class ShadowRecorder {
     tally.flush(this.deps.metrics, "filter");
     const rejected = outcome.decisions.filter((d) => d.verdict === "reject" && !valved.has(d.node));
     if (rejected.length === 0) return;
-    this.remember({ verb: "filter", pod, verdict: "reject", reasons: nodeReasons(rejected) }, {
-      pod,
-      wouldReject: rejected.length,
-      of: outcome.decisions.length,
-      ...(valved.size > 0 ? { wouldPassCoolest: [...valved].slice(0, ENTRY_MAX_NODES) } : {}),
-    });
+    this.remember(
+      { verb: "filter", pod, verdict: "reject", reasons: nodeReasons(rejected) },
+      {
+        pod,
+        wouldReject: rejected.length,
+        of: outcome.decisions.length,
+        ...(valved.size > 0 ? { wouldPassCoolest: [...valved].slice(0, ENTRY_MAX_NODES) } : {}),
+      },
+    );
   }
 
   prioritize(scores: readonly NodeScore[], neutral: number): void {
@@ -66,7 +69,10 @@ export class ShadowRecorder {
     tally.flush(this.deps.metrics, "preempt");
     const dropped = outcome.verdicts.filter((v) => !v.keep);
     if (dropped.length === 0) return;
-    this.remember({ verb: "preempt", pod, verdict: "drop", reasons: nodeReasons(dropped) }, { pod, wouldDrop: dropped.length, of: outcome.verdicts.length });
+    this.remember(
+      { verb: "preempt", pod, verdict: "drop", reasons: nodeReasons(dropped) },
+      { pod, wouldDrop: dropped.length, of: outcome.verdicts.length },
+    );
   }
 
   /** Newest first. */
@@ -79,7 +85,10 @@ export class ShadowRecorder {
     this.ring.push({ at, ...entry });
     const suppressed = this.limiter.allow(entry.verb);
     if (suppressed === undefined) return;
-    this.deps.log.info({ verb: entry.verb, ...logFields, reasons: entry.reasons.slice(0, 3), similarSuppressed: suppressed }, `observe: hvx would have ${entry.verdict === "drop" ? "dropped preemption candidates" : "rejected nodes"} (mode: observe, nothing enforced)`);
+    this.deps.log.info(
+      { verb: entry.verb, ...logFields, reasons: entry.reasons.slice(0, 3), similarSuppressed: suppressed },
+      `observe: hvx would have ${entry.verdict === "drop" ? "dropped preemption candidates" : "rejected nodes"} (mode: observe, nothing enforced)`,
+    );
   }
 }
 

@@ -74,7 +74,9 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
   server.headersTimeout = Math.min(server.requestTimeout, 10_000);
   try {
     await new Promise<void>((resolve, reject) => {
-      server.once("error", (err: NodeJS.ErrnoException) => reject(new Error(`cannot listen on port ${o.port} (${o.portKey}): ${err.code ?? err.message}`)));
+      server.once("error", (err: NodeJS.ErrnoException) =>
+        reject(new Error(`cannot listen on port ${o.port} (${o.portKey}): ${err.code ?? err.message}`)),
+      );
       server.listen(o.port, o.host, () => resolve());
     });
   } catch (err) {

@@ -33,7 +33,13 @@ export interface TwoLayerViewCacheDeps {
 const EMPTY_LEDGER: OversellLedger = {
   namespaces: [],
   hosts: [],
-  totals: { namespacesScaled: 0, podsScaled: 0, original: { cpuMilli: 0, memoryBytes: 0 }, scaled: { cpuMilli: 0, memoryBytes: 0 }, hostsAboveCap: 0 },
+  totals: {
+    namespacesScaled: 0,
+    podsScaled: 0,
+    original: { cpuMilli: 0, memoryBytes: 0 },
+    scaled: { cpuMilli: 0, memoryBytes: 0 },
+    hostsAboveCap: 0,
+  },
 };
 
 /** What one computation answers: the two snapshots and the advice's context, compared by identity and content. */
@@ -179,7 +185,11 @@ function sameSnapshot(a: SnapshotKey, b: SnapshotKey): boolean {
 function sameContext(a: AdviceContext, b: AdviceContext): boolean {
   return (
     sameEntries(a.heat, b.heat, (x, y) => x === y) &&
-    sameEntries(a.reservations, b.reservations, (x, y) => x.memoryReservationMiB === y.memoryReservationMiB && x.cpuReservationMhz === y.cpuReservationMhz) &&
+    sameEntries(
+      a.reservations,
+      b.reservations,
+      (x, y) => x.memoryReservationMiB === y.memoryReservationMiB && x.cpuReservationMhz === y.cpuReservationMhz,
+    ) &&
     sameMembers(a.memoryPainHosts, b.memoryPainHosts) &&
     sameMembers(a.recentlyHotHosts, b.recentlyHotHosts)
   );

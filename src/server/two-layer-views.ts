@@ -37,7 +37,12 @@ export interface AdviceView {
  * `GET /debug/oversell`, computed directly (no cache). The admin port serves it through
  * `TwoLayerViewCache`, which gives the same answer computed once per snapshot.
  */
-export function buildOversellView(src: TwoLayerSources, policy: TwoLayerPolicy, nowMs: number, summaries = new PodListSummaries()): OversellView {
+export function buildOversellView(
+  src: TwoLayerSources,
+  policy: TwoLayerPolicy,
+  nowMs: number,
+  summaries = new PodListSummaries(),
+): OversellView {
   const cluster = src.cluster();
   return oversellViewOf(cluster, buildOversellLedger(cluster ?? EMPTY_CLUSTER, src.inventory(), policy, summaries), nowMs);
 }
@@ -75,20 +80,41 @@ export function adviceContextOf(src: TwoLayerSources, inventory: InventoryView, 
 }
 
 /** `GET /debug/advice`, computed directly (no cache): findings, riskiest first. hvx acts on none of them. */
-export function buildAdviceView(src: TwoLayerSources, policy: TwoLayerPolicy, nowMs: number, summaries = new PodListSummaries()): AdviceView {
+export function buildAdviceView(
+  src: TwoLayerSources,
+  policy: TwoLayerPolicy,
+  nowMs: number,
+  summaries = new PodListSummaries(),
+): AdviceView {
   const cluster = src.cluster() ?? EMPTY_CLUSTER;
   const inventory = src.inventory();
   const ledger = buildOversellLedger(cluster, inventory, policy, summaries);
-  return { now: new Date(nowMs).toISOString(), findings: findingsOf(cluster, inventory, ledger, adviceContextOf(src, inventory, policy, nowMs), policy, summaries) };
+  return {
+    now: new Date(nowMs).toISOString(),
+    findings: findingsOf(cluster, inventory, ledger, adviceContextOf(src, inventory, policy, nowMs), policy, summaries),
+  };
 }
 
 /** The advice for one pair of snapshots, its ledger and its context. Pure. */
-export function findingsOf(cluster: ClusterView, inventory: InventoryView, ledger: OversellLedger, context: AdviceContext, policy: TwoLayerPolicy, summaries: PodListSummaries): Finding[] {
+export function findingsOf(
+  cluster: ClusterView,
+  inventory: InventoryView,
+  ledger: OversellLedger,
+  context: AdviceContext,
+  policy: TwoLayerPolicy,
+  summaries: PodListSummaries,
+): Finding[] {
   return advise(adviceInputOf(cluster, inventory, ledger, context, policy), policy, summaries);
 }
 
 /** The advice's input: the namespaces with oversell on come from the policy, their labels and the ledger. */
-export function adviceInputOf(cluster: ClusterView, inventory: InventoryView, ledger: OversellLedger, context: AdviceContext, policy: TwoLayerPolicy): AdviceInput {
+export function adviceInputOf(
+  cluster: ClusterView,
+  inventory: InventoryView,
+  ledger: OversellLedger,
+  context: AdviceContext,
+  policy: TwoLayerPolicy,
+): AdviceInput {
   const oversold = new Set<string>();
   if (policy.admission.enabled) {
     for (const ns of cluster.namespaces.keys()) {

@@ -199,7 +199,16 @@ export function buildWorld(s: Scenario, traces: ScenarioTraces = NO_TRACES): Wor
 
 function buildPods(s: Scenario, steps: number): PodArrays {
   const stepMin = s.stepSeconds / 60;
-  const rows: Array<{ name: string; owner: string; w: number; rs: number; arrive: number; arriveS: number; replica: number; life: number }> = [];
+  const rows: Array<{
+    name: string;
+    owner: string;
+    w: number;
+    rs: number;
+    arrive: number;
+    arriveS: number;
+    replica: number;
+    life: number;
+  }> = [];
   s.workloads.forEach((w, wi) => {
     const every = w.repeatEveryMinutes;
     const batches = every === undefined ? 1 : Math.max(1, Math.floor((s.durationHours * 60 - w.arrival.startMinute) / every));
@@ -208,12 +217,22 @@ function buildPods(s: Scenario, steps: number): PodArrays {
       for (let r = 0; r < w.replicas; r++) {
         // replicas arrive evenly over the spread window, or in a burst at ratePerSecond
         const rate = w.arrival.ratePerSecond;
-        const minute = rate !== undefined ? start + r / rate / 60 : start + (w.replicas > 1 ? (w.arrival.spreadMinutes * r) / w.replicas : 0);
+        const minute =
+          rate !== undefined ? start + r / rate / 60 : start + (w.replicas > 1 ? (w.arrival.spreadMinutes * r) / w.replicas : 0);
         const arrive = Math.floor(minute / stepMin);
         if (arrive >= steps) continue;
         const name = batches > 1 ? `${w.name}-b${b}-${r}` : `${w.name}-${r}`;
         const owner = batches > 1 ? `Job/default/${w.name}-b${b}` : `ReplicaSet/default/${w.name}`;
-        rows.push({ name, owner, w: wi, rs: batches > 1 ? -1 : wi, arrive, arriveS: minute * 60, replica: r, life: w.lifetimeMinutes === undefined ? 0 : Math.max(1, Math.round(w.lifetimeMinutes / stepMin)) });
+        rows.push({
+          name,
+          owner,
+          w: wi,
+          rs: batches > 1 ? -1 : wi,
+          arrive,
+          arriveS: minute * 60,
+          replica: r,
+          life: w.lifetimeMinutes === undefined ? 0 : Math.max(1, Math.round(w.lifetimeMinutes / stepMin)),
+        });
       }
     }
   });

@@ -15,7 +15,9 @@ export function configChanges(config: Readonly<Config>, defaults: Readonly<Confi
   const a = flatten(redactConfig(config));
   const b = flatten(redactConfig(defaults));
   const keys = [...new Set([...a.keys(), ...b.keys()])].sort();
-  return keys.filter((k) => a.get(k) !== b.get(k)).map((key) => ({ key, value: a.get(key) ?? "(unset)", defaultValue: b.get(key) ?? "(unset)" }));
+  return keys
+    .filter((k) => a.get(k) !== b.get(k))
+    .map((key) => ({ key, value: a.get(key) ?? "(unset)", defaultValue: b.get(key) ?? "(unset)" }));
 }
 
 function flatten(value: unknown, prefix = "", out = new Map<string, string>()): Map<string, string> {

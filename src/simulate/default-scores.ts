@@ -24,11 +24,21 @@ export function leastRequestedScore(requested: number, capacity: number): number
 }
 
 /** NodeResourcesFit with the LeastAllocated strategy, cpu and memory weighted 1 each. */
-export function leastAllocatedScore(requestedCpuMilli: number, allocCpuMilli: number, requestedMemBytes: number, allocMemBytes: number): number {
+export function leastAllocatedScore(
+  requestedCpuMilli: number,
+  allocCpuMilli: number,
+  requestedMemBytes: number,
+  allocMemBytes: number,
+): number {
   return Math.floor((leastRequestedScore(requestedCpuMilli, allocCpuMilli) + leastRequestedScore(requestedMemBytes, allocMemBytes)) / 2);
 }
 
-export function balancedAllocationScore(requestedCpuMilli: number, allocCpuMilli: number, requestedMemBytes: number, allocMemBytes: number): number {
+export function balancedAllocationScore(
+  requestedCpuMilli: number,
+  allocCpuMilli: number,
+  requestedMemBytes: number,
+  allocMemBytes: number,
+): number {
   const fractions: number[] = [];
   if (allocCpuMilli > 0) fractions.push(Math.min(1, requestedCpuMilli / allocCpuMilli));
   if (allocMemBytes > 0) fractions.push(Math.min(1, requestedMemBytes / allocMemBytes));

@@ -9,7 +9,8 @@ export function fitScore(deps: StrategyDeps, pod: number, node: number): number 
   const { state, world } = deps;
   const { pods, nodes } = world;
   const nzCpu = state.nodeNzCpuMilli[node]! + (pods.reqCpuMilli[pod]! > 0 ? pods.reqCpuMilli[pod]! : DEFAULT_MILLI_CPU_REQUEST);
-  const nzMem = (state.nodeNzMemMiB[node]! + (pods.reqMemMiB[pod]! > 0 ? pods.reqMemMiB[pod]! : DEFAULT_MEMORY_REQUEST_MIB)) * BYTES_PER_MIB;
+  const nzMem =
+    (state.nodeNzMemMiB[node]! + (pods.reqMemMiB[pod]! > 0 ? pods.reqMemMiB[pod]! : DEFAULT_MEMORY_REQUEST_MIB)) * BYTES_PER_MIB;
   return leastAllocatedScore(nzCpu, nodes.allocCpuMilli[node]!, Math.round(nzMem), nodes.allocMemMiB[node]! * BYTES_PER_MIB);
 }
 
@@ -32,7 +33,13 @@ export function defaultNodeScore(deps: StrategyDeps, pod: number, node: number):
  * hostname, maxSkew 3; ReplicaSet pods only, a Job's pods have no default constraints).
  * `scratch` must hold at least nodes.length entries.
  */
-export function addSpreadScores(deps: StrategyDeps, pod: number, nodes: readonly number[], out: Float64Array | number[], scratch: Float64Array): void {
+export function addSpreadScores(
+  deps: StrategyDeps,
+  pod: number,
+  nodes: readonly number[],
+  out: Float64Array | number[],
+  scratch: Float64Array,
+): void {
   const rs = deps.world.pods.replicaSet[pod]!;
   if (rs < 0 || nodes.length === 0) return;
   const base = rs * deps.world.nodes.count;

@@ -19,6 +19,7 @@ export function ensureDir(dir: string): void {
   try {
     mkdirSync(path);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw new Error(`cannot create ${dir}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, { cause: err });
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST")
+      throw new Error(`cannot create ${dir}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`, { cause: err });
   }
 }

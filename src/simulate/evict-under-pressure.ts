@@ -11,7 +11,14 @@ import type { Strategy } from "./strategy.js";
  * for `taintSteps`, and the evicted pods go back to the scheduling queue for the next step.
  * Returns the number of evictions.
  */
-export function evictUnderPressure(world: World, state: RunState, physics: StepPhysics, strategy: Strategy, step: number, taintSteps: number): number {
+export function evictUnderPressure(
+  world: World,
+  state: RunState,
+  physics: StepPhysics,
+  strategy: Strategy,
+  step: number,
+  taintSteps: number,
+): number {
   const { vms, pods, nodes } = world;
   const nv = world.scenario.nodeVms;
   const rounds = Math.max(1, Math.floor(world.stepSeconds / EVICTION_MONITORING_SECONDS));
@@ -19,7 +26,12 @@ export function evictUnderPressure(world: World, state: RunState, physics: StepP
   for (let n = 0; n < nodes.count; n++) {
     const available = vms.memoryMiB[n]! - nv.guestOsMiB - physics.vmPodMemMiB[n]! - state.balloonMiB[n]!;
     if (available >= nv.evictionHardMiB) continue;
-    const candidates: EvictionCandidate[] = state.nodePods[n]!.map((p) => ({ pod: p, usageMiB: physics.podMemMiB[p]!, requestMiB: pods.reqMemMiB[p]!, priority: pods.priority[p]! }));
+    const candidates: EvictionCandidate[] = state.nodePods[n]!.map((p) => ({
+      pod: p,
+      usageMiB: physics.podMemMiB[p]!,
+      requestMiB: pods.reqMemMiB[p]!,
+      priority: pods.priority[p]!,
+    }));
     for (const p of choosePodsToEvict(candidates, available, nv.evictionHardMiB, rounds)) {
       strategy.unbound?.(p, n);
       state.unbind(p);

@@ -40,13 +40,20 @@ export function parseGwaTrace(text: string, file: string): GwaTrace {
     const line = lines[i]!;
     if (line.trim() === "") continue;
     const fields = line.split(";").map((f) => f.trim());
-    const nums = [COL_TIME, COL_CPU_CAPACITY, COL_CPU_PERCENT, COL_MEM_CAPACITY, COL_MEM_USAGE].map((c) => (fields[c] === undefined || fields[c] === "" ? NaN : Number(fields[c])));
+    const nums = [COL_TIME, COL_CPU_CAPACITY, COL_CPU_PERCENT, COL_MEM_CAPACITY, COL_MEM_USAGE].map((c) =>
+      fields[c] === undefined || fields[c] === "" ? NaN : Number(fields[c]),
+    );
     const [t, cpuCap, cpuPct, memCap, memUse] = nums as [number, number, number, number, number];
     if (!nums.every(Number.isFinite) || t < 0 || cpuCap <= 0 || memCap <= 0) {
       skipped++;
       continue;
     }
-    rows.push({ t: t < SECONDS_BELOW ? t : t / 1000, cpu: Math.min(100, Math.max(0, cpuPct)), mem: Math.min(1, Math.max(0, memUse / memCap)), order: i });
+    rows.push({
+      t: t < SECONDS_BELOW ? t : t / 1000,
+      cpu: Math.min(100, Math.max(0, cpuPct)),
+      mem: Math.min(1, Math.max(0, memUse / memCap)),
+      order: i,
+    });
   }
   rows.sort((a, b) => a.t - b.t || a.order - b.order);
   const kept: typeof rows = [];
@@ -69,7 +76,12 @@ export function parseGwaTrace(text: string, file: string): GwaTrace {
  * start; each row holds until the next; the last row holds as long as the gap before it,
  * then the file wraps to its first row (period = last - first + that gap).
  */
-export function sampleTrace(trace: GwaTrace, startHour: number, steps: number, stepSeconds: number): { cpuPercent: Float32Array; memShare: Float32Array } {
+export function sampleTrace(
+  trace: GwaTrace,
+  startHour: number,
+  steps: number,
+  stepSeconds: number,
+): { cpuPercent: Float32Array; memShare: Float32Array } {
   const t = trace.timesS;
   const n = t.length;
   const first = t[0]!;

@@ -66,7 +66,13 @@ export class CpuShareScratch {
  * Shares the host's CPU for one step: writes each VM's delivered MHz into `deliveredMhz` and
  * its cpu.ready.summation (ms over all its vCPUs) into `readyMs`. Returns the delivered total.
  */
-export function shareHostCpu(h: HostCpuInputs, intervalMs: number, scratch: CpuShareScratch, deliveredMhz: Float64Array, readyMs: Float64Array): number {
+export function shareHostCpu(
+  h: HostCpuInputs,
+  intervalMs: number,
+  scratch: CpuShareScratch,
+  deliveredMhz: Float64Array,
+  readyMs: Float64Array,
+): number {
   const n = h.vms.length;
   scratch.ensure(n);
   const cap = scratch.capMhz;

@@ -18,7 +18,11 @@ const HOUR_MS = 3_600_000;
 
 /** The rebalancer's keys from a validated config. */
 export function simRebalancePolicyOf(config: Pick<Config, "rebalance" | "admission" | "nodeLabels">): SimRebalancePolicy {
-  return { ...config.rebalance, hotHostBrakePercent: config.admission.hotHostBrakePercent, hysteresisPercent: config.nodeLabels.hysteresisPercent };
+  return {
+    ...config.rebalance,
+    hotHostBrakePercent: config.admission.hotHostBrakePercent,
+    hysteresisPercent: config.nodeLabels.hysteresisPercent,
+  };
 }
 
 /**
@@ -31,7 +35,12 @@ export function simRebalancePolicyOf(config: Pick<Config, "rebalance" | "admissi
  * its controller as a new pod (new uid), so the one-hour rule does not hold it back; the
  * run loop puts it back in the scheduling queue `restartSeconds` later.
  */
-export function hvxRebalanceStrategy(deps: StrategyDeps, policy: PlacementPolicy, rebalance: SimRebalancePolicy, opts: HvxStrategyOptions = {}): Strategy {
+export function hvxRebalanceStrategy(
+  deps: StrategyDeps,
+  policy: PlacementPolicy,
+  rebalance: SimRebalancePolicy,
+  opts: HvxStrategyOptions = {},
+): Strategy {
   const { world, state, ring } = deps;
   const base = hvxStrategy(deps, policy, opts);
   const cluster = new SimClusterView(world, world.startMs);

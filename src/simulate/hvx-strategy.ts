@@ -2,7 +2,17 @@ import type { HostForecast } from "../model/host-forecast.js";
 import type { InventoryView } from "../model/inventory.js";
 import { HostLoadProfiles } from "../placement/host-load-profiles.js";
 import { predictionHorizonMs } from "../placement/predicted-heat.js";
-import { filterNodes, InFlightLedger, LatestPlacementIndex, prioritizeNodes, recordAnswer, type ClusterContext, type PlacementContext, type PlacementPolicy, type PodMeta } from "../placement/index.js";
+import {
+  filterNodes,
+  InFlightLedger,
+  LatestPlacementIndex,
+  prioritizeNodes,
+  recordAnswer,
+  type ClusterContext,
+  type PlacementContext,
+  type PlacementPolicy,
+  type PodMeta,
+} from "../placement/index.js";
 import { DefaultProfile } from "./default-strategy.js";
 import { copyObservation, type Observation } from "./observation-ring.js";
 import { nodeIdentities, observedInventory } from "./observed-inventory.js";
@@ -63,7 +73,8 @@ export function hvxStrategy(deps: StrategyDeps, policy: PlacementPolicy, opts: H
   let withForecasts: InventoryView | undefined;
   let recordedObs: Observation | undefined;
   const ledger = opts.cluster === false || opts.inFlightLedger === false ? undefined : new InFlightLedger();
-  const cluster = opts.cluster === false ? undefined : new SimClusterView(world, world.startMs, ledger ? (uid) => ledger.seen(uid) : undefined);
+  const cluster =
+    opts.cluster === false ? undefined : new SimClusterView(world, world.startMs, ledger ? (uid) => ledger.seen(uid) : undefined);
   const profile = new DefaultProfile(deps);
   // One placement index per snapshot pair (observed inventory of the step, cluster view between bindings).
   const latestIndex = new LatestPlacementIndex();
@@ -97,9 +108,20 @@ export function hvxStrategy(deps: StrategyDeps, policy: PlacementPolicy, opts: H
     choose(pod, feasible, step, atMs = world.startMs + step * stepMs) {
       const meta = podMetaOf(world.pods.names[pod]!, world.pods.priority[pod]!, world.pods.replicaSet[pod]! < 0 ? "Job" : "ReplicaSet");
       const ctx = withPod(predicting(contextAt(step, atMs), meta), pod);
-      const outcome = filterNodes(meta, feasible.map((n) => identities[n]!), ctx);
+      const outcome = filterNodes(
+        meta,
+        feasible.map((n) => identities[n]!),
+        ctx,
+      );
       const passed = outcome.passed.map((name) => indexByName.get(name)!);
-      const ext = passed.length > 0 ? prioritizeNodes(meta, passed.map((n) => identities[n]!), ctx) : [];
+      const ext =
+        passed.length > 0
+          ? prioritizeNodes(
+              meta,
+              passed.map((n) => identities[n]!),
+              ctx,
+            )
+          : [];
       const defaults = profile.scores(pod, passed);
       const scores = passed.map((_, i) => defaults[i]! + ext[i]!.score * HVX_EXTENDER_WEIGHT * EXTENDER_SCALE);
       const chosen = passed.length > 0 ? selectHost(passed, scores, deps.rng) : -1;

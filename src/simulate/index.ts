@@ -4,7 +4,19 @@ export type { RunResult, StrategyFigures } from "./figures.js";
 export { loadScenario, parseScenario } from "./load-scenario.js";
 export { parseSimulateArgs, type SimulateOptions } from "./parse-simulate-args.js";
 export { headlineTable } from "./render-report.js";
-export { drsSettingsFor, productionPolicy, renderFiles, runSimulation, simulateAll, simulateRuns, summaryOf, type RunKey, type SimulationSummary, type StrategyRuns, type SummaryFigures } from "./run-simulation.js";
+export {
+  drsSettingsFor,
+  productionPolicy,
+  renderFiles,
+  runSimulation,
+  simulateAll,
+  simulateRuns,
+  summaryOf,
+  type RunKey,
+  type SimulationSummary,
+  type StrategyRuns,
+  type SummaryFigures,
+} from "./run-simulation.js";
 export type { Scenario } from "./scenario.js";
 export { ScenarioError } from "./scenario-error.js";
 export { simulateStrategy } from "./simulate-strategy.js";

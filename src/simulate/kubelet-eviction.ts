@@ -35,7 +35,12 @@ export const EVICTION_MONITORING_SECONDS = 10;
  * memory.available is below the hard threshold, the first pod in rank order goes and its
  * memory becomes available for the next round.
  */
-export function choosePodsToEvict(candidates: readonly EvictionCandidate[], availableMiB: number, thresholdMiB: number, rounds = Infinity): number[] {
+export function choosePodsToEvict(
+  candidates: readonly EvictionCandidate[],
+  availableMiB: number,
+  thresholdMiB: number,
+  rounds = Infinity,
+): number[] {
   if (availableMiB >= thresholdMiB) return [];
   const out: number[] = [];
   let available = availableMiB;

@@ -41,9 +41,13 @@ export function loadTraces(s: Scenario, baseDir: string): ScenarioTraces {
     if (entry === undefined) {
       let names: string[];
       try {
-        names = readdirSync(dir).filter((f) => f.toLowerCase().endsWith(".csv")).sort(compareTraceNames);
+        names = readdirSync(dir)
+          .filter((f) => f.toLowerCase().endsWith(".csv"))
+          .sort(compareTraceNames);
       } catch (err) {
-        throw new ScenarioError([`${where}.trace.dir: cannot read ${dir}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`], { cause: err });
+        throw new ScenarioError([`${where}.trace.dir: cannot read ${dir}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`], {
+          cause: err,
+        });
       }
       if (names.length === 0) throw new ScenarioError([`${where}.trace.dir: no .csv file in ${dir}`]);
       let skipped = 0;
@@ -57,7 +61,12 @@ export function loadTraces(s: Scenario, baseDir: string): ScenarioTraces {
           }
           return { file, ...sampleTrace(trace, spec.startHour, steps, s.stepSeconds) };
         } catch (err) {
-          throw new ScenarioError([`${where}.trace: ${err instanceof TraceError ? err.message : `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`}`], { cause: err });
+          throw new ScenarioError(
+            [
+              `${where}.trace: ${err instanceof TraceError ? err.message : `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`}`,
+            ],
+            { cause: err },
+          );
         }
       });
       entry = { series, skipped };

@@ -113,7 +113,15 @@ export function reclaimHostMemory(
 }
 
 /** Room for the balloon in VM v: up to balloonMaxShare x configured, never into reserved or untouched memory. */
-function balloonRoom(v: number, demand: Float64Array, cfg: Float64Array, res: Float64Array, balloon: Float64Array, swapped: Float64Array, p: ReclaimParams): number {
+function balloonRoom(
+  v: number,
+  demand: Float64Array,
+  cfg: Float64Array,
+  res: Float64Array,
+  balloon: Float64Array,
+  swapped: Float64Array,
+  p: ReclaimParams,
+): number {
   const cap = Math.min(p.balloonMaxShare * cfg[v]!, cfg[v]! - res[v]!, demand[v]! - res[v]! - swapped[v]!);
   return Math.max(0, cap - balloon[v]!);
 }

@@ -10,7 +10,13 @@ import type { Observation } from "./observation-ring.js";
  * vCenter units into HostMetrics and VmMetrics. Without a sample yet (start of a run)
  * hosts and VMs carry no metrics, so hvx has no opinion, as in production.
  */
-export function observedInventory(world: World, obs: Observation | undefined, vmHostNow: Int32Array, maintNow: Uint8Array, polledAtMs: number): InventoryView {
+export function observedInventory(
+  world: World,
+  obs: Observation | undefined,
+  vmHostNow: Int32Array,
+  maintNow: Uint8Array,
+  polledAtMs: number,
+): InventoryView {
   const { vms, hosts } = world;
   const intervalS = world.stepSeconds;
   const vmViews = new Map<string, VmView>();
@@ -28,7 +34,13 @@ export function observedInventory(world: World, obs: Observation | undefined, vm
       ...(obs
         ? {
             metrics: deriveVmMetrics(
-              { sampledAtMs: obs.sampledAtMs, intervalS, readyMs: obs.vmReadyMs[v]!, balloonKB: obs.vmBalloonKB[v]!, swappedKB: obs.vmSwappedKB[v]! },
+              {
+                sampledAtMs: obs.sampledAtMs,
+                intervalS,
+                readyMs: obs.vmReadyMs[v]!,
+                balloonKB: obs.vmBalloonKB[v]!,
+                swappedKB: obs.vmSwappedKB[v]!,
+              },
               vms.vcpus[v]!,
             ),
           }
@@ -40,7 +52,12 @@ export function observedInventory(world: World, obs: Observation | undefined, vm
   const hostViews = new Map<string, HostView>();
   for (let h = 0; h < hosts.count; h++) {
     const onHost = byHost[h]!;
-    const inputs: HostVmInput[] = onHost.map((vm) => ({ vcpus: vm.vcpus, memoryMiB: vm.memoryMiB, poweredOn: true, ...(vm.metrics ? { metrics: vm.metrics } : {}) }));
+    const inputs: HostVmInput[] = onHost.map((vm) => ({
+      vcpus: vm.vcpus,
+      memoryMiB: vm.memoryMiB,
+      poweredOn: true,
+      ...(vm.metrics ? { metrics: vm.metrics } : {}),
+    }));
     const metrics = obs
       ? deriveHostMetrics({
           raw: {

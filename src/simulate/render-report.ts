@@ -25,7 +25,14 @@ export interface ReportConfig {
  * configuration used, the model's limits, then the per-strategy tables, text bars,
  * the comparison and the charts. Pure: same inputs, same bytes.
  */
-export function renderReport(world: World, seed: number, runs: readonly StrategyRuns[], summary: SimulationSummary, scenarioPath: string, config: ReportConfig): string {
+export function renderReport(
+  world: World,
+  seed: number,
+  runs: readonly StrategyRuns[],
+  summary: SimulationSummary,
+  scenarioPath: string,
+  config: ReportConfig,
+): string {
   const s = world.scenario;
   const lines: string[] = [];
   lines.push(`# hvx simulate: ${s.name}`, "");
@@ -38,7 +45,9 @@ export function renderReport(world: World, seed: number, runs: readonly Strategy
     "",
     drsLine(world, runs),
     `A pod the scheduler binds appears in hvx's cluster view ${fmtNum(s.bindLatencySeconds)} s later (\`bindLatencySeconds\`).` +
-      (world.skippedTraceRows > 0 ? ` ${world.skippedTraceRows} trace ${world.skippedTraceRows === 1 ? "row was" : "rows were"} skipped (unparsable or zero capacity).` : ""),
+      (world.skippedTraceRows > 0
+        ? ` ${world.skippedTraceRows} trace ${world.skippedTraceRows === 1 ? "row was" : "rows were"} skipped (unparsable or zero capacity).`
+        : ""),
     "",
     `Regenerate: \`npx hvx simulate --scenario ${scenarioPath} --seed ${seed} --out <dir>${configFlag}${drsFlag(runs)}\`. The model and every formula: docs/simulation.md.`,
     "",
@@ -100,11 +109,17 @@ function runSection(run: StrategyRuns, summary: SimulationSummary, named: boolea
   }
   lines.push(`### Pod-hours on contended node VMs (own CPU ready >= ${CONTENDED_PERCENT} %)${title}`, "", "```");
   const maxContended = Math.max(0, ...results.map((r) => r.figures.contendedPodSeconds));
-  for (const r of results) lines.push(`${r.strategy.padEnd(14)} ${bar(r.figures.contendedPodSeconds, maxContended)} ${fmt(r.figures.contendedPodSeconds / 3600, 1)}`);
+  for (const r of results)
+    lines.push(
+      `${r.strategy.padEnd(14)} ${bar(r.figures.contendedPodSeconds, maxContended)} ${fmt(r.figures.contendedPodSeconds / 3600, 1)}`,
+    );
   lines.push("```", "");
   lines.push(`### Pod-hours on severely contended node VMs (own CPU ready >= ${SEVERE_PERCENT} %)${title}`, "", "```");
   const maxSevere = Math.max(0, ...results.map((r) => r.figures.severeContendedPodSeconds));
-  for (const r of results) lines.push(`${r.strategy.padEnd(14)} ${bar(r.figures.severeContendedPodSeconds, maxSevere)} ${fmt(r.figures.severeContendedPodSeconds / 3600, 1)}`);
+  for (const r of results)
+    lines.push(
+      `${r.strategy.padEnd(14)} ${bar(r.figures.severeContendedPodSeconds, maxSevere)} ${fmt(r.figures.severeContendedPodSeconds / 3600, 1)}`,
+    );
   lines.push("```", "");
   lines.push(`### hvx against the others${title}`, "", ...comparison(results));
   return lines;
@@ -169,7 +184,10 @@ function configSection(config: ReportConfig): string[] {
     out.push("The production defaults (no `--config`): the same values as `hvx serve` with an empty configuration file.");
     return out;
   }
-  out.push(`\`--config ${config.path}\`. Keys that differ from the defaults (the simulated hvx uses the placement keys: \`thresholds\`, \`scoring\`, \`limits\`, \`burstGuard\` and the like; connection keys have no effect here):`, "");
+  out.push(
+    `\`--config ${config.path}\`. Keys that differ from the defaults (the simulated hvx uses the placement keys: \`thresholds\`, \`scoring\`, \`limits\`, \`burstGuard\` and the like; connection keys have no effect here):`,
+    "",
+  );
   if (config.changes.length === 0) {
     out.push("none: the file sets only default values.");
     return out;
@@ -209,7 +227,10 @@ export function headlineTable(strategies: Readonly<Partial<Record<string, Omit<S
 function comparison(results: readonly RunResult[]): string[] {
   const by = new Map(results.map((r) => [r.strategy, r.figures]));
   const out: string[] = [];
-  for (const [name, others, prefix] of [["hvx", ["default", "vm-load-aware"], ""], ["hvx+rebalance", ["default", "vm-load-aware", "hvx"], "`hvx+rebalance` "]] as const) {
+  for (const [name, others, prefix] of [
+    ["hvx", ["default", "vm-load-aware"], ""],
+    ["hvx+rebalance", ["default", "vm-load-aware", "hvx"], "`hvx+rebalance` "],
+  ] as const) {
     const hvx = by.get(name);
     if (!hvx) continue;
     for (const other of others) {

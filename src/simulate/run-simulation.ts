@@ -65,13 +65,18 @@ export function simulateRuns(
   rebalance?: SimRebalancePolicy,
 ): StrategyRuns[] {
   const keys: RunKey[] = mode === "both" ? ["drs-off", "drs-on"] : mode === "on" ? ["drs-on"] : ["drs-off"];
-  return keys.map((key) => ({ key, results: simulateAll(world, seed, policy, drsSettingsFor(world.scenario, key === "drs-on"), rebalance) }));
+  return keys.map((key) => ({
+    key,
+    results: simulateAll(world, seed, policy, drsSettingsFor(world.scenario, key === "drs-on"), rebalance),
+  }));
 }
 
 export function summaryOf(world: World, seed: number, runs: readonly StrategyRuns[]): SimulationSummary {
   const out: Partial<Record<RunKey, { strategies: Partial<Record<StrategyName, SummaryFigures>> }>> = {};
   for (const run of runs) {
-    const strategies = Object.fromEntries(run.results.map((r) => [r.strategy, { ...roundFigures(r.figures), fromDay2: r.fromDay2 ? roundFigures(r.fromDay2) : null }]));
+    const strategies = Object.fromEntries(
+      run.results.map((r) => [r.strategy, { ...roundFigures(r.figures), fromDay2: r.fromDay2 ? roundFigures(r.fromDay2) : null }]),
+    );
     out[run.key] = { strategies };
   }
   return { scenario: world.scenario.name, seed, steps: world.steps, runs: out };
@@ -93,7 +98,8 @@ export async function runSimulation(opts: SimulateOptions): Promise<SimulationSu
     thresholds: config.thresholds,
     changes: configChanges(config, parseConfig(undefined)),
   };
-  for (const [file, text] of Object.entries(renderFiles(world, opts.seed, runs, summary, opts.scenarioPath, reportConfig))) writeFileSync(join(opts.outDir, file), text);
+  for (const [file, text] of Object.entries(renderFiles(world, opts.seed, runs, summary, opts.scenarioPath, reportConfig)))
+    writeFileSync(join(opts.outDir, file), text);
   return summary;
 }
 
@@ -108,7 +114,9 @@ export function renderFiles(
 ): Record<string, string> {
   const hours = (i: number) => (i * world.stepSeconds) / 3600;
   // one series per strategy and DRS setting; with both settings the DRS-on series are "<strategy> +DRS"
-  const results = runs.flatMap((run) => run.results.map((r) => (runs.length > 1 && run.key === "drs-on" ? { ...r, strategy: `${r.strategy} +DRS` } : r)));
+  const results = runs.flatMap((run) =>
+    run.results.map((r) => (runs.length > 1 && run.key === "drs-on" ? { ...r, strategy: `${r.strategy} +DRS` } : r)),
+  );
   return {
     "summary.json": `${JSON.stringify(summary, null, 2)}\n`,
     "host-ready.svg": renderLineChart({
@@ -138,15 +146,21 @@ export function renderFiles(
           ],
         },
         { unit: "ready %", groups: [{ label: "p99 VM ready", values: results.map((r) => r.figures.p99VmReadyPercent) }] },
-        { unit: "GiB-hours", groups: [
-          { label: "balloon", values: results.map((r) => r.figures.balloonGiBSeconds / 3600) },
-          { label: "swap", values: results.map((r) => r.figures.swapGiBSeconds / 3600) },
-        ] },
+        {
+          unit: "GiB-hours",
+          groups: [
+            { label: "balloon", values: results.map((r) => r.figures.balloonGiBSeconds / 3600) },
+            { label: "swap", values: results.map((r) => r.figures.swapGiBSeconds / 3600) },
+          ],
+        },
         { unit: "evictions", groups: [{ label: "evictions", values: results.map((r) => r.figures.evictions) }] },
-        { unit: "pods", groups: [
-          { label: "placed", values: results.map((r) => r.figures.placedPods) },
-          { label: "pending", values: results.map((r) => r.figures.pendingPods) },
-        ] },
+        {
+          unit: "pods",
+          groups: [
+            { label: "placed", values: results.map((r) => r.figures.placedPods) },
+            { label: "pending", values: results.map((r) => r.figures.pendingPods) },
+          ],
+        },
       ],
       seriesNames: results.map((r) => r.strategy),
     }),

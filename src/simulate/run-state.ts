@@ -136,7 +136,8 @@ export class RunState {
     this.nodeReqCpuMilli[node] = this.nodeReqCpuMilli[node]! + sign * pods.reqCpuMilli[pod]!;
     this.nodeReqMemMiB[node] = this.nodeReqMemMiB[node]! + sign * pods.reqMemMiB[pod]!;
     this.nodeNzCpuMilli[node] = this.nodeNzCpuMilli[node]! + sign * (pods.reqCpuMilli[pod]! > 0 ? pods.reqCpuMilli[pod]! : 100);
-    this.nodeNzMemMiB[node] = this.nodeNzMemMiB[node]! + sign * (pods.reqMemMiB[pod]! > 0 ? pods.reqMemMiB[pod]! : DEFAULT_MEMORY_REQUEST_MIB);
+    this.nodeNzMemMiB[node] =
+      this.nodeNzMemMiB[node]! + sign * (pods.reqMemMiB[pod]! > 0 ? pods.reqMemMiB[pod]! : DEFAULT_MEMORY_REQUEST_MIB);
     this.nodeLimCpuMilli[node] = this.nodeLimCpuMilli[node]! + sign * pods.limCpuMilli[pod]!;
     this.nodeLimMemMiB[node] = this.nodeLimMemMiB[node]! + sign * pods.limMemMiB[pod]!;
     const rs = pods.replicaSet[pod]!;

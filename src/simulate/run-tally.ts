@@ -66,7 +66,8 @@ export class RunTally {
       this.podSeconds += podSeconds;
       if (r >= CONTENDED_READY_PERCENT) this.contended += podSeconds;
       if (r >= SEVERE_READY_PERCENT) this.severe += podSeconds;
-      if (r >= CONTENDED_READY_PERCENT || physics.hostReadyPercent[state.vmHost[n]!]! >= CONTENDED_READY_PERCENT) this.hostContended += podSeconds;
+      if (r >= CONTENDED_READY_PERCENT || physics.hostReadyPercent[state.vmHost[n]!]! >= CONTENDED_READY_PERCENT)
+        this.hostContended += podSeconds;
     }
     let balloon = 0;
     let swapped = 0;

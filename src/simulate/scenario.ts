@@ -150,9 +150,7 @@ export const scenarioSchema = z
     pollIntervalSeconds: z.number().int().min(20).max(300).default(20),
     /** Simulated wall clock of step 0 (samples are stamped from it). */
     startTime: z.string().datetime().default("2026-11-30T00:00:00Z"),
-    hosts: z
-      .object({ count: z.number().int().min(1), cores: z.number().int().min(1), mhzPerCore: positive, memoryGiB: positive })
-      .strict(),
+    hosts: z.object({ count: z.number().int().min(1), cores: z.number().int().min(1), mhzPerCore: positive, memoryGiB: positive }).strict(),
     nodeVms: z
       .object({
         perHost: z.number().int().min(1),
@@ -168,11 +166,12 @@ export const scenarioSchema = z
       })
       .strict(),
     noisyVms: z.array(noisyVmSchema).default([]),
-    oversell: z.object({ cpuRatio: z.number().min(1).default(1), memoryRatio: z.number().min(1).default(1) }).strict().default({}),
+    oversell: z
+      .object({ cpuRatio: z.number().min(1).default(1), memoryRatio: z.number().min(1).default(1) })
+      .strict()
+      .default({}),
     workloads: z.array(workloadSchema).min(1),
-    maintenance: z
-      .array(z.object({ host: count, startMinute: nonNegative, durationMinutes: positive }).strict())
-      .default([]),
+    maintenance: z.array(z.object({ host: count, startMinute: nonNegative, durationMinutes: positive }).strict()).default([]),
     /**
      * A pod evicted by hvx's rebalancer (strategy `hvx+rebalance`) is back in the scheduling
      * queue this long after (its controller recreates it).

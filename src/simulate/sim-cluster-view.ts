@@ -82,7 +82,10 @@ export class SimClusterView {
     }
     const name = this.world.nodes.names[node]!;
     const uid = `pod-${pod}`;
-    this.podsByNode.set(name, (this.podsByNode.get(name) ?? []).filter((p) => p.uid !== uid));
+    this.podsByNode.set(
+      name,
+      (this.podsByNode.get(name) ?? []).filter((p) => p.uid !== uid),
+    );
     this.snapshot = undefined;
   }
 
@@ -96,7 +99,12 @@ export class SimClusterView {
       }
       this.inFlight = still;
     }
-    this.snapshot ??= { nodes: this.nodes, podsByNode: new Map(this.podsByNode), namespaces: new Map([["default", {}]]), syncedAtMs: this.startMs };
+    this.snapshot ??= {
+      nodes: this.nodes,
+      podsByNode: new Map(this.podsByNode),
+      namespaces: new Map([["default", {}]]),
+      syncedAtMs: this.startMs,
+    };
     return this.snapshot;
   }
 }

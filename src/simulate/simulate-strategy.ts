@@ -53,7 +53,10 @@ export function simulateStrategy(opts: SimulateStrategyOptions): RunResult {
   const state = new RunState(world);
   const ring = new ObservationRing(world, world.lagSteps);
   const day2 = stepsPerDay(world);
-  const tallies = [new RunTally(world, 0, PRESSURE_TAINT_STEPS), ...(world.steps > day2 ? [new RunTally(world, day2, PRESSURE_TAINT_STEPS)] : [])];
+  const tallies = [
+    new RunTally(world, 0, PRESSURE_TAINT_STEPS),
+    ...(world.steps > day2 ? [new RunTally(world, day2, PRESSURE_TAINT_STEPS)] : []),
+  ];
   const [all, fromDay2] = tallies as [RunTally, RunTally | undefined];
   let strategy: Strategy | undefined;
   const evictPod = (pod: number, step: number, restartSeconds: number): void => {

@@ -102,7 +102,16 @@ export class StepPhysics {
     }
     for (let h = 0; h < hosts.count; h++) {
       this.hostReadyPercent[h] = readyPercentPerVcpu(this.hostReadyMs[h]!, intervalMs / 1000, this.hostVcpus[h]!);
-      const r = reclaimHostMemory(hosts.memoryMiB[h]!, this.hostVms[h]!, this.vmMemDemandMiB, vms.memoryMiB, vms.reservationMiB, state.balloonMiB, state.swappedMiB, DEFAULT_RECLAIM);
+      const r = reclaimHostMemory(
+        hosts.memoryMiB[h]!,
+        this.hostVms[h]!,
+        this.vmMemDemandMiB,
+        vms.memoryMiB,
+        vms.reservationMiB,
+        state.balloonMiB,
+        state.swappedMiB,
+        DEFAULT_RECLAIM,
+      );
       let balloon = 0;
       for (const v of this.hostVms[h]!) balloon += state.balloonMiB[v]!;
       obs.hostCpuUsageFixed[h] = Math.round(this.hostCpuUtilPercent[h]! * 100);

@@ -98,7 +98,9 @@ export function renderPanelChart(spec: PanelChartSpec): string {
   const spacing = Math.max(130, Math.ceil(6.5 * Math.max(0, ...spec.seriesNames.map((n) => n.length)) + 26));
   spec.seriesNames.forEach((name, i) => {
     const x = M.left + i * spacing;
-    parts.push(`<rect x="${x}" y="32" width="12" height="12" fill="${COLORS[i % COLORS.length]}"/><text x="${x + 18}" y="42">${esc(name)}</text>`);
+    parts.push(
+      `<rect x="${x}" y="32" width="12" height="12" fill="${COLORS[i % COLORS.length]}"/><text x="${x + 18}" y="42">${esc(name)}</text>`,
+    );
   });
   if (panels.length === 0) {
     parts.push(`<text x="${PANEL_W / 2}" y="${H / 2}" text-anchor="middle" fill="#666">every figure is 0 for every strategy</text>`);
@@ -129,10 +131,14 @@ export function renderPanelChart(spec: PanelChartSpec): string {
       const x0 = left + gi * groupW + groupW * 0.1;
       g.values.forEach((v, si) => {
         const bx = x0 + si * barW;
-        parts.push(`<rect x="${f(bx)}" y="${f(py(v))}" width="${f(Math.max(1, barW - 2))}" height="${f(base - py(v))}" fill="${COLORS[si % COLORS.length]}"/>`);
+        parts.push(
+          `<rect x="${f(bx)}" y="${f(py(v))}" width="${f(Math.max(1, barW - 2))}" height="${f(base - py(v))}" fill="${COLORS[si % COLORS.length]}"/>`,
+        );
         parts.push(`<text x="${f(bx + barW / 2 - 1)}" y="${f(py(v) - 3)}" text-anchor="middle" font-size="10">${esc(short(v))}</text>`);
       });
-      parts.push(`<text x="${f(left + gi * groupW + groupW / 2)}" y="${base + 16}" text-anchor="middle" font-size="11">${esc(g.label)}</text>`);
+      parts.push(
+        `<text x="${f(left + gi * groupW + groupW / 2)}" y="${base + 16}" text-anchor="middle" font-size="11">${esc(g.label)}</text>`,
+      );
     });
     x = left + width + gap;
   }
@@ -158,9 +164,12 @@ function axes(yTop: number, py: (y: number) => number, xMax: number, px: (x: num
     out.push(`<line x1="${M.left}" y1="${f(py(y))}" x2="${W - M.right}" y2="${f(py(y))}" stroke="#eee"/>`);
   }
   const xStep = niceCeil(xMax / 6);
-  for (let x = 0; x <= xMax + 1e-9; x += xStep) out.push(`<text x="${f(px(x))}" y="${H - M.bottom + 16}" text-anchor="middle">${esc(short(x))}</text>`);
+  for (let x = 0; x <= xMax + 1e-9; x += xStep)
+    out.push(`<text x="${f(px(x))}" y="${H - M.bottom + 16}" text-anchor="middle">${esc(short(x))}</text>`);
   out.push(`<text x="${f((M.left + W - M.right) / 2)}" y="${H - 8}" text-anchor="middle">${esc(xLabel)}</text>`);
-  out.push(`<text x="14" y="${f((M.top + H - M.bottom) / 2)}" transform="rotate(-90 14 ${f((M.top + H - M.bottom) / 2)})" text-anchor="middle">${esc(yLabel)}</text>`);
+  out.push(
+    `<text x="14" y="${f((M.top + H - M.bottom) / 2)}" transform="rotate(-90 14 ${f((M.top + H - M.bottom) / 2)})" text-anchor="middle">${esc(yLabel)}</text>`,
+  );
   return out;
 }
 

@@ -62,7 +62,8 @@ export class UsageSeries {
     const pw = this.world.pods.workload;
     for (let p = 0; p < this.world.pods.count; p++) {
       const spec = workloads[pw[p]!]!.cpu;
-      if (!isTracedCpu(spec) && spec.burst !== undefined && !spec.burst.correlated) advanceBurst(this.podBurst, p, spec, this.seed ^ KIND_POD, step, stepS);
+      if (!isTracedCpu(spec) && spec.burst !== undefined && !spec.burst.correlated)
+        advanceBurst(this.podBurst, p, spec, this.seed ^ KIND_POD, step, stepS);
     }
     this.world.noisyCpu.forEach((spec, i) => {
       if (spec === undefined) return;

@@ -57,10 +57,7 @@ function memStateScaleFromSummary(summary: string | undefined): MemStateScale {
 }
 
 /** Keys of the wanted names this vCenter has, and the names it lacks. */
-export function resolveCounterKeys(
-  index: CounterIndex,
-  names: readonly string[],
-): { keys: number[]; missing: string[] } {
+export function resolveCounterKeys(index: CounterIndex, names: readonly string[]): { keys: number[]; missing: string[] } {
   const keys: number[] = [];
   const missing: string[] = [];
   for (const name of names) {

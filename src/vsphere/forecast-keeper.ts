@@ -6,7 +6,13 @@ import type { PredictionMetrics } from "./prediction-metrics.js";
 import type { WarmStartOutcome } from "./warm-start-history.js";
 
 /** Reads vCenter's history of `hostIds` into `profiles` (`warmStartHistory` with the poller's session and limits). */
-export type HistoryReader = (view: InventoryView, hostIds: readonly string[], profiles: HostLoadProfiles, vcenterNowMs: number, offsetMs: number) => Promise<WarmStartOutcome>;
+export type HistoryReader = (
+  view: InventoryView,
+  hostIds: readonly string[],
+  profiles: HostLoadProfiles,
+  vcenterNowMs: number,
+  offsetMs: number,
+) => Promise<WarmStartOutcome>;
 
 export interface ForecastKeeperOptions {
   readonly metrics: PredictionMetrics;
@@ -64,7 +70,8 @@ export class ForecastKeeper {
         this.metrics.countWarmStart("warmed", outcome.warmedHosts);
         this.metrics.countWarmStart("empty", fresh.length - outcome.warmedHosts);
         this.metrics.countHistorySamples(outcome.samples);
-        if (outcome.warmedHosts < fresh.length) this.noteOnce({ hosts: fresh.length, warmed: outcome.warmedHosts, failedIntervals: outcome.failedWindows });
+        if (outcome.warmedHosts < fresh.length)
+          this.noteOnce({ hosts: fresh.length, warmed: outcome.warmedHosts, failedIntervals: outcome.failedWindows });
         else log.debug({ hosts: fresh.length, samples: outcome.samples }, "load profiles warm-started from vCenter history");
       })
       .catch((err: unknown) => {

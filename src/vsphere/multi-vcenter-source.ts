@@ -7,7 +7,11 @@ import type { VmSummaryInfo } from "./vm-reservations.js";
 /** One polled vCenter: its configured name and its own source (own sessions, backoff, staleness). */
 export interface NamedSource {
   readonly name: string;
-  readonly source: MetricsSource & { status(): SourceStatus; stop?(): Promise<void> | void; vmSummary?(vmId: string): Promise<VmSummaryInfo> };
+  readonly source: MetricsSource & {
+    status(): SourceStatus;
+    stop?(): Promise<void> | void;
+    vmSummary?(vmId: string): Promise<VmSummaryInfo>;
+  };
 }
 
 /**
@@ -51,7 +55,9 @@ export class MultiVcenterSource implements MetricsSource {
       ...(attempts.length > 0 ? { lastAttemptMs: Math.max(...attempts) } : {}),
       ...(errors.length > 0 ? { lastError: errors.join("; ") } : {}),
       ...(Object.keys(hostErrors).length > 0 ? { hostErrors } : {}),
-      ...(suspended ? { authSuspended: { ...suspended.st.authSuspended!, api: `${suspended.name}/${suspended.st.authSuspended!.api}` } } : {}),
+      ...(suspended
+        ? { authSuspended: { ...suspended.st.authSuspended!, api: `${suspended.name}/${suspended.st.authSuspended!.api}` } }
+        : {}),
     };
   }
 
@@ -85,7 +91,10 @@ export class MultiVcenterSource implements MetricsSource {
       duplicate.add(uuid);
       if (!this.warned.has(uuid)) {
         this.warned.add(uuid);
-        this.log.warn({ biosUuid: uuid, vcenters: [...owners] }, "a BIOS UUID is in two vCenters (cross-vCenter vMotion or a clone): no node maps to it");
+        this.log.warn(
+          { biosUuid: uuid, vcenters: [...owners] },
+          "a BIOS UUID is in two vCenters (cross-vCenter vMotion or a clone): no node maps to it",
+        );
       }
     }
     const hosts = new Map<string, HostView>();

@@ -26,7 +26,11 @@ export interface PerfTarget {
  * over two queries when it does not fit whole. 300 entities x 2 counters = 600 metrics
  * -> 3 queries (256 + 256 + 88).
  */
-export function buildPerfBatches(targets: readonly PerfTarget[], maxMetrics: number = MAX_QUERY_METRICS, window?: PerfWindow): PerfQuerySpec[][] {
+export function buildPerfBatches(
+  targets: readonly PerfTarget[],
+  maxMetrics: number = MAX_QUERY_METRICS,
+  window?: PerfWindow,
+): PerfQuerySpec[][] {
   if (!Number.isInteger(maxMetrics) || maxMetrics < 1) throw new RangeError(`maxMetrics must be >= 1, got ${maxMetrics}`);
   const batches: PerfQuerySpec[][] = [];
   let current: PerfQuerySpec[] = [];
@@ -45,7 +49,9 @@ export function buildPerfBatches(targets: readonly PerfTarget[], maxMetrics: num
         _typeName: "PerfQuerySpec",
         entity: { _typeName: "ManagedObjectReference", type: target.type, value: target.id },
         metricId: take.map((counterId) => ({ _typeName: "PerfMetricId", counterId, instance: "" })),
-        ...(window ? { intervalId: window.intervalId, startTime: window.startTime, endTime: window.endTime } : { intervalId: REALTIME_INTERVAL_ID, maxSample: 1 }),
+        ...(window
+          ? { intervalId: window.intervalId, startTime: window.startTime, endTime: window.endTime }
+          : { intervalId: REALTIME_INTERVAL_ID, maxSample: 1 }),
       });
       used += take.length;
     }

@@ -124,9 +124,7 @@ async function listTargetHosts(deps: PollCycleDeps): Promise<Target[]> {
   }
   const [all, perCluster] = await Promise.all([
     deps.clusterNames.length === 0 ? deps.automation.listHosts() : Promise.resolve([]),
-    Promise.all(
-      wanted.map(async (c) => (await deps.automation.listHosts([c.cluster])).map((host) => ({ host, clusterName: c.name }))),
-    ),
+    Promise.all(wanted.map(async (c) => (await deps.automation.listHosts([c.cluster])).map((host) => ({ host, clusterName: c.name })))),
   ]);
   const byId = new Map<string, Target>();
   for (const host of all) byId.set(host.host, { host });
@@ -217,7 +215,9 @@ async function querySamples(
         // one host's trouble fails that host alone; without an answer (down, timeout), don't.
         const byHost = groupBy(batch, ownerOf);
         if (!(err instanceof VcenterHttpError) || byHost.size < 2) return failAll(batch, err);
-        const parts = await Promise.all([...byHost.values()].map((specs) => queryBatch(deps, specs, limit).catch((e: unknown) => failAll(specs, e))));
+        const parts = await Promise.all(
+          [...byHost.values()].map((specs) => queryBatch(deps, specs, limit).catch((e: unknown) => failAll(specs, e))),
+        );
         return parts.flat();
       }),
     ),
@@ -243,7 +243,11 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
  * deleted between listing and querying makes vCenter refuse the whole batch with
  * ManagedObjectNotFound: then ask spec by spec and skip the vanished ones.
  */
-export async function queryBatch(deps: { readonly vijson: Pick<VijsonClient, "queryPerf">; readonly log: Logger }, batch: readonly PerfQuerySpec[], limit: PerfLimit): Promise<PerfEntityMetric[]> {
+export async function queryBatch(
+  deps: { readonly vijson: Pick<VijsonClient, "queryPerf">; readonly log: Logger },
+  batch: readonly PerfQuerySpec[],
+  limit: PerfLimit,
+): Promise<PerfEntityMetric[]> {
   try {
     return await deps.vijson.queryPerf(batch);
   } catch (err) {

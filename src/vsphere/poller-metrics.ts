@@ -29,7 +29,12 @@ const shared = new WeakMap<Registry, { metrics: Metrics; ages: Map<string, () =>
 export function createPollerMetrics(registry: Registry, vcenter?: string): PollerMetrics {
   if (vcenter === undefined) {
     const age = new Map<string, () => number | undefined>([["", () => undefined]]);
-    return bind(createMetrics(registry, [], () => age), {}, age, "");
+    return bind(
+      createMetrics(registry, [], () => age),
+      {},
+      age,
+      "",
+    );
   }
   let entry = shared.get(registry);
   if (!entry) {
@@ -66,7 +71,12 @@ function createMetrics(registry: Registry, extra: readonly string[], ages: () =>
     labelNames: labelled([]),
     registers,
   });
-  const hosts = new Gauge({ name: "hvx_vcenter_hosts", help: "ESXi hosts in the last good inventory.", labelNames: labelled([]), registers });
+  const hosts = new Gauge({
+    name: "hvx_vcenter_hosts",
+    help: "ESXi hosts in the last good inventory.",
+    labelNames: labelled([]),
+    registers,
+  });
   const vms = new Gauge({ name: "hvx_vcenter_vms", help: "VMs in the last good inventory.", labelNames: labelled([]), registers });
   const requests = new Counter({
     name: "hvx_vcenter_requests_total",

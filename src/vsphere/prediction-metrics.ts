@@ -18,7 +18,12 @@ export function createPredictionMetrics(registry: Registry, vcenter?: string): P
   const labels = vcenter === undefined ? {} : { vcenter };
   const hosts =
     (registry.getSingleMetric(PROFILE_HOSTS) as Gauge | undefined) ??
-    new Gauge({ name: PROFILE_HOSTS, help: "ESXi hosts whose time-of-day load profile holds at least one sample.", labelNames: extra, registers: [registry] });
+    new Gauge({
+      name: PROFILE_HOSTS,
+      help: "ESXi hosts whose time-of-day load profile holds at least one sample.",
+      labelNames: extra,
+      registers: [registry],
+    });
   const warm =
     (registry.getSingleMetric(WARM_STARTS) as Counter | undefined) ??
     new Counter({
@@ -29,7 +34,12 @@ export function createPredictionMetrics(registry: Registry, vcenter?: string): P
     });
   const samples =
     (registry.getSingleMetric(SAMPLES) as Counter | undefined) ??
-    new Counter({ name: SAMPLES, help: "Historical host samples (300 s and 1800 s) recorded into load profiles.", labelNames: extra, registers: [registry] });
+    new Counter({
+      name: SAMPLES,
+      help: "Historical host samples (300 s and 1800 s) recorded into load profiles.",
+      labelNames: extra,
+      registers: [registry],
+    });
   hosts.set(labels, 0);
   for (const result of ["warmed", "empty"]) warm.inc({ ...labels, result }, 0);
   samples.inc(labels, 0);

@@ -189,7 +189,10 @@ export class VcenterPoller implements MetricsSource {
 
   status(): SourceStatus {
     const hostErrors = Object.fromEntries(
-      [...this.hostErrors].map(([id, e]) => [id, { reason: e.reason, error: e.error, sinceMs: e.sinceMs, consecutiveFailures: e.consecutiveFailures }]),
+      [...this.hostErrors].map(([id, e]) => [
+        id,
+        { reason: e.reason, error: e.error, sinceMs: e.sinceMs, consecutiveFailures: e.consecutiveFailures },
+      ]),
     );
     return {
       consecutiveFailures: this.failures,
@@ -231,11 +234,14 @@ export class VcenterPoller implements MetricsSource {
         // A failing host keeps its entry while its last good read is within maxMetricAge: its
         // metric rules go stale meanwhile; after that hvx has no opinion on it at all (state
         // rules included), as for the whole snapshot when vCenter is gone.
-        keepFailedHost: (id) => this.clock() - (this.hostLastReadMs.get(id) ?? Number.NEGATIVE_INFINITY) <= this.options.maxMetricAgeSeconds * 1000,
+        keepFailedHost: (id) =>
+          this.clock() - (this.hostLastReadMs.get(id) ?? Number.NEGATIVE_INFINITY) <= this.options.maxMetricAgeSeconds * 1000,
         perfLimit: this.perfLimit,
         ...(this.clockOffsetMs !== undefined ? { lastClockOffsetMs: this.clockOffsetMs } : {}),
       });
-      const view = this.forecasts ? this.forecasts.withForecasts(result.view, result.clockOffsetMs ?? this.clockOffsetMs ?? 0) : result.view;
+      const view = this.forecasts
+        ? this.forecasts.withForecasts(result.view, result.clockOffsetMs ?? this.clockOffsetMs ?? 0)
+        : result.view;
       this.snapshot = view;
       this.failures = 0;
       this.lastError = undefined;
@@ -245,7 +251,10 @@ export class VcenterPoller implements MetricsSource {
       this.metrics.observePoll((this.clock() - startedMs) / 1000, "success", "");
       this.metrics.setLastSuccess(this.lastSuccessMs);
       this.metrics.setInventorySize(view.hosts.size, view.vms.size);
-      this.options.log.debug({ hosts: view.hosts.size, vms: view.vms.size, failedHosts: result.hostFailures.size }, "vCenter poll cycle done");
+      this.options.log.debug(
+        { hosts: view.hosts.size, vms: view.vms.size, failedHosts: result.hostFailures.size },
+        "vCenter poll cycle done",
+      );
     } catch (err) {
       this.failures += 1;
       const kind = errorKind(err);
@@ -270,7 +279,13 @@ export class VcenterPoller implements MetricsSource {
     for (const [id, f] of failed) {
       const before = this.hostErrors.get(id);
       const error = f.error instanceof Error ? f.error.message : String(f.error);
-      this.hostErrors.set(id, { reason: f.reason, error, sinceMs: before?.sinceMs ?? now, consecutiveFailures: (before?.consecutiveFailures ?? 0) + 1, atMs: now });
+      this.hostErrors.set(id, {
+        reason: f.reason,
+        error,
+        sinceMs: before?.sinceMs ?? now,
+        consecutiveFailures: (before?.consecutiveFailures ?? 0) + 1,
+        atMs: now,
+      });
       this.metrics.countHostFailure(f.reason);
     }
     for (const id of [...this.hostErrors.keys(), ...this.hostLastReadMs.keys()]) {
@@ -283,7 +298,12 @@ export class VcenterPoller implements MetricsSource {
       const reasons: Record<string, number> = {};
       for (const f of failed.values()) reasons[f.reason] = (reasons[f.reason] ?? 0) + 1;
       this.options.log.warn(
-        { failedHosts: failed.size, reasons, hosts: [...failed.keys()].slice(0, 10), firstError: this.hostErrors.get([...failed.keys()][0]!)?.error },
+        {
+          failedHosts: failed.size,
+          reasons,
+          hosts: [...failed.keys()].slice(0, 10),
+          firstError: this.hostErrors.get([...failed.keys()][0]!)?.error,
+        },
         "vCenter poll cycle could not read some hosts; they keep their previous data and the others are published",
       );
     }
@@ -322,14 +342,24 @@ export class VcenterPoller implements MetricsSource {
       if (err instanceof VcenterAuthError) throw err;
       // Only vCenter's own answer to QueryOptions settles it (InvalidName: not set; NoPermission; ...).
       // No answer, a transient SystemError or a failed login before it: ask again next cycle.
-      const settled = err instanceof VcenterHttpError && err.request.endsWith("/QueryOptions") && err.errorType !== undefined && err.errorType !== "SystemError";
+      const settled =
+        err instanceof VcenterHttpError &&
+        err.request.endsWith("/QueryOptions") &&
+        err.errorType !== undefined &&
+        err.errorType !== "SystemError";
       if (!settled) return;
-      this.options.log.debug({ fault: err.errorType }, `${MAX_QUERY_METRICS_OPTION} not readable; QueryPerf keeps ${MAX_QUERY_METRICS} metrics`);
+      this.options.log.debug(
+        { fault: err.errorType },
+        `${MAX_QUERY_METRICS_OPTION} not readable; QueryPerf keeps ${MAX_QUERY_METRICS} metrics`,
+      );
     }
     this.perfLimitRead = true;
     if (limit !== undefined && limit > 0 && limit < this.perfLimit.maxMetrics) {
       this.perfLimit.maxMetrics = limit;
-      this.options.log.info({ maxQueryMetrics: limit }, `vCenter's ${MAX_QUERY_METRICS_OPTION} is lower than ${MAX_QUERY_METRICS}; QueryPerf is split to fit`);
+      this.options.log.info(
+        { maxQueryMetrics: limit },
+        `vCenter's ${MAX_QUERY_METRICS_OPTION} is lower than ${MAX_QUERY_METRICS}; QueryPerf is split to fit`,
+      );
     }
   }
 

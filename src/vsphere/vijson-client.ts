@@ -79,7 +79,11 @@ export class VijsonClient {
    */
   async queryOptions(name: string): Promise<OptionValue[]> {
     const { setting } = await this.managerIds();
-    const request: VcenterRequest = { method: "POST", path: `${this.base}/OptionManager/${encodeURIComponent(setting)}/QueryOptions`, body: { name } };
+    const request: VcenterRequest = {
+      method: "POST",
+      path: `${this.base}/OptionManager/${encodeURIComponent(setting)}/QueryOptions`,
+      body: { name },
+    };
     return this.call(request, z.array(optionValueSchema), []);
   }
 

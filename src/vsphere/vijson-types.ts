@@ -45,14 +45,8 @@ export const hostSummarySchema = z
       .object({ numCpuCores: z.number().optional(), cpuMhz: z.number().optional(), memorySize: z.number().optional() })
       .passthrough()
       .optional(),
-    quickStats: z
-      .object({ overallCpuUsage: z.number().optional(), overallMemoryUsage: z.number().optional() })
-      .passthrough()
-      .optional(),
-    runtime: z
-      .object({ inMaintenanceMode: z.boolean().optional(), connectionState: z.string().optional() })
-      .passthrough()
-      .optional(),
+    quickStats: z.object({ overallCpuUsage: z.number().optional(), overallMemoryUsage: z.number().optional() }).passthrough().optional(),
+    runtime: z.object({ inMaintenanceMode: z.boolean().optional(), connectionState: z.string().optional() }).passthrough().optional(),
   })
   .passthrough();
 export type HostSummaryInfo = z.infer<typeof hostSummarySchema>;

@@ -73,7 +73,11 @@ export async function warmStartHistory(
   const warmed = new Set<string>();
   if (targets.length === 0) return { warmedHosts: 0, samples: 0, failedWindows: 0 };
   for (const w of HISTORY_WINDOWS) {
-    const window: PerfWindow = { intervalId: w.intervalId, startTime: iso(vcenterNowMs - w.fromAgoMs), endTime: iso(vcenterNowMs - w.toAgoMs) };
+    const window: PerfWindow = {
+      intervalId: w.intervalId,
+      startTime: iso(vcenterNowMs - w.fromAgoMs),
+      endTime: iso(vcenterNowMs - w.toAgoMs),
+    };
     const results: PerfEntityMetric[] = [];
     let failed = false;
     for (const batch of buildPerfBatches(targets, deps.perfLimit.maxMetrics, window)) {
@@ -81,7 +85,11 @@ export async function warmStartHistory(
         results.push(...(await queryBatch(deps, batch, deps.perfLimit)));
       } catch (err) {
         if (err instanceof VcenterAuthError) throw err;
-        if (!failed) deps.log.debug({ intervalId: w.intervalId, error: (err as Error)?.message }, "vCenter history not read for this interval; the load profiles go without it");
+        if (!failed)
+          deps.log.debug(
+            { intervalId: w.intervalId, error: (err as Error)?.message },
+            "vCenter history not read for this interval; the load profiles go without it",
+          );
         failed = true;
       }
     }
@@ -112,7 +120,12 @@ function recordHost(
   for (const [atMs, sample] of byTime) {
     const inputs: HostVmInput[] = vms.map((vm) => {
       const vmSample = indexed.get(vm!.id)?.get(atMs);
-      return { vcpus: vm!.vcpus, memoryMiB: vm!.memoryMiB, poweredOn: true, ...(vmSample ? { metrics: deriveVmMetrics(toRawVmSample(vmSample), vm!.vcpus) } : {}) };
+      return {
+        vcpus: vm!.vcpus,
+        memoryMiB: vm!.memoryMiB,
+        poweredOn: true,
+        ...(vmSample ? { metrics: deriveVmMetrics(toRawVmSample(vmSample), vm!.vcpus) } : {}),
+      };
     });
     const metrics = deriveHostMetrics({ raw: toRawHostSample(sample), memoryMiB: host.memoryMiB, vms: inputs, memStateScale });
     if (!metrics) continue;

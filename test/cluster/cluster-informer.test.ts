@@ -1,7 +1,13 @@
 import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
 import { expect } from "chai";
 import { Registry } from "prom-client";
-import { startFakeKubeApiserver, sampleNamespace, sampleNode, samplePod, type FakeKubeApiserver } from "../../mocks/kube-apiserver/index.js";
+import {
+  startFakeKubeApiserver,
+  sampleNamespace,
+  sampleNode,
+  samplePod,
+  type FakeKubeApiserver,
+} from "../../mocks/kube-apiserver/index.js";
 import { ClusterInformer, ClusterSyncError } from "../../src/cluster/cluster-informer.js";
 import { createClusterMetrics } from "../../src/cluster/cluster-metrics.js";
 import { makeTimedApiClient } from "../../src/cluster/timed-api-client.js";
@@ -26,7 +32,16 @@ describe("ClusterInformer against the fake API server (real client-node)", funct
     c.upsertNamespace(sampleNamespace("team-a", { "hvx.io/oversell-cpu": "3" }));
     c.upsertNode(sampleNode({ name: "n1", biosUuid: "4205a1b2-c3d4-e5f6-a7b8-000000000001" }));
     c.upsertNode(sampleNode({ name: "n2" }));
-    c.upsertPod(samplePod({ namespace: "team-a", name: "bound", nodeName: "n1", cpu: "250m", memory: "1Gi", owner: { kind: "ReplicaSet", name: "web-1" } }));
+    c.upsertPod(
+      samplePod({
+        namespace: "team-a",
+        name: "bound",
+        nodeName: "n1",
+        cpu: "250m",
+        memory: "1Gi",
+        owner: { kind: "ReplicaSet", name: "web-1" },
+      }),
+    );
     c.upsertPod(samplePod({ namespace: "team-a", name: "pending", cpu: "250m" }));
     c.upsertPod(samplePod({ namespace: "team-a", name: "done", nodeName: "n1", phase: "Succeeded" }));
   });
@@ -39,7 +54,16 @@ describe("ClusterInformer against the fake API server (real client-node)", funct
 
   function newInformer(registry?: Registry, pageSize = 1): ClusterInformer {
     const metrics = registry ? createClusterMetrics(registry) : undefined;
-    informer = new ClusterInformer({ kubeConfig: fake.kubeConfig(), listApi: makeTimedApiClient(fake.kubeConfig(), CoreV1Api), defaults, log: silentLogger(), backoff: fastBackoff, pageSize, syncTimeoutMs: 3000, ...(metrics ? { metrics } : {}) });
+    informer = new ClusterInformer({
+      kubeConfig: fake.kubeConfig(),
+      listApi: makeTimedApiClient(fake.kubeConfig(), CoreV1Api),
+      defaults,
+      log: silentLogger(),
+      backoff: fastBackoff,
+      pageSize,
+      syncTimeoutMs: 3000,
+      ...(metrics ? { metrics } : {}),
+    });
     return informer;
   }
 
@@ -121,7 +145,14 @@ describe("ClusterInformer against the fake API server (real client-node)", funct
   });
 
   it("given the server ending watches at timeoutSeconds (resync), renews them from the last resourceVersion without relisting", async () => {
-    informer = new ClusterInformer({ kubeConfig: fake.kubeConfig(), listApi: makeTimedApiClient(fake.kubeConfig(), CoreV1Api), defaults, log: silentLogger(), backoff: fastBackoff, resyncSeconds: 1 });
+    informer = new ClusterInformer({
+      kubeConfig: fake.kubeConfig(),
+      listApi: makeTimedApiClient(fake.kubeConfig(), CoreV1Api),
+      defaults,
+      log: silentLogger(),
+      backoff: fastBackoff,
+      resyncSeconds: 1,
+    });
     await informer.start();
     const inf = informer;
     await eventually(() => expect(inf.status().reconnects).to.be.at.least(3), 4000, "watch renewals");
@@ -134,13 +165,24 @@ describe("ClusterInformer against the fake API server (real client-node)", funct
   it("given a pod with an unreadable quantity, counts it as absent and logs it once, not on every update", async () => {
     const lines: string[] = [];
     const log = createLogger("warn", { write: (line: string) => void lines.push(line) });
-    informer = new ClusterInformer({ kubeConfig: fake.kubeConfig(), listApi: makeTimedApiClient(fake.kubeConfig(), CoreV1Api), defaults, log, backoff: fastBackoff });
+    informer = new ClusterInformer({
+      kubeConfig: fake.kubeConfig(),
+      listApi: makeTimedApiClient(fake.kubeConfig(), CoreV1Api),
+      defaults,
+      log,
+      backoff: fastBackoff,
+    });
     fake.controls.upsertPod(samplePod({ namespace: "team-a", name: "odd", nodeName: "n2", cpu: "2 cores", memory: "1Gi" }));
     await informer.start();
-    fake.controls.upsertPod(samplePod({ namespace: "team-a", name: "odd", nodeName: "n2", cpu: "2 cores", memory: "1Gi", labels: { v: "2" } }));
+    fake.controls.upsertPod(
+      samplePod({ namespace: "team-a", name: "odd", nodeName: "n2", cpu: "2 cores", memory: "1Gi", labels: { v: "2" } }),
+    );
     fake.controls.upsertPod(samplePod({ namespace: "team-a", name: "marker", nodeName: "n2" }));
     await eventually(() => expect(podNames(informer as ClusterInformer, "n2")).to.deep.equal(["marker", "odd"]));
-    const odd = informer.latest().podsByNode.get("n2")?.find((p) => p.name === "odd");
+    const odd = informer
+      .latest()
+      .podsByNode.get("n2")
+      ?.find((p) => p.name === "odd");
     expect(odd?.requests).to.deep.equal({ cpuMilli: 0, memoryBytes: 1024 ** 3 });
     const warnings = lines.filter((l) => l.includes("unreadable quantities"));
     expect(warnings).to.have.length(1);
@@ -149,14 +191,27 @@ describe("ClusterInformer against the fake API server (real client-node)", funct
 
   it("given pods bound while it watches, stamps each with the local time its watch first showed it bound, whatever the API server's timestamps", async () => {
     let nowMs = 1_000_000;
-    informer = new ClusterInformer({ kubeConfig: fake.kubeConfig(), listApi: makeTimedApiClient(fake.kubeConfig(), CoreV1Api), defaults, log: silentLogger(), backoff: fastBackoff, now: () => nowMs });
+    informer = new ClusterInformer({
+      kubeConfig: fake.kubeConfig(),
+      listApi: makeTimedApiClient(fake.kubeConfig(), CoreV1Api),
+      defaults,
+      log: silentLogger(),
+      backoff: fastBackoff,
+      now: () => nowMs,
+    });
     const inf = informer;
     await inf.start();
     nowMs = 2_000_000;
     // The API server's clock is ten minutes ahead: its PodScheduled time must not matter.
-    fake.controls.upsertPod(samplePod({ namespace: "team-a", name: "pending", nodeName: "n2", cpu: "250m", scheduledAt: "2026-11-29T09:10:00Z" }));
+    fake.controls.upsertPod(
+      samplePod({ namespace: "team-a", name: "pending", nodeName: "n2", cpu: "250m", scheduledAt: "2026-11-29T09:10:00Z" }),
+    );
     await eventually(() => expect(podNames(inf, "n2")).to.deep.equal(["pending"]));
-    const boundAt = () => inf.latest().podsByNode.get("n2")?.find((p) => p.name === "pending")?.boundAtMs;
+    const boundAt = () =>
+      inf
+        .latest()
+        .podsByNode.get("n2")
+        ?.find((p) => p.name === "pending")?.boundAtMs;
     expect(boundAt()).to.equal(2_000_000);
     nowMs = 3_000_000;
     fake.controls.upsertPod(samplePod({ namespace: "team-a", name: "pending", nodeName: "n2", cpu: "500m" }));
@@ -169,7 +224,12 @@ describe("ClusterInformer against the fake API server (real client-node)", funct
     await eventually(() => expect(podNames(inf, "n2")).to.deep.equal(["pending", "while-away"]));
     await eventually(() => expect(inf.status().relists).to.be.greaterThan(0));
     expect(boundAt()).to.equal(2_000_000);
-    expect(inf.latest().podsByNode.get("n2")?.find((p) => p.name === "while-away")?.boundAtMs).to.equal(undefined);
+    expect(
+      inf
+        .latest()
+        .podsByNode.get("n2")
+        ?.find((p) => p.name === "while-away")?.boundAtMs,
+    ).to.equal(undefined);
     expect(inf.latest().podsByNode.get("n1")?.[0]?.boundAtMs, "listed at start-up").to.equal(undefined);
   });
 
@@ -197,7 +257,13 @@ describe("ClusterInformer against the fake API server (real client-node)", funct
     const onRejection = (reason: unknown) => void rejections.push(reason);
     process.on("unhandledRejection", onRejection);
     try {
-      informer = new ClusterInformer({ kubeConfig: kc, listApi: makeTimedApiClient(kc, CoreV1Api), defaults, log: silentLogger(), backoff: fastBackoff });
+      informer = new ClusterInformer({
+        kubeConfig: kc,
+        listApi: makeTimedApiClient(kc, CoreV1Api),
+        defaults,
+        log: silentLogger(),
+        backoff: fastBackoff,
+      });
       const inf = informer;
       await inf.start();
       const allWatching = () => eventually(() => expect(fake.controls.stats().watchesOpen).to.equal(3), 4000, "three open watches");
@@ -211,7 +277,9 @@ describe("ClusterInformer against the fake API server (real client-node)", funct
       await eventually(() => expect(inf.status().errors).to.be.at.least(6), 4000, "failures reported and retried");
       await new Promise((r) => setTimeout(r, 50));
       expect(rejections, "no unhandled rejection").to.deep.equal([]);
-      expect(inf.status().resources.map((r) => r.lastError)).to.deep.equal(Array(3).fill("exec plugin aws-iam-authenticator: token expired"));
+      expect(inf.status().resources.map((r) => r.lastError)).to.deep.equal(
+        Array(3).fill("exec plugin aws-iam-authenticator: token expired"),
+      );
       expect(podNames(inf, "n1")).to.deep.equal(["bound"], "last view kept");
       kc.healed = true;
       fake.controls.upsertPod(samplePod({ namespace: "team-a", name: "after-heal", nodeName: "n1" }));
@@ -223,7 +291,15 @@ describe("ClusterInformer against the fake API server (real client-node)", funct
 
   it("given a watch gone silent (no event, no bookmark) for watchIdleSeconds, restarts it from its last resourceVersion and counts it", async () => {
     const registry = new Registry();
-    informer = new ClusterInformer({ kubeConfig: fake.kubeConfig(), listApi: makeTimedApiClient(fake.kubeConfig(), CoreV1Api), defaults, log: silentLogger(), backoff: fastBackoff, watchIdleSeconds: 0.8, metrics: createClusterMetrics(registry) });
+    informer = new ClusterInformer({
+      kubeConfig: fake.kubeConfig(),
+      listApi: makeTimedApiClient(fake.kubeConfig(), CoreV1Api),
+      defaults,
+      log: silentLogger(),
+      backoff: fastBackoff,
+      watchIdleSeconds: 0.8,
+      metrics: createClusterMetrics(registry),
+    });
     const inf = informer;
     await inf.start();
     await eventually(() => expect(fake.controls.stats().watchesOpen).to.equal(3));
@@ -238,7 +314,14 @@ describe("ClusterInformer against the fake API server (real client-node)", funct
   });
 
   it("given a watch whose response never starts, the watchdog ends it too", async () => {
-    informer = new ClusterInformer({ kubeConfig: fake.kubeConfig(), listApi: makeTimedApiClient(fake.kubeConfig(), CoreV1Api, 5000), defaults, log: silentLogger(), backoff: fastBackoff, watchIdleSeconds: 0.3 });
+    informer = new ClusterInformer({
+      kubeConfig: fake.kubeConfig(),
+      listApi: makeTimedApiClient(fake.kubeConfig(), CoreV1Api, 5000),
+      defaults,
+      log: silentLogger(),
+      backoff: fastBackoff,
+      watchIdleSeconds: 0.3,
+    });
     const inf = informer;
     await inf.start();
     await eventually(() => expect(fake.controls.stats().watchesOpen).to.equal(3));
@@ -252,7 +335,14 @@ describe("ClusterInformer against the fake API server (real client-node)", funct
 
   it("given a list that gets no answer, gives up after requestTimeoutSeconds and retries", async () => {
     fake.controls.setFault({ latencyMs: 60_000 });
-    informer = new ClusterInformer({ kubeConfig: fake.kubeConfig(), listApi: makeTimedApiClient(fake.kubeConfig(), CoreV1Api, 200), defaults, log: silentLogger(), backoff: fastBackoff, syncTimeoutMs: 5000 });
+    informer = new ClusterInformer({
+      kubeConfig: fake.kubeConfig(),
+      listApi: makeTimedApiClient(fake.kubeConfig(), CoreV1Api, 200),
+      defaults,
+      log: silentLogger(),
+      backoff: fastBackoff,
+      syncTimeoutMs: 5000,
+    });
     const inf = informer;
     const started = inf.start();
     await eventually(() => expect(inf.status().errors).to.be.at.least(3), 3000, "list timeouts");
@@ -269,7 +359,14 @@ describe("ClusterInformer against the fake API server (real client-node)", funct
     await eventually(() => expect(inf.status().errors).to.be.greaterThan(0));
     expect(podNames(inf, "n1")).to.deep.equal(["bound"]);
     await inf.stop();
-    const dead = new ClusterInformer({ kubeConfig: fake.kubeConfig(), listApi: makeTimedApiClient(fake.kubeConfig(), CoreV1Api), defaults, log: silentLogger(), backoff: fastBackoff, syncTimeoutMs: 300 });
+    const dead = new ClusterInformer({
+      kubeConfig: fake.kubeConfig(),
+      listApi: makeTimedApiClient(fake.kubeConfig(), CoreV1Api),
+      defaults,
+      log: silentLogger(),
+      backoff: fastBackoff,
+      syncTimeoutMs: 300,
+    });
     try {
       await dead.start();
       expect.fail("start() should reject");

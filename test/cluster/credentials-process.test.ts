@@ -36,10 +36,17 @@ describe("hvx serve when its watch credentials start failing (child process)", f
   let port = 0;
   let output = "";
   const scenario = loadScenario(demoScenarioPath());
-  const pod = { metadata: { name: "api-0", namespace: "shop", uid: "u-api-0" }, spec: { containers: [{ name: "api", resources: { requests: { cpu: "500m" } } }] } };
+  const pod = {
+    metadata: { name: "api-0", namespace: "shop", uid: "u-api-0" },
+    spec: { containers: [{ name: "api", resources: { requests: { cpu: "500m" } } }] },
+  };
 
   const filter = async (): Promise<number> => {
-    const res = await fetch(`http://127.0.0.1:${port}/filter`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ Pod: pod, Nodes: null, NodeNames: ["k8s-worker-05", "k8s-worker-09"] }) });
+    const res = await fetch(`http://127.0.0.1:${port}/filter`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ Pod: pod, Nodes: null, NodeNames: ["k8s-worker-05", "k8s-worker-09"] }),
+    });
     await res.arrayBuffer();
     return res.status;
   };
@@ -57,7 +64,19 @@ describe("hvx serve when its watch credentials start failing (child process)", f
         apiVersion: "v1",
         kind: "Config",
         clusters: [{ name: "fake", cluster: { server: kube.url, "insecure-skip-tls-verify": true } }],
-        users: [{ name: "hvx", user: { exec: { apiVersion: "client.authentication.k8s.io/v1", command: process.execPath, args: [join(dir, "plugin.mjs"), join(dir, "state")], interactiveMode: "Never" } } }],
+        users: [
+          {
+            name: "hvx",
+            user: {
+              exec: {
+                apiVersion: "client.authentication.k8s.io/v1",
+                command: process.execPath,
+                args: [join(dir, "plugin.mjs"), join(dir, "state")],
+                interactiveMode: "Never",
+              },
+            },
+          },
+        ],
         contexts: [{ name: "fake", context: { cluster: "fake", user: "hvx", namespace: "hvx-system" } }],
         "current-context": "fake",
       }),
@@ -67,7 +86,12 @@ describe("hvx serve when its watch credentials start failing (child process)", f
       join(dir, "config.yaml"),
       toYaml({
         server: { port },
-        vcenter: { url: vcenter.url, username: scenario.credentials.username, password: scenario.credentials.password, pollIntervalSeconds: 1 },
+        vcenter: {
+          url: vcenter.url,
+          username: scenario.credentials.username,
+          password: scenario.credentials.password,
+          pollIntervalSeconds: 1,
+        },
         kubernetes: { enabled: true, kubeconfig: join(dir, "kubeconfig") },
         admission: { enabled: false },
         log: { level: "warn" },
@@ -106,7 +130,10 @@ describe("hvx serve when its watch credentials start failing (child process)", f
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(child?.exitCode, `hvx exited; its output:\n${output}`).to.equal(null);
-    expect(statuses.every((s) => s === 200), `answers: ${statuses.join(",")}`).to.equal(true);
+    expect(
+      statuses.every((s) => s === 200),
+      `answers: ${statuses.join(",")}`,
+    ).to.equal(true);
     expect(kube.controls.stats().watchesOpen, "no watch could reconnect").to.equal(0);
     await until(() => (output.includes("token expired") ? true : undefined), 15_000, "the failure in hvx's log");
     expect(child?.exitCode, `hvx exited; its output:\n${output}`).to.equal(null);

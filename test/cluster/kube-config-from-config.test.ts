@@ -18,25 +18,46 @@ const load = (files: Record<string, string>) => (kc: KubeConfig, path: string) =
 
 describe("kubeConfigFromConfig", () => {
   const files = { "/etc/hvx/kubeconfig": YAML("hvx-explicit"), "/home/u/.kube/config": YAML() };
-  const cases: Array<{ name: string; enabled: "auto" | boolean; kubeconfig?: string; env: ReturnType<typeof readKubeEnv>; want: string }> = [
-    { name: "given enabled false, stays off", enabled: false, kubeconfig: "/etc/hvx/kubeconfig", env: { inCluster: true }, want: "off" },
-    { name: "given an explicit path, uses it first", enabled: "auto", kubeconfig: "/etc/hvx/kubeconfig", env: { inCluster: true, kubeconfigPath: "/home/u/.kube/config" }, want: "file" },
-    { name: "given KUBECONFIG, uses it", enabled: "auto", env: { inCluster: false, kubeconfigPath: "/home/u/.kube/config" }, want: "KUBECONFIG" },
-    { name: "given auto and nothing, stays off", enabled: "auto", env: { inCluster: false }, want: "off" },
-  ];
+  const cases: Array<{ name: string; enabled: "auto" | boolean; kubeconfig?: string; env: ReturnType<typeof readKubeEnv>; want: string }> =
+    [
+      { name: "given enabled false, stays off", enabled: false, kubeconfig: "/etc/hvx/kubeconfig", env: { inCluster: true }, want: "off" },
+      {
+        name: "given an explicit path, uses it first",
+        enabled: "auto",
+        kubeconfig: "/etc/hvx/kubeconfig",
+        env: { inCluster: true, kubeconfigPath: "/home/u/.kube/config" },
+        want: "file",
+      },
+      {
+        name: "given KUBECONFIG, uses it",
+        enabled: "auto",
+        env: { inCluster: false, kubeconfigPath: "/home/u/.kube/config" },
+        want: "KUBECONFIG",
+      },
+      { name: "given auto and nothing, stays off", enabled: "auto", env: { inCluster: false }, want: "off" },
+    ];
   for (const t of cases) {
     it(t.name, () => {
-      const access = kubeConfigFromConfig({ enabled: t.enabled, resyncSeconds: 300, ...(t.kubeconfig ? { kubeconfig: t.kubeconfig } : {}) }, t.env, load(files));
+      const access = kubeConfigFromConfig(
+        { enabled: t.enabled, resyncSeconds: 300, ...(t.kubeconfig ? { kubeconfig: t.kubeconfig } : {}) },
+        t.env,
+        load(files),
+      );
       expect(access.enabled ? access.source : "off").to.equal(t.want);
     });
   }
 
   it("given enabled true and nothing to load, throws a clear KubeConfigError", () => {
-    expect(() => kubeConfigFromConfig({ enabled: true, resyncSeconds: 300 }, { inCluster: false })).to.throw(KubeConfigError, /kubernetes.enabled is true/);
+    expect(() => kubeConfigFromConfig({ enabled: true, resyncSeconds: 300 }, { inCluster: false })).to.throw(
+      KubeConfigError,
+      /kubernetes.enabled is true/,
+    );
   });
 
   it("given a missing file, throws naming the path", () => {
-    expect(() => kubeConfigFromConfig({ enabled: "auto", resyncSeconds: 300, kubeconfig: "/nope" }, { inCluster: false }, load(files))).to.throw(KubeConfigError, /\/nope/);
+    expect(() =>
+      kubeConfigFromConfig({ enabled: "auto", resyncSeconds: 300, kubeconfig: "/nope" }, { inCluster: false }, load(files)),
+    ).to.throw(KubeConfigError, /\/nope/);
   });
 });
 

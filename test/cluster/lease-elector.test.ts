@@ -111,7 +111,10 @@ describe("LeaseElector against the fake API server", () => {
   for (const holder of ["", "hvx-gone"]) {
     it(`given two electors racing over an existing Lease (holder ${JSON.stringify(holder)}), exactly one wins; the other's write gets 409 Conflict`, async () => {
       const admin = fake.kubeConfig("admin").makeApiClient(CoordinationV1Api);
-      await admin.createNamespacedLease({ namespace: "hvx-system", body: { metadata: { name: "hvx-node-labeller" }, spec: { holderIdentity: holder, leaseDurationSeconds: 15, leaseTransitions: 3 } } });
+      await admin.createNamespacedLease({
+        namespace: "hvx-system",
+        body: { metadata: { name: "hvx-node-labeller" }, spec: { holderIdentity: holder, leaseDurationSeconds: 15, leaseTransitions: 3 } },
+      });
       const [apiA, apiB] = racingApis(2);
       const a = elector("hvx-a", apiA);
       const b = elector("hvx-b", apiB);
@@ -150,7 +153,9 @@ describe("LeaseElector against the fake API server", () => {
     const started = Date.now();
     const err = await api.readNamespacedLease({ name: "hvx-node-labeller", namespace: "hvx-system" }).catch((e: unknown) => e);
     expect(err).to.be.instanceOf(KubeRequestTimeoutError);
-    expect((err as Error).message).to.match(/readNamespacedLease: no answer from the Kubernetes API server within 0.2 s \(kubernetes.requestTimeoutSeconds\)/);
+    expect((err as Error).message).to.match(
+      /readNamespacedLease: no answer from the Kubernetes API server within 0.2 s \(kubernetes.requestTimeoutSeconds\)/,
+    );
     expect(Date.now() - started).to.be.below(2_000);
     const a = elector("hvx-a", api);
     expect(await a.tryAcquireOrRenew()).to.equal(false);

@@ -26,7 +26,13 @@ describe("NodeLabeller with frozen vCenter data (no churn)", function () {
     fake.controls.upsertNode(sampleNode({ name: "k8s-worker-01", biosUuid: UUID }));
     fake.controls.upsertNode(sampleNode({ name: "k8s-worker-02", biosUuid: "42267e63-e4e0-c681-b5dd-000000000002" }));
     fake.controls.upsertNode(sampleNode({ name: "k8s-worker-03", biosUuid: "42267e63-e4e0-c681-b5dd-000000000003" }));
-    informer = new ClusterInformer({ kubeConfig: fake.kubeConfig(), listApi: makeTimedApiClient(fake.kubeConfig(), CoreV1Api), defaults: { cpuMilli: 1, memoryBytes: 1 }, log: silentLogger(), backoff: { initialMs: 20, maxMs: 100 } });
+    informer = new ClusterInformer({
+      kubeConfig: fake.kubeConfig(),
+      listApi: makeTimedApiClient(fake.kubeConfig(), CoreV1Api),
+      defaults: { cpuMilli: 1, memoryBytes: 1 },
+      log: silentLogger(),
+      backoff: { initialMs: 20, maxMs: 100 },
+    });
     await informer.start();
   });
   afterEach(async () => {
@@ -50,16 +56,27 @@ describe("NodeLabeller with frozen vCenter data (no churn)", function () {
     );
     let nowMs = NOW_MS;
     const api = fake.kubeConfig().makeApiClient(CoreV1Api);
-    const l = new NodeLabeller({ api, elector: { isLeader: () => true }, cluster: informer, desired: () => desiredNodeMarks(informer.latest(), inventory, DEFAULT_POLICY, nowMs), log: silentLogger() });
+    const l = new NodeLabeller({
+      api,
+      elector: { isLeader: () => true },
+      cluster: informer,
+      desired: () => desiredNodeMarks(informer.latest(), inventory, DEFAULT_POLICY, nowMs),
+      log: silentLogger(),
+    });
     const perRound: string[][] = [];
     for (let round = 0; round < 11; round++) {
       perRound.push([...(await l.reconcileOnce()).patched]);
-      if (round === 0) await eventually(() => expect(informer.latest().nodes.get("k8s-worker-03")?.annotations["hvx.io/host-heat"]).to.equal("cool"));
+      if (round === 0)
+        await eventually(() => expect(informer.latest().nodes.get("k8s-worker-03")?.annotations["hvx.io/host-heat"]).to.equal("cool"));
       nowMs += 10_000;
     }
     expect(perRound[0]).to.have.members(["k8s-worker-01", "k8s-worker-02", "k8s-worker-03"]);
     expect(perRound.slice(1).flat(), "node patches after the first round").to.deep.equal([]);
     const heat = (n: string) => fake.controls.getNode(n)?.metadata.annotations["hvx.io/host-heat"];
-    expect([heat("k8s-worker-01"), heat("k8s-worker-02"), heat("k8s-worker-03")]).to.deep.equal(["hot: cpu-ready", "warm: cpu-usage", "cool"]);
+    expect([heat("k8s-worker-01"), heat("k8s-worker-02"), heat("k8s-worker-03")]).to.deep.equal([
+      "hot: cpu-ready",
+      "warm: cpu-usage",
+      "cool",
+    ]);
   });
 });

@@ -21,8 +21,16 @@ describe("NodeLabeller against the fake API server", function () {
   beforeEach(async () => {
     fake = await startFakeKubeApiserver({ bookmarkIntervalMs: 100 });
     fake.controls.upsertNode(sampleNode({ name: "n1" }));
-    fake.controls.upsertNode(sampleNode({ name: "n2", labels: { "hvx.io/esxi-host": "esx-02" }, annotations: { "hvx.io/host-heat": "cool" } }));
-    informer = new ClusterInformer({ kubeConfig: fake.kubeConfig(), listApi: makeTimedApiClient(fake.kubeConfig(), CoreV1Api), defaults: { cpuMilli: 1, memoryBytes: 1 }, log: silentLogger(), backoff: { initialMs: 20, maxMs: 100 } });
+    fake.controls.upsertNode(
+      sampleNode({ name: "n2", labels: { "hvx.io/esxi-host": "esx-02" }, annotations: { "hvx.io/host-heat": "cool" } }),
+    );
+    informer = new ClusterInformer({
+      kubeConfig: fake.kubeConfig(),
+      listApi: makeTimedApiClient(fake.kubeConfig(), CoreV1Api),
+      defaults: { cpuMilli: 1, memoryBytes: 1 },
+      log: silentLogger(),
+      backoff: { initialMs: 20, maxMs: 100 },
+    });
     await informer.start();
     leader = true;
     desired = new Map<string, DesiredNodeMarks>([
@@ -38,7 +46,15 @@ describe("NodeLabeller against the fake API server", function () {
 
   function labeller(over: Partial<ConstructorParameters<typeof NodeLabeller>[0]> = {}): NodeLabeller {
     const api = fake.kubeConfig().makeApiClient(CoreV1Api);
-    return new NodeLabeller({ api, elector: { isLeader: () => leader }, cluster: informer, desired: () => desired, log: silentLogger(), hysteresis: { hysteresisPercent: 10, minHeatChangeSeconds: 0 }, ...over });
+    return new NodeLabeller({
+      api,
+      elector: { isLeader: () => leader },
+      cluster: informer,
+      desired: () => desired,
+      log: silentLogger(),
+      hysteresis: { hysteresisPercent: 10, minHeatChangeSeconds: 0 },
+      ...over,
+    });
   }
 
   it("given one node out of date, patches only that node with a merge patch of the label and annotation", async () => {
@@ -101,7 +117,9 @@ describe("NodeLabeller against the fake API server", function () {
   });
 
   it("given a hot annotation written by an earlier leader, keeps the node hot until two clear polls", async () => {
-    fake.controls.upsertNode(sampleNode({ name: "n2", labels: { "hvx.io/esxi-host": "esx-02" }, annotations: { "hvx.io/host-heat": "hot: cpu-ready" } }));
+    fake.controls.upsertNode(
+      sampleNode({ name: "n2", labels: { "hvx.io/esxi-host": "esx-02" }, annotations: { "hvx.io/host-heat": "hot: cpu-ready" } }),
+    );
     await eventually(() => expect(informer.latest().nodes.get("n2")?.annotations["hvx.io/host-heat"]).to.equal("hot: cpu-ready"));
     desired.delete("n1");
     const l = labeller();

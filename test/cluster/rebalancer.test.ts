@@ -27,7 +27,19 @@ describe("Rebalancer against the fake API server", function () {
     leader = true;
     nowMs = NOW_MS - 11 * MIN;
     registry = new Registry();
-    pods = [fake.controls.upsertPod(samplePod({ namespace: "payments", name: "web-1", nodeName: "worker-0", cpu: "500m", memory: "1Gi", owner: { kind: "ReplicaSet", name: "web-5d8f7c9b6" }, labels: { app: "web" } }))];
+    pods = [
+      fake.controls.upsertPod(
+        samplePod({
+          namespace: "payments",
+          name: "web-1",
+          nodeName: "worker-0",
+          cpu: "500m",
+          memory: "1Gi",
+          owner: { kind: "ReplicaSet", name: "web-5d8f7c9b6" },
+          labels: { app: "web" },
+        }),
+      ),
+    ];
     inventory = fleet(10, { 0: HOT }).inventory;
   });
   afterEach(async () => {
@@ -106,14 +118,25 @@ describe("Rebalancer against the fake API server", function () {
   });
 
   it("given a PodDisruptionBudget that forbids it (429), leaves the pod and evicts it on a later cycle once allowed", async () => {
-    fake.controls.upsertPodDisruptionBudget({ metadata: { name: "web", namespace: "payments" }, spec: { minAvailable: 1, selector: { matchLabels: { app: "web" } } } });
+    fake.controls.upsertPodDisruptionBudget({
+      metadata: { name: "web", namespace: "payments" },
+      spec: { minAvailable: 1, selector: { matchLabels: { app: "web" } } },
+    });
     const r = rebalancer(false);
     expect(await r.cycleOnce()).to.deep.equal([{ pod: "payments/web-1", result: "blocked_pdb" }]);
     expect(fake.controls.getPod("payments", "web-1")).to.not.equal(undefined);
     expect(fake.controls.events("payments"), "no Event for a refused eviction").to.deep.equal([]);
     expect(await counted("blocked_pdb")).to.equal(1);
     // The Deployment scaled up: a second healthy replica elsewhere.
-    fake.controls.upsertPod(samplePod({ namespace: "payments", name: "web-2", nodeName: "worker-5", owner: { kind: "ReplicaSet", name: "web-5d8f7c9b6" }, labels: { app: "web" } }));
+    fake.controls.upsertPod(
+      samplePod({
+        namespace: "payments",
+        name: "web-2",
+        nodeName: "worker-5",
+        owner: { kind: "ReplicaSet", name: "web-5d8f7c9b6" },
+        labels: { app: "web" },
+      }),
+    );
     nowMs += MIN;
     expect(await r.cycleOnce()).to.deep.equal([{ pod: "payments/web-1", result: "evicted" }]);
     expect(fake.controls.stats().evictions).to.deep.equal(["blocked payments/web-1", "evicted payments/web-1"]);

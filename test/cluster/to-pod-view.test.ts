@@ -5,8 +5,16 @@ import type { PodEvictionFacts } from "../../src/model/cluster.js";
 const defaults = { cpuMilli: 100, memoryBytes: 1 };
 const FIRST_SEEN = Date.parse("2026-11-29T12:00:00Z");
 
-function pod(extra: { nodeName?: string; created?: string | Date; scheduled?: string | Date; scheduledStatus?: string; phase?: string }): PodWire {
-  const conditions = extra.scheduled ? [{ type: "PodScheduled", status: extra.scheduledStatus ?? "True", lastTransitionTime: extra.scheduled }] : [];
+function pod(extra: {
+  nodeName?: string;
+  created?: string | Date;
+  scheduled?: string | Date;
+  scheduledStatus?: string;
+  phase?: string;
+}): PodWire {
+  const conditions = extra.scheduled
+    ? [{ type: "PodScheduled", status: extra.scheduledStatus ?? "True", lastTransitionTime: extra.scheduled }]
+    : [];
   const spec: PodWire["spec"] = extra.nodeName ? { nodeName: extra.nodeName, containers: [] } : { containers: [] };
   return {
     metadata: { namespace: "ns", name: "p", uid: "u1", ...(extra.created ? { creationTimestamp: extra.created } : {}) },
@@ -35,7 +43,12 @@ describe("toPodView binding time (one clock: hvx's own)", () => {
       firstSeen: undefined,
       want: undefined,
     },
-    { name: "given an unscheduled pod, has no binding time", pod: pod({ created: "2026-11-29T09:00:00Z" }), firstSeen: FIRST_SEEN, want: undefined },
+    {
+      name: "given an unscheduled pod, has no binding time",
+      pod: pod({ created: "2026-11-29T09:00:00Z" }),
+      firstSeen: FIRST_SEEN,
+      want: undefined,
+    },
   ];
   for (const t of cases) {
     it(t.name, () => expect(toPodView(t.pod, defaults, t.firstSeen).boundAtMs).to.equal(t.want));
@@ -49,7 +62,10 @@ describe("toPodView binding time (one clock: hvx's own)", () => {
 
   it("given a bad quantity, reports it with the pod's name instead of throwing", () => {
     const problems: string[] = [];
-    const p: PodWire = { metadata: { namespace: "ns", name: "bad" }, spec: { containers: [{ name: "app", resources: { requests: { cpu: "1x" } } }] } };
+    const p: PodWire = {
+      metadata: { namespace: "ns", name: "bad" },
+      spec: { containers: [{ name: "app", resources: { requests: { cpu: "1x" } } }] },
+    };
     const view = toPodView(p, defaults, 0, problems);
     expect(view.requests.cpuMilli).to.equal(0);
     expect(problems).to.have.length(1);
@@ -59,38 +75,76 @@ describe("toPodView binding time (one clock: hvx's own)", () => {
 
 describe("ownerKeyOf", () => {
   it("given two ReplicaSets of one Deployment (a rolling update), puts their pods in one replica group", () => {
-    const podOf = (rs: string, hash: string): PodWire => ({ metadata: { namespace: "shop", labels: { "pod-template-hash": hash }, ownerReferences: [{ kind: "ReplicaSet", name: `${rs}-${hash}`, controller: true }] } });
+    const podOf = (rs: string, hash: string): PodWire => ({
+      metadata: {
+        namespace: "shop",
+        labels: { "pod-template-hash": hash },
+        ownerReferences: [{ kind: "ReplicaSet", name: `${rs}-${hash}`, controller: true }],
+      },
+    });
     expect(ownerKeyOf(podOf("web", "5d8f7c9b6"))).to.equal(ownerKeyOf(podOf("web", "6f7a8b9c0")));
   });
 
   const cases: Array<{ name: string; meta: NonNullable<PodWire["metadata"]>; want: string | undefined }> = [
-    { name: "given a ReplicaSet controller, keys by it", meta: { namespace: "a", ownerReferences: [{ kind: "ReplicaSet", name: "web-7d9", controller: true }] }, want: "ReplicaSet/a/web-7d9" },
-    { name: "given a StatefulSet, keys by it", meta: { namespace: "a", ownerReferences: [{ kind: "StatefulSet", name: "db", controller: true }] }, want: "StatefulSet/a/db" },
-    { name: "given a Job, keys by it", meta: { namespace: "a", ownerReferences: [{ kind: "Job", name: "batch", controller: true }] }, want: "Job/a/batch" },
+    {
+      name: "given a ReplicaSet controller, keys by it",
+      meta: { namespace: "a", ownerReferences: [{ kind: "ReplicaSet", name: "web-7d9", controller: true }] },
+      want: "ReplicaSet/a/web-7d9",
+    },
+    {
+      name: "given a StatefulSet, keys by it",
+      meta: { namespace: "a", ownerReferences: [{ kind: "StatefulSet", name: "db", controller: true }] },
+      want: "StatefulSet/a/db",
+    },
+    {
+      name: "given a Job, keys by it",
+      meta: { namespace: "a", ownerReferences: [{ kind: "Job", name: "batch", controller: true }] },
+      want: "Job/a/batch",
+    },
     {
       name: "given a DaemonSet owner and an app label, keys by the label",
-      meta: { namespace: "a", labels: { "app.kubernetes.io/name": "agent" }, ownerReferences: [{ kind: "DaemonSet", name: "agent", controller: true }] },
+      meta: {
+        namespace: "a",
+        labels: { "app.kubernetes.io/name": "agent" },
+        ownerReferences: [{ kind: "DaemonSet", name: "agent", controller: true }],
+      },
       want: "app/a/agent",
     },
     { name: "given nothing, has no key", meta: { namespace: "a" }, want: undefined },
     {
       name: "given a Deployment's ReplicaSet (pod-template-hash label matching the name's suffix), keys by the Deployment",
-      meta: { namespace: "a", labels: { "pod-template-hash": "7d9f8b6c5" }, ownerReferences: [{ kind: "ReplicaSet", name: "web-7d9f8b6c5", controller: true }] },
+      meta: {
+        namespace: "a",
+        labels: { "pod-template-hash": "7d9f8b6c5" },
+        ownerReferences: [{ kind: "ReplicaSet", name: "web-7d9f8b6c5", controller: true }],
+      },
       want: "Deployment/a/web",
     },
     {
       name: "given a Deployment named with dashes, strips only the hash",
-      meta: { namespace: "a", labels: { "pod-template-hash": "5b8c7" }, ownerReferences: [{ kind: "ReplicaSet", name: "payments-api-5b8c7", controller: true }] },
+      meta: {
+        namespace: "a",
+        labels: { "pod-template-hash": "5b8c7" },
+        ownerReferences: [{ kind: "ReplicaSet", name: "payments-api-5b8c7", controller: true }],
+      },
       want: "Deployment/a/payments-api",
     },
     {
       name: "given a ReplicaSet whose name does not end with the pod's hash, keys by the ReplicaSet",
-      meta: { namespace: "a", labels: { "pod-template-hash": "abc" }, ownerReferences: [{ kind: "ReplicaSet", name: "web-7d9", controller: true }] },
+      meta: {
+        namespace: "a",
+        labels: { "pod-template-hash": "abc" },
+        ownerReferences: [{ kind: "ReplicaSet", name: "web-7d9", controller: true }],
+      },
       want: "ReplicaSet/a/web-7d9",
     },
     {
       name: "given a ReplicaSet named exactly like the hash, keys by the ReplicaSet",
-      meta: { namespace: "a", labels: { "pod-template-hash": "abc" }, ownerReferences: [{ kind: "ReplicaSet", name: "-abc", controller: true }] },
+      meta: {
+        namespace: "a",
+        labels: { "pod-template-hash": "abc" },
+        ownerReferences: [{ kind: "ReplicaSet", name: "-abc", controller: true }],
+      },
       want: "ReplicaSet/a/-abc",
     },
   ];
@@ -99,13 +153,37 @@ describe("ownerKeyOf", () => {
 
 describe("evictionFactsOf", () => {
   const cases: Array<{ name: string; pod: PodWire; want: Partial<PodEvictionFacts> }> = [
-    { name: "given a ReplicaSet controller, names it", pod: { metadata: { ownerReferences: [{ kind: "ReplicaSet", name: "web-1", controller: true }] } }, want: { controllerKind: "ReplicaSet", ownerKinds: ["ReplicaSet"], localStorage: false } },
-    { name: "given an owner that is not the controller, has no controller", pod: { metadata: { ownerReferences: [{ kind: "ReplicaSet", name: "web-1" }] } }, want: { controllerKind: undefined, ownerKinds: ["ReplicaSet"] } },
+    {
+      name: "given a ReplicaSet controller, names it",
+      pod: { metadata: { ownerReferences: [{ kind: "ReplicaSet", name: "web-1", controller: true }] } },
+      want: { controllerKind: "ReplicaSet", ownerKinds: ["ReplicaSet"], localStorage: false },
+    },
+    {
+      name: "given an owner that is not the controller, has no controller",
+      pod: { metadata: { ownerReferences: [{ kind: "ReplicaSet", name: "web-1" }] } },
+      want: { controllerKind: undefined, ownerKinds: ["ReplicaSet"] },
+    },
     { name: "given an emptyDir volume, has local storage", pod: { spec: { volumes: [{ emptyDir: {} }] } }, want: { localStorage: true } },
-    { name: "given a hostPath volume, has local storage", pod: { spec: { volumes: [{ hostPath: { path: "/var/log" } } as never] } }, want: { localStorage: true } },
-    { name: "given only other volumes (configMap, PVC), has none", pod: { spec: { volumes: [{ configMap: { name: "c" } } as never, { persistentVolumeClaim: { claimName: "d" } } as never] } }, want: { localStorage: false } },
-    { name: "given priority and class, keeps both", pod: { spec: { priority: 2000001000, priorityClassName: "system-node-critical" } }, want: { priority: 2000001000, priorityClassName: "system-node-critical" } },
-    { name: "given hvx.io/exempt, keeps its value", pod: { metadata: { annotations: { "hvx.io/exempt": "true" } } }, want: { exemptAnnotation: "true" } },
+    {
+      name: "given a hostPath volume, has local storage",
+      pod: { spec: { volumes: [{ hostPath: { path: "/var/log" } } as never] } },
+      want: { localStorage: true },
+    },
+    {
+      name: "given only other volumes (configMap, PVC), has none",
+      pod: { spec: { volumes: [{ configMap: { name: "c" } } as never, { persistentVolumeClaim: { claimName: "d" } } as never] } },
+      want: { localStorage: false },
+    },
+    {
+      name: "given priority and class, keeps both",
+      pod: { spec: { priority: 2000001000, priorityClassName: "system-node-critical" } },
+      want: { priority: 2000001000, priorityClassName: "system-node-critical" },
+    },
+    {
+      name: "given hvx.io/exempt, keeps its value",
+      pod: { metadata: { annotations: { "hvx.io/exempt": "true" } } },
+      want: { exemptAnnotation: "true" },
+    },
   ];
   for (const c of cases) {
     it(c.name, () => {

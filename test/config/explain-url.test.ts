@@ -9,5 +9,6 @@ describe("explainUrlFromEnv", () => {
     { name: "HVX_URL blank", env: { HVX_URL: "  " }, want: DEFAULT_EXPLAIN_URL },
   ];
   for (const c of cases) it(`given ${c.name}, returns ${c.want}`, () => expect(explainUrlFromEnv(c.env)).to.equal(c.want));
-  it("defaults to the default admin port (server.adminPort) on localhost", () => expect(DEFAULT_EXPLAIN_URL).to.equal(`http://localhost:${parseConfig(undefined).server.adminPort}`));
+  it("defaults to the default admin port (server.adminPort) on localhost", () =>
+    expect(DEFAULT_EXPLAIN_URL).to.equal(`http://localhost:${parseConfig(undefined).server.adminPort}`));
 });

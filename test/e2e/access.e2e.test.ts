@@ -42,22 +42,38 @@ describe("access: mutual TLS on the extender port, metrics on the admin port (in
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  const tls = (withClient: boolean) => ({ ca: ca.cert, servername: "hvx.hvx-system.svc", ...(withClient ? { cert: client.cert, key: client.key } : {}) });
+  const tls = (withClient: boolean) => ({
+    ca: ca.cert,
+    servername: "hvx.hvx-system.svc",
+    ...(withClient ? { cert: client.cert, key: client.key } : {}),
+  });
 
   it("answers /filter to kube-scheduler's client certificate", async () => {
     expect(hvx.extenderTls).to.equal(true);
-    const a = await rawRequest({ port: hvx.extenderPort, path: "/filter", headers: { "Content-Type": "application/json" }, body, tls: tls(true) });
+    const a = await rawRequest({
+      port: hvx.extenderPort,
+      path: "/filter",
+      headers: { "Content-Type": "application/json" },
+      body,
+      tls: tls(true),
+    });
     expect(a.status).to.equal(200);
     expect(JSON.parse(a.body).NodeNames).to.deep.equal(["a"]);
   });
 
   it("refuses a client without a certificate", async () => {
-    const outcome = await rawRequest({ port: hvx.extenderPort, path: "/filter", body, tls: tls(false), timeoutMs: 5000 }).then((a) => `answered ${a.status}`, (e: NodeJS.ErrnoException) => e.code ?? e.message);
+    const outcome = await rawRequest({ port: hvx.extenderPort, path: "/filter", body, tls: tls(false), timeoutMs: 5000 }).then(
+      (a) => `answered ${a.status}`,
+      (e: NodeJS.ErrnoException) => e.code ?? e.message,
+    );
     expect(outcome).to.match(/CERTIFICATE_REQUIRED/);
   });
 
   it("refuses plain HTTP on the extender port", async () => {
-    const outcome = await rawRequest({ port: hvx.extenderPort, path: "/filter", body, timeoutMs: 5000 }).then((a) => `answered ${a.status}`, (e: NodeJS.ErrnoException) => e.code ?? e.message);
+    const outcome = await rawRequest({ port: hvx.extenderPort, path: "/filter", body, timeoutMs: 5000 }).then(
+      (a) => `answered ${a.status}`,
+      (e: NodeJS.ErrnoException) => e.code ?? e.message,
+    );
     expect(outcome).to.not.equal("answered 200");
   });
 

@@ -21,7 +21,12 @@ async function run(command: string): Promise<string> {
   const res = await fetch(url!, method ? { method, headers: { "Content-Type": "application/json" }, body: readFileSync(file!) } : {});
   expect(res.status, command).to.equal(200);
   const text = await res.text();
-  return grep ? text.split("\n").filter((l) => l.startsWith(grep)).join("\n") : text;
+  return grep
+    ? text
+        .split("\n")
+        .filter((l) => l.startsWith(grep))
+        .join("\n")
+    : text;
 }
 
 type Check = (output: string) => void;
@@ -50,14 +55,19 @@ const CHECKS: Array<{ matches: RegExp; check: Check }> = [
   {
     matches: /\/preempt /,
     check: (out) => {
-      expect(Object.keys((JSON.parse(out) as { NodeNameToMetaVictims: object }).NodeNameToMetaVictims).sort()).to.deep.equal(["k8s-worker-07", "k8s-worker-09"]);
+      expect(Object.keys((JSON.parse(out) as { NodeNameToMetaVictims: object }).NodeNameToMetaVictims).sort()).to.deep.equal([
+        "k8s-worker-07",
+        "k8s-worker-09",
+      ]);
     },
   },
   {
     matches: /^npx hvx explain /,
     check: (out) => {
       const summary = out.trimEnd().split("\n").at(-1)!;
-      expect(summary).to.match(/^6 of 19 nodes rejected: 2 on esx-01 \(cpu ready \d+% >= 10%.*\), 2 on esx-02 \(balloon 2% >= 1%.*\), 2 on esx-03 \(.*swap-in rate 40 KB\/s >= 1 KB\/s.*\); 13 pass/);
+      expect(summary).to.match(
+        /^6 of 19 nodes rejected: 2 on esx-01 \(cpu ready \d+% >= 10%.*\), 2 on esx-02 \(balloon 2% >= 1%.*\), 2 on esx-03 \(.*swap-in rate 40 KB\/s >= 1 KB\/s.*\); 13 pass/,
+      );
       // the pending web replica: one replica already on esx-05, so workers 09-10 lose 2 points (9 -> 7)
       expect(out).to.match(/\nk8s-worker-09 .* spread -2 +7 \(9\)/);
       expect(out).to.match(/\nk8s-worker-07 .* pass +warm .* 2 +cpu ready 6% >= 5% \(warn\)/);
@@ -66,9 +76,13 @@ const CHECKS: Array<{ matches: RegExp; check: Check }> = [
   {
     matches: /\/debug\/explain /,
     check: (out) => {
-      const reply = JSON.parse(out) as { nodes: Array<{ node: string; verdict: string; heat: string; rules: Array<{ ageS?: number }>; headroom?: { terms: unknown[] } }> };
+      const reply = JSON.parse(out) as {
+        nodes: Array<{ node: string; verdict: string; heat: string; rules: Array<{ ageS?: number }>; headroom?: { terms: unknown[] } }>;
+      };
       expect(reply.nodes).to.have.length(19);
-      expect(reply.nodes.filter((n) => n.verdict === "reject").map((n) => n.node)).to.deep.equal(["01", "02", "03", "04", "05", "06"].map((n) => `k8s-worker-${n}`));
+      expect(reply.nodes.filter((n) => n.verdict === "reject").map((n) => n.node)).to.deep.equal(
+        ["01", "02", "03", "04", "05", "06"].map((n) => `k8s-worker-${n}`),
+      );
       expect(reply.nodes.find((n) => n.node === "k8s-worker-09")!.headroom!.terms).to.have.length(4);
       expect(reply.nodes.every((n) => n.rules.every((r) => typeof r.ageS === "number"))).to.equal(true);
     },
@@ -109,17 +123,27 @@ describe("the demo shows every feature (npm start's printed commands, in-process
   let commands: DemoCommand[] = [];
 
   before(async () => {
-    const config = parseConfig(`server: { port: ${await freePort()}, adminPort: ${await freePort()} }\nadmission: { port: ${await freePort()} }`);
+    const config = parseConfig(
+      `server: { port: ${await freePort()}, adminPort: ${await freePort()} }\nadmission: { port: ${await freePort()} }`,
+    );
     hvx = await startHvx(config, silentLogger(), { inCluster: false });
-    const ports: DemoPorts = { extender: `http://127.0.0.1:${hvx.extenderPort}`, admin: `http://127.0.0.1:${hvx.adminPort}`, admission: `http://127.0.0.1:${hvx.admissionPort}` };
+    const ports: DemoPorts = {
+      extender: `http://127.0.0.1:${hvx.extenderPort}`,
+      admin: `http://127.0.0.1:${hvx.adminPort}`,
+      admission: `http://127.0.0.1:${hvx.admissionPort}`,
+    };
     commands = demoCommands(ports, EXAMPLES);
     // The first poll and the cluster sync: the filter rejects, and explain sees the pending pod's cluster.
-    await until(async () => {
-      const res = await fetch(`${ports.admin}/debug/explain?pod=shop/web-5d8f7c9b6-pending`);
-      if (res.status !== 200) return undefined;
-      const body = (await res.json()) as { nodes: Array<{ verdict: string }> };
-      return body.nodes.length === 19 && body.nodes.some((n) => n.verdict === "reject") ? true : undefined;
-    }, 30_000, "the demo's first poll and cluster sync");
+    await until(
+      async () => {
+        const res = await fetch(`${ports.admin}/debug/explain?pod=shop/web-5d8f7c9b6-pending`);
+        if (res.status !== 200) return undefined;
+        const body = (await res.json()) as { nodes: Array<{ verdict: string }> };
+        return body.nodes.length === 19 && body.nodes.some((n) => n.verdict === "reject") ? true : undefined;
+      },
+      30_000,
+      "the demo's first poll and cluster sync",
+    );
   });
   after(() => hvx?.stop());
 
@@ -130,10 +154,16 @@ describe("the demo shows every feature (npm start's printed commands, in-process
   for (const example of ["filter-nodenames.json", "filter-nodes.json"]) {
     it(`given examples/${example}, /debug/explain gives every node /filter's verdict and reasons and /prioritize's score`, async () => {
       const body = readFileSync(`${EXAMPLES}/${example}`);
-      const post = async (url: string) => (await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body })).json();
+      const post = async (url: string) =>
+        (await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body })).json();
       const extender = `http://127.0.0.1:${hvx.extenderPort}`;
-      const explained = (await post(`http://127.0.0.1:${hvx.adminPort}/debug/explain`)) as { nodes: Array<{ node: string; verdict: string; reasons: string[]; score: number }> };
-      const filter = (await post(`${extender}/filter`)) as { FailedNodes: Record<string, string>; FailedAndUnresolvableNodes: Record<string, string> };
+      const explained = (await post(`http://127.0.0.1:${hvx.adminPort}/debug/explain`)) as {
+        nodes: Array<{ node: string; verdict: string; reasons: string[]; score: number }>;
+      };
+      const filter = (await post(`${extender}/filter`)) as {
+        FailedNodes: Record<string, string>;
+        FailedAndUnresolvableNodes: Record<string, string>;
+      };
       const scores = (await post(`${extender}/prioritize`)) as Array<{ Host: string; Score: number }>;
       expect(explained.nodes.map((n) => n.node)).to.deep.equal(scores.map((s) => s.Host));
       expect(explained.nodes).to.have.length(19);

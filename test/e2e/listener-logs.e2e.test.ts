@@ -29,7 +29,8 @@ describe("hvx serve start-up log (in process)", function () {
       expect(listening.filter((m) => m.startsWith("extender listening"))).to.have.length(1);
       expect(listening.filter((m) => m.startsWith("admission webhook listening (POST /mutate"))).to.have.length(1);
       const admin = listening.find((m) => m.startsWith("admin listening"))!;
-      for (const endpoint of ["GET /metrics", "GET /debug/hosts", "GET /debug/nodes", "GET /debug/shadow", "GET /healthz", "GET /readyz"]) expect(admin).to.include(endpoint);
+      for (const endpoint of ["GET /metrics", "GET /debug/hosts", "GET /debug/nodes", "GET /debug/shadow", "GET /healthz", "GET /readyz"])
+        expect(admin).to.include(endpoint);
     } finally {
       await hvx.stop();
       await mock.close();

@@ -64,9 +64,17 @@ describe("readiness of hvx serve (in process)", function () {
         expect(r.text).to.match(/^starting: waiting for the first vCenter poll cycle/);
         expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).to.equal(200);
       }
-      const filter = await fetch(`http://127.0.0.1:${running.extenderPort}/filter`, { method: "POST", body: JSON.stringify({ Pod: {}, NodeNames: ["a"] }) });
+      const filter = await fetch(`http://127.0.0.1:${running.extenderPort}/filter`, {
+        method: "POST",
+        body: JSON.stringify({ Pod: {}, NodeNames: ["a"] }),
+      });
       expect(filter.status).to.equal(200);
-      const readyAt = await until(async () => ((await readyz(running.extenderPort)).status === 200 ? Date.now() : undefined), 10_000, "ready after the grace", 100);
+      const readyAt = await until(
+        async () => ((await readyz(running.extenderPort)).status === 200 ? Date.now() : undefined),
+        10_000,
+        "ready after the grace",
+        100,
+      );
       expect(readyAt - startedAt).to.be.within(1900, 4000);
       expect((await readyz(running.adminPort)).status).to.equal(200);
     } finally {
@@ -79,7 +87,12 @@ describe("readiness of hvx serve (in process)", function () {
   it("given a vCenter that refuses connections, is ready as soon as the first poll cycle has failed (long before the 30 s grace)", async () => {
     const refused = await freePort();
     const { startedAt, running } = await start(`http://127.0.0.1:${refused}`, 30);
-    const readyAt = await until(async () => ((await readyz(running.extenderPort)).status === 200 ? Date.now() : undefined), 10_000, "ready after the failed poll", 50);
+    const readyAt = await until(
+      async () => ((await readyz(running.extenderPort)).status === 200 ? Date.now() : undefined),
+      10_000,
+      "ready after the failed poll",
+      50,
+    );
     expect(readyAt - startedAt).to.be.below(5000);
   });
 });

@@ -29,7 +29,16 @@ describe("rebalancing off a chronically hot host (end to end, in-process)", func
     vcenter = await startMockVcenter({ scenario });
     kube = await startFakeKubeApiserver();
     kube.controls.bulkLoad(demoCluster(scenario.vms));
-    kube.controls.upsertPod(samplePod({ namespace: "kube-system", name: "dns-0", nodeName: "k8s-worker-01", cpu: "100m", memory: "64Mi", owner: { kind: "ReplicaSet", name: "dns-1" } }));
+    kube.controls.upsertPod(
+      samplePod({
+        namespace: "kube-system",
+        name: "dns-0",
+        nodeName: "k8s-worker-01",
+        cpu: "100m",
+        memory: "64Mi",
+        owner: { kind: "ReplicaSet", name: "dns-1" },
+      }),
+    );
     dir = mkdtempSync(join(tmpdir(), "hvx-rebalance-"));
     writeFileSync(join(dir, "kubeconfig"), kube.kubeconfigYaml());
     const config = parseConfig(
@@ -53,14 +62,24 @@ describe("rebalancing off a chronically hot host (end to end, in-process)", func
 
   it("given dryRun false, evicts the ReplicaSet pod off esx-01, records an Event and counts it; leaves kube-system alone", async () => {
     // maxEvictionsPerHour 2: at most one cycle's worth, so the figures below settle.
-    await start("rebalance: { enabled: true, dryRun: false, intervalSeconds: 0.5, leaseDurationSeconds: 2, hotForMinutes: 0.02, maxEvictionsPerHour: 2 }");
-    await until(() => (kube.controls.stats().evictions.includes("evicted shop/web-5d8f7c9b6-0") ? true : undefined), 20_000, "the web pod's eviction");
+    await start(
+      "rebalance: { enabled: true, dryRun: false, intervalSeconds: 0.5, leaseDurationSeconds: 2, hotForMinutes: 0.02, maxEvictionsPerHour: 2 }",
+    );
+    await until(
+      () => (kube.controls.stats().evictions.includes("evicted shop/web-5d8f7c9b6-0") ? true : undefined),
+      20_000,
+      "the web pod's eviction",
+    );
     const evicted = kube.controls.stats().evictions;
     expect(evicted.length).to.be.within(1, 2);
     expect(kube.controls.getPod("shop", "web-5d8f7c9b6-0")).to.equal(undefined);
     expect(kube.controls.getPod("kube-system", "dns-0"), "exempt namespace").to.not.equal(undefined);
     expect(kube.controls.getLease("hvx-system", "hvx-rebalancer")).to.not.equal(undefined);
-    const events = await until(() => (kube.controls.events("shop").length === evicted.length ? kube.controls.events("shop") : undefined), 5_000, "one Event per eviction");
+    const events = await until(
+      () => (kube.controls.events("shop").length === evicted.length ? kube.controls.events("shop") : undefined),
+      5_000,
+      "one Event per eviction",
+    );
     expect(new Set(events.map((e) => e.reason))).to.deep.equal(new Set(["HvxRebalanced"]));
     const web = events.find((e) => e.involvedObject.name === "web-5d8f7c9b6-0");
     expect(web?.message).to.match(/ESXi host esx-01 \(host-11\) hot for \d+ min: cpu ready/);
@@ -71,7 +90,11 @@ describe("rebalancing off a chronically hot host (end to end, in-process)", func
 
   it("given the default dry run, records an Event and evicts nothing", async () => {
     await start("rebalance: { enabled: true, intervalSeconds: 0.5, leaseDurationSeconds: 2, hotForMinutes: 0.02 }");
-    const events = await until(() => kube.controls.events("shop").find((e) => e.involvedObject.name === "web-5d8f7c9b6-0"), 20_000, "a dry-run Event on the web pod");
+    const events = await until(
+      () => kube.controls.events("shop").find((e) => e.involvedObject.name === "web-5d8f7c9b6-0"),
+      20_000,
+      "a dry-run Event on the web pod",
+    );
     expect(events.reason).to.equal("HvxRebalanceDryRun");
     expect(kube.controls.stats().evictions).to.deep.equal([]);
     expect(kube.controls.getPod("shop", "web-5d8f7c9b6-0")).to.not.equal(undefined);

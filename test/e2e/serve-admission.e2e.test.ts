@@ -12,7 +12,9 @@ import { freePort } from "../fixtures/net.js";
 import { makeCertFiles } from "../fixtures/tls.js";
 
 const CLI = fileURLToPath(new URL("../../src/cli.js", import.meta.url));
-const REVIEW = JSON.parse(readFileSync(fileURLToPath(new URL("../../../examples/admissionreview-pod-create.json", import.meta.url)), "utf8")) as {
+const REVIEW = JSON.parse(
+  readFileSync(fileURLToPath(new URL("../../../examples/admissionreview-pod-create.json", import.meta.url)), "utf8"),
+) as {
   request: { uid: string; namespace: string; object: unknown };
 };
 /** Fresh samples are up to ~21 s old (the mock samples on 20 s boundaries); see serve.e2e.test.ts. */
@@ -86,7 +88,10 @@ describe("hvx serve with the webhook, the informers and the poller on (end to en
         "log: { level: debug }",
       ].join("\n"),
     );
-    child = spawn(process.execPath, [CLI, "serve", "--config", configPath], { env: { ...process.env, KUBECONFIG: "" }, stdio: ["ignore", "pipe", "pipe"] });
+    child = spawn(process.execPath, [CLI, "serve", "--config", configPath], {
+      env: { ...process.env, KUBECONFIG: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     child.stdout!.on("data", (d) => (output += d));
     child.stderr!.on("data", (d) => (output += d));
     base = `http://127.0.0.1:${port}`;
@@ -106,7 +111,15 @@ describe("hvx serve with the webhook, the informers and the poller on (end to en
     const body = JSON.stringify(REVIEW);
     return new Promise((resolve, reject) => {
       const req = httpsRequest(
-        { host: "127.0.0.1", port: admissionPort, path: "/mutate?timeout=10s", method: "POST", ca, agent: false, headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) } },
+        {
+          host: "127.0.0.1",
+          port: admissionPort,
+          path: "/mutate?timeout=10s",
+          method: "POST",
+          ca,
+          agent: false,
+          headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) },
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on("data", (c: Buffer) => chunks.push(c));
@@ -127,14 +140,26 @@ describe("hvx serve with the webhook, the informers and the poller on (end to en
 
   /** Mutates until the annotation matches (the informers and the poller feed the webhook asynchronously). */
   const mutateUntil = (re: RegExp, what: string, timeoutMs = 15_000) =>
-    until(async () => {
-      const r = await mutate();
-      return re.test(oversellAnnotation(r) ?? "") ? r : undefined;
-    }, timeoutMs, what, 250);
+    until(
+      async () => {
+        const r = await mutate();
+        return re.test(oversellAnnotation(r) ?? "") ? r : undefined;
+      },
+      timeoutMs,
+      what,
+      250,
+    );
 
   const filter = async (names: string[]) => {
-    const pod = { metadata: { name: "api-0", namespace: "payments", uid: "u-api-0" }, spec: { containers: [{ name: "api", resources: { requests: { cpu: "250m", memory: "512Mi" } } }] } };
-    const res = await fetch(`${base}/filter`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ Pod: pod, Nodes: null, NodeNames: names }) });
+    const pod = {
+      metadata: { name: "api-0", namespace: "payments", uid: "u-api-0" },
+      spec: { containers: [{ name: "api", resources: { requests: { cpu: "250m", memory: "512Mi" } } }] },
+    };
+    const res = await fetch(`${base}/filter`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ Pod: pod, Nodes: null, NodeNames: names }),
+    });
     return (await res.json()) as { NodeNames: string[]; FailedAndUnresolvableNodes: Record<string, string> };
   };
 
@@ -143,7 +168,9 @@ describe("hvx serve with the webhook, the informers and the poller on (end to en
     expect(r.response.uid).to.equal(REVIEW.request.uid);
     expect(r.response.allowed).to.equal(true);
     expect(r.response.patchType).to.equal("JSONPatch");
-    expect(oversellAnnotation(r)).to.equal("cpu=1,memory=1.25 (namespace label; cpu hot-host brake: 33% of hosts hot > 25%, memory stacked cap not binding)");
+    expect(oversellAnnotation(r)).to.equal(
+      "cpu=1,memory=1.25 (namespace label; cpu hot-host brake: 33% of hosts hot > 25%, memory stacked cap not binding)",
+    );
     expect(r.response.warnings).to.include("hvx: cpu requests not scaled (hot-host brake: 33% of hosts hot > 25%)");
     expect(r.response.warnings!.some((w) => /^hvx: memory requests scaled by 1\/1\.25 \(namespace label ratio; /.test(w))).to.equal(true);
   });
@@ -151,13 +178,17 @@ describe("hvx serve with the webhook, the informers and the poller on (end to en
   it("/filter on the same process rejects the hot host's node and passes a cool one", async () => {
     const r = await filter(["k8s-worker-01", "k8s-worker-09"]);
     expect(r.NodeNames).to.deep.equal(["k8s-worker-09"]);
-    expect(r.FailedAndUnresolvableNodes["k8s-worker-01"]).to.match(/^ESXi host esx-01 \(host-11\): cpu ready [\d.]+% >= 10% \(sampled \d+s ago\)/);
+    expect(r.FailedAndUnresolvableNodes["k8s-worker-01"]).to.match(
+      /^ESXi host esx-01 \(host-11\): cpu ready [\d.]+% >= 10% \(sampled \d+s ago\)/,
+    );
   });
 
   it("follows a namespace label changed in the API server (through the informer)", async () => {
     kube.controls.upsertNamespace(sampleNamespace("payments", { "hvx.io/oversell-cpu": "3", "hvx.io/oversell-memory": "1.5" }));
     const r = await mutateUntil(/memory=1\.5 /, "the new memory ratio");
-    expect(oversellAnnotation(r)).to.equal("cpu=1,memory=1.5 (namespace label; cpu hot-host brake: 33% of hosts hot > 25%, memory stacked cap not binding)");
+    expect(oversellAnnotation(r)).to.equal(
+      "cpu=1,memory=1.5 (namespace label; cpu hot-host brake: 33% of hosts hot > 25%, memory stacked cap not binding)",
+    );
   });
 
   it("lifts the CPU brake when the hot host cools, and applies it again when it heats up", async () => {
@@ -176,7 +207,9 @@ describe("hvx serve with the webhook, the informers and the poller on (end to en
     expect(oversellAnnotation(await mutate())).to.match(/^cpu=1,/);
     // Stale on the live clock: the cap and the brake never fall away (issue 8 §3); they say where they come from.
     const r = await mutateUntil(/last known host data/, "the data to become stale", MAX_AGE_S * 1000 + 15_000);
-    expect(oversellAnnotation(r)).to.match(/^cpu=1,memory=1\.5 \(namespace label; cpu hot-host brake: 33% of hosts hot > 25%, last known host data/);
+    expect(oversellAnnotation(r)).to.match(
+      /^cpu=1,memory=1\.5 \(namespace label; cpu hot-host brake: 33% of hosts hot > 25%, last known host data/,
+    );
     const f = await filter(["k8s-worker-01", "k8s-worker-09"]);
     expect(f.NodeNames).to.deep.equal(["k8s-worker-01", "k8s-worker-09"]);
   });

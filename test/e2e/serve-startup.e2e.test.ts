@@ -21,7 +21,10 @@ const EXAMPLES = new URL("../../../examples/", import.meta.url);
 function serve(dir: string, yaml: string): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
   const configPath = join(dir, "config.yaml");
   writeFileSync(configPath, yaml);
-  const child = spawn(process.execPath, [CLI, "serve", "--config", configPath], { env: { ...process.env, KUBECONFIG: "" }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [CLI, "serve", "--config", configPath], {
+    env: { ...process.env, KUBECONFIG: "" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (out += d));
@@ -76,21 +79,32 @@ describe("hvx serve: the demo (npm start) and start-up failures (end to end)", f
     running = hvx.child;
     const base = `http://127.0.0.1:${port}`;
     await until(async () => ((await fetch(`${base}/healthz`)).ok ? true : undefined), 20_000, "the demo to answer /healthz");
-    const filter = await until(async () => {
-      const b = (await (await postJson(`${base}/filter`, readFileSync(new URL("filter-nodenames.json", EXAMPLES), "utf8"))).json()) as { NodeNames: string[]; FailedAndUnresolvableNodes: Record<string, string> };
-      return Object.keys(b.FailedAndUnresolvableNodes).length > 0 ? b : undefined;
-    }, 20_000, "the demo's first poll");
+    const filter = await until(
+      async () => {
+        const b = (await (await postJson(`${base}/filter`, readFileSync(new URL("filter-nodenames.json", EXAMPLES), "utf8"))).json()) as {
+          NodeNames: string[];
+          FailedAndUnresolvableNodes: Record<string, string>;
+        };
+        return Object.keys(b.FailedAndUnresolvableNodes).length > 0 ? b : undefined;
+      },
+      20_000,
+      "the demo's first poll",
+    );
     expect(filter.FailedAndUnresolvableNodes["k8s-worker-01"]).to.match(/^ESXi host esx-01 \(host-11\): cpu ready/);
     expect(filter.NodeNames).to.include("k8s-worker-09");
 
     // The demo's webhook is plain HTTP; its hosts are those backing the fake API server's nodes
     // (13, three hot: 23 %, under the 25 % brake), so the demo pod is scaled once host data is in.
     const review = readFileSync(new URL("admissionreview-pod-create.json", EXAMPLES), "utf8");
-    const answer = await until(async () => {
-      const res = await postJson(`http://127.0.0.1:${admissionPort}/mutate`, review);
-      const b = (await res.json()) as { response: { allowed: boolean; patchType?: string; warnings?: string[] } };
-      return b.response.patchType !== undefined ? b : undefined;
-    }, 20_000, "the demo webhook to judge the demo hosts");
+    const answer = await until(
+      async () => {
+        const res = await postJson(`http://127.0.0.1:${admissionPort}/mutate`, review);
+        const b = (await res.json()) as { response: { allowed: boolean; patchType?: string; warnings?: string[] } };
+        return b.response.patchType !== undefined ? b : undefined;
+      },
+      20_000,
+      "the demo webhook to judge the demo hosts",
+    );
     expect(answer.response.allowed).to.equal(true);
     expect(answer.response.patchType).to.equal("JSONPatch");
 
@@ -111,7 +125,10 @@ describe("hvx serve: the demo (npm start) and start-up failures (end to end)", f
     const admissionPort = await freePort();
     const missing = join(dir, "no-such.crt");
     const started = Date.now();
-    const hvx = serve(dir, `server: { port: ${port} }\nadmission: { port: ${admissionPort}, tls: { certFile: "${missing}", keyFile: "${join(dir, "no-such.key")}" } }\n`);
+    const hvx = serve(
+      dir,
+      `server: { port: ${port} }\nadmission: { port: ${admissionPort}, tls: { certFile: "${missing}", keyFile: "${join(dir, "no-such.key")}" } }\n`,
+    );
     running = hvx.child;
     expect(await hvx.exited).to.equal(1);
     expect(Date.now() - started).to.be.below(20_000);
@@ -164,14 +181,22 @@ describe("startHvx: a start-up failure stops what was already started", function
     // The poller and the informers are stopped: once the cycle in flight has finished (and
     // logged out), no more requests to vCenter (polled every 0.2 s) nor to the API server
     // (the informers list, watch and retry). Open watches: see the next test.
-    const counts = () => ({ vcenter: Object.values(vcenter.controls.stats().requestsByRoute).reduce((a, b) => a + b, 0), kube: kube.controls.stats().requests });
+    const counts = () => ({
+      vcenter: Object.values(vcenter.controls.stats().requestsByRoute).reduce((a, b) => a + b, 0),
+      kube: kube.controls.stats().requests,
+    });
     let last = "";
-    await until(() => {
-      const now = JSON.stringify(counts());
-      if (now === last) return true;
-      last = now;
-      return undefined;
-    }, 15_000, "the cycle in flight to finish", 1000);
+    await until(
+      () => {
+        const now = JSON.stringify(counts());
+        if (now === last) return true;
+        last = now;
+        return undefined;
+      },
+      15_000,
+      "the cycle in flight to finish",
+      1000,
+    );
     const settled = counts();
     await new Promise((r) => setTimeout(r, 1500));
     expect(counts()).to.deep.equal(settled);

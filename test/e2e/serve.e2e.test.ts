@@ -36,7 +36,9 @@ describe("hvx serve as a separate process (end to end)", function () {
   let dir = "";
 
   before(async () => {
-    mock = await startMockVcenter({ scenario: { ...scenario, credentials: { username: "svc-hvx@vsphere.local", password: PASSWORD } } as typeof scenario });
+    mock = await startMockVcenter({
+      scenario: { ...scenario, credentials: { username: "svc-hvx@vsphere.local", password: PASSWORD } } as typeof scenario,
+    });
     const port = await freePort();
     const adminPort = await freePort();
     dir = mkdtempSync(join(tmpdir(), "hvx-e2e-"));
@@ -50,7 +52,12 @@ describe("hvx serve as a separate process (end to end)", function () {
     );
     writeFileSync(join(dir, "password"), `${PASSWORD}\n`);
     child = spawn(process.execPath, [CLI, "serve", "--config", configPath], {
-      env: { ...process.env, HVX_VCENTER_USERNAME: "svc-hvx@vsphere.local", HVX_VCENTER_PASSWORD_FILE: join(dir, "password"), KUBECONFIG: "" },
+      env: {
+        ...process.env,
+        HVX_VCENTER_USERNAME: "svc-hvx@vsphere.local",
+        HVX_VCENTER_PASSWORD_FILE: join(dir, "password"),
+        KUBECONFIG: "",
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     child.stdout!.on("data", (d) => (output += d));
@@ -67,22 +74,38 @@ describe("hvx serve as a separate process (end to end)", function () {
     if (!mockClosed) await mock?.close();
   });
 
-  const post = (verb: string) => fetch(`${base}/${verb}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: readFileSync(EXAMPLE) });
+  const post = (verb: string) =>
+    fetch(`${base}/${verb}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: readFileSync(EXAMPLE) });
 
   it("/filter rejects the nodes of the hot, ballooning and swapping hosts with reasons, and passes the others", async () => {
-    const body = await until(async () => {
-      const b = (await (await post("filter")).json()) as { NodeNames: string[]; FailedAndUnresolvableNodes: Record<string, string> };
-      return Object.keys(b.FailedAndUnresolvableNodes).length > 0 ? b : undefined;
-    }, 20_000, "the first poll's rejections");
-    expect(Object.keys(body.FailedAndUnresolvableNodes).sort()).to.deep.equal(["k8s-worker-01", "k8s-worker-02", "k8s-worker-03", "k8s-worker-04", "k8s-worker-05", "k8s-worker-06"]);
-    expect(body.FailedAndUnresolvableNodes["k8s-worker-01"]).to.match(/^ESXi host esx-01 \(host-11\): cpu ready [\d.]+% >= 10% \(sampled \d+s ago\)/);
+    const body = await until(
+      async () => {
+        const b = (await (await post("filter")).json()) as { NodeNames: string[]; FailedAndUnresolvableNodes: Record<string, string> };
+        return Object.keys(b.FailedAndUnresolvableNodes).length > 0 ? b : undefined;
+      },
+      20_000,
+      "the first poll's rejections",
+    );
+    expect(Object.keys(body.FailedAndUnresolvableNodes).sort()).to.deep.equal([
+      "k8s-worker-01",
+      "k8s-worker-02",
+      "k8s-worker-03",
+      "k8s-worker-04",
+      "k8s-worker-05",
+      "k8s-worker-06",
+    ]);
+    expect(body.FailedAndUnresolvableNodes["k8s-worker-01"]).to.match(
+      /^ESXi host esx-01 \(host-11\): cpu ready [\d.]+% >= 10% \(sampled \d+s ago\)/,
+    );
     expect(body.FailedAndUnresolvableNodes["k8s-worker-03"]).to.match(/esx-02 \(host-12\): balloon/);
     expect(body.FailedAndUnresolvableNodes["k8s-worker-05"]).to.match(/esx-03 \(host-13\): .*swap-in rate/);
     expect(body.NodeNames).to.deep.equal(Array.from({ length: 13 }, (_, i) => `k8s-worker-${String(7 + i).padStart(2, "0")}`));
   });
 
   it("/prioritize ranks cool hosts above the warm one and hot ones at 0", async () => {
-    const scores = Object.fromEntries(((await (await post("prioritize")).json()) as Array<{ Host: string; Score: number }>).map((h) => [h.Host, h.Score]));
+    const scores = Object.fromEntries(
+      ((await (await post("prioritize")).json()) as Array<{ Host: string; Score: number }>).map((h) => [h.Host, h.Score]),
+    );
     expect(scores["k8s-worker-01"]).to.equal(0);
     expect(scores["k8s-worker-07"]).to.be.within(1, 4);
     expect(scores["k8s-worker-09"]).to.be.above(scores["k8s-worker-07"]!);
@@ -95,10 +118,14 @@ describe("hvx serve as a separate process (end to end)", function () {
     const failedBefore = failedPolls(await metrics());
     await mock.close();
     mockClosed = true;
-    const failedAfter = await until(async () => {
-      const n = failedPolls(await metrics());
-      return n > failedBefore ? n : undefined;
-    }, 15_000, "a failed vCenter poll to be counted");
+    const failedAfter = await until(
+      async () => {
+        const n = failedPolls(await metrics());
+        return n > failedBefore ? n : undefined;
+      },
+      15_000,
+      "a failed vCenter poll to be counted",
+    );
     expect(failedAfter).to.be.greaterThan(failedBefore);
 
     // The same snapshot, a later clock: still judged from the last good data, and the
@@ -108,20 +135,30 @@ describe("hvx serve as a separate process (end to end)", function () {
     expect(first.FailedAndUnresolvableNodes["k8s-worker-01"]).to.match(/cpu ready/);
     const firstAge = sampledAgo(first.FailedAndUnresolvableNodes["k8s-worker-01"]);
     expect(firstAge).to.be.at.most(MAX_AGE_S);
-    const older = await until(async () => {
-      const b = (await (await post("filter")).json()) as { FailedAndUnresolvableNodes: Record<string, string> };
-      const reason = b.FailedAndUnresolvableNodes["k8s-worker-01"];
-      return reason === undefined || sampledAgo(reason) > firstAge ? b : undefined;
-    }, 5_000, "the sample age in the reason to grow", 250);
+    const older = await until(
+      async () => {
+        const b = (await (await post("filter")).json()) as { FailedAndUnresolvableNodes: Record<string, string> };
+        const reason = b.FailedAndUnresolvableNodes["k8s-worker-01"];
+        return reason === undefined || sampledAgo(reason) > firstAge ? b : undefined;
+      },
+      5_000,
+      "the sample age in the reason to grow",
+      250,
+    );
     const laterReason = older.FailedAndUnresolvableNodes["k8s-worker-01"];
     if (laterReason !== undefined) expect(sampledAgo(laterReason)).to.be.greaterThan(firstAge);
     expect((await fetch(`${base}/readyz`)).status).to.equal(200);
 
     // Past maxMetricAgeSeconds the verdicts are stale: no opinion (staleMetrics: pass), every node passes.
-    const stale = await until(async () => {
-      const b = (await (await post("filter")).json()) as { NodeNames: string[]; FailedAndUnresolvableNodes: Record<string, string> };
-      return Object.keys(b.FailedAndUnresolvableNodes).length === 0 ? b : undefined;
-    }, MAX_AGE_S * 1000 + 10_000, "the verdicts to become stale", 500);
+    const stale = await until(
+      async () => {
+        const b = (await (await post("filter")).json()) as { NodeNames: string[]; FailedAndUnresolvableNodes: Record<string, string> };
+        return Object.keys(b.FailedAndUnresolvableNodes).length === 0 ? b : undefined;
+      },
+      MAX_AGE_S * 1000 + 10_000,
+      "the verdicts to become stale",
+      500,
+    );
     expect(stale.NodeNames).to.have.length(19);
     expect(stale.NodeNames).to.include("k8s-worker-01");
     const scores = (await (await post("prioritize")).json()) as Array<{ Host: string; Score: number }>;

@@ -15,7 +15,14 @@ const FILTER_BODY = JSON.stringify({ Pod: { metadata: { name: "p" } }, Nodes: nu
 /** A POST /filter whose body is sent in two parts: the request is in flight in between. */
 function halfSent(port: number): { req: ClientRequest; finish(): void; answer: Promise<{ status: number; body: string }> } {
   const body = Buffer.from(FILTER_BODY);
-  const req = request({ host: "127.0.0.1", port, path: "/filter", method: "POST", headers: { "Content-Type": "application/json", "Content-Length": String(body.length) }, agent: false });
+  const req = request({
+    host: "127.0.0.1",
+    port,
+    path: "/filter",
+    method: "POST",
+    headers: { "Content-Type": "application/json", "Content-Length": String(body.length) },
+    agent: false,
+  });
   const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
     req.on("response", (res) => {
       let text = "";
@@ -58,12 +65,19 @@ describe("hvx serve drains on SIGTERM (child process)", function () {
         "log:\n  level: info",
       ].join("\n"),
     );
-    child = spawn(process.execPath, [CLI, "serve", "--config", configPath], { env: { ...process.env, KUBECONFIG: "" }, stdio: ["ignore", "pipe", "pipe"] });
+    child = spawn(process.execPath, [CLI, "serve", "--config", configPath], {
+      env: { ...process.env, KUBECONFIG: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     child.stdout!.on("data", (d) => (output += d));
     child.stderr!.on("data", (d) => (output += d));
     exited = new Promise((resolve) => child.once("exit", (code) => resolve({ code, atMs: Date.now() })));
     // The first poll fails at once (nothing listens on port 9): that ends it, so hvx is ready.
-    await until(async () => ((await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200 ? true : undefined), 20_000, "hvx to be ready");
+    await until(
+      async () => ((await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200 ? true : undefined),
+      20_000,
+      "hvx to be ready",
+    );
   });
 
   after(async () => {
@@ -80,25 +94,42 @@ describe("hvx serve drains on SIGTERM (child process)", function () {
     child.kill("SIGTERM");
 
     for (const p of [port, adminPort]) {
-      await until(async () => ((await fetch(`http://127.0.0.1:${p}/readyz`)).status === 503 ? true : undefined), 1500, `/readyz 503 on ${p}`, 50);
+      await until(
+        async () => ((await fetch(`http://127.0.0.1:${p}/readyz`)).status === 503 ? true : undefined),
+        1500,
+        `/readyz 503 on ${p}`,
+        50,
+      );
     }
     expect(await (await fetch(`http://127.0.0.1:${port}/readyz`)).text()).to.equal("shutting down");
     expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status, "alive while draining").to.equal(200);
 
-    const during = await rawRequest({ port, path: "/filter", headers: { "Content-Type": "application/json", Connection: "keep-alive" }, body: FILTER_BODY });
+    const during = await rawRequest({
+      port,
+      path: "/filter",
+      headers: { "Content-Type": "application/json", Connection: "keep-alive" },
+      body: FILTER_BODY,
+    });
     expect(during.status, "still served during the drain").to.equal(200);
     expect(during.headers.connection, "each answer closes its connection while draining").to.equal("close");
     expect(Date.now() - sigtermAt).to.be.below(1800);
 
     const refused = await until(
-      () => rawRequest({ port, path: "/filter", body: FILTER_BODY, timeoutMs: 1000 }).then(() => undefined, (e: NodeJS.ErrnoException) => (e.code === "ECONNREFUSED" ? Date.now() : undefined)),
+      () =>
+        rawRequest({ port, path: "/filter", body: FILTER_BODY, timeoutMs: 1000 }).then(
+          () => undefined,
+          (e: NodeJS.ErrnoException) => (e.code === "ECONNREFUSED" ? Date.now() : undefined),
+        ),
       8000,
       "the extender listener to close",
       100,
     );
     expect(refused - sigtermAt, "listeners close after server.shutdownDrainSeconds (2 s)").to.be.within(1900, 5000);
     for (const p of [adminPort, admissionPort]) {
-      const code = await rawRequest({ port: p, path: "/healthz", method: "GET", timeoutMs: 1000 }).then(() => "answered", (e: NodeJS.ErrnoException) => e.code);
+      const code = await rawRequest({ port: p, path: "/healthz", method: "GET", timeoutMs: 1000 }).then(
+        () => "answered",
+        (e: NodeJS.ErrnoException) => e.code,
+      );
       expect(code, `port ${p} closed too`).to.equal("ECONNREFUSED");
     }
 
@@ -110,7 +141,10 @@ describe("hvx serve drains on SIGTERM (child process)", function () {
     const exit = await exited;
     expect(exit.code, output.slice(-2000)).to.equal(0);
     expect(exit.atMs - sigtermAt, "exit after drain (2 s) + in-flight cap (10 s)").to.be.within(11_000, 16_000);
-    const stuckOutcome = await stuck.answer.then(() => "answered", () => "cut");
+    const stuckOutcome = await stuck.answer.then(
+      () => "answered",
+      () => "cut",
+    );
     expect(stuckOutcome).to.equal("cut");
     expect(output).to.match(/shutting down: \/readyz answers 503/);
   });

@@ -15,7 +15,11 @@ describe("hvx serve with an invalid quantity in its configuration (child process
     try {
       const configPath = join(dir, "config.yaml");
       writeFileSync(configPath, 'admission:\n  minCpu: "10 m"\nburstGuard:\n  defaultMemory: 128 Mi\n');
-      const run = spawnSync(process.execPath, [CLI, "serve", "--config", configPath], { encoding: "utf8", timeout: 15_000, env: { ...process.env, KUBECONFIG: "" } });
+      const run = spawnSync(process.execPath, [CLI, "serve", "--config", configPath], {
+        encoding: "utf8",
+        timeout: 15_000,
+        env: { ...process.env, KUBECONFIG: "" },
+      });
       expect(run.status).to.equal(1);
       expect(run.stderr).to.include('admission.minCpu: "10 m" is not a cpu quantity');
       expect(run.stderr).to.include('burstGuard.defaultMemory: "128 Mi" is not a memory quantity');

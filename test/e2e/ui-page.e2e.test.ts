@@ -26,12 +26,27 @@ describe("the /ui page in chromium (demo, end to end)", function () {
       if (process.env["HVX_BROWSER_REQUIRED"]) throw new Error(`no browser at ${CHROMIUM}: install Debian's chromium`);
       this.skip();
     }
-    const config = parseConfig([`server: { port: ${await freePort()}, adminPort: ${await freePort()} }`, "vcenter: { pollIntervalSeconds: 2 }", "admission: { enabled: false }"].join("\n"));
+    const config = parseConfig(
+      [
+        `server: { port: ${await freePort()}, adminPort: ${await freePort()} }`,
+        "vcenter: { pollIntervalSeconds: 2 }",
+        "admission: { enabled: false }",
+      ].join("\n"),
+    );
     hvx = await startHvx(config, silentLogger(), { inCluster: false, podNamespace: "hvx-system" });
     admin = `http://127.0.0.1:${hvx.adminPort}`;
-    await until(async () => (((await (await fetch(`${admin}/debug/hosts`)).json()) as { polledAt: string | null }).polledAt !== null ? true : undefined), 30_000, "first poll");
+    await until(
+      async () =>
+        ((await (await fetch(`${admin}/debug/hosts`)).json()) as { polledAt: string | null }).polledAt !== null ? true : undefined,
+      30_000,
+      "first poll",
+    );
     const puppeteer = await import("puppeteer-core");
-    browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
+    browser = await puppeteer.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+    });
   });
 
   after(async () => {
@@ -51,7 +66,9 @@ describe("the /ui page in chromium (demo, end to end)", function () {
     await page.goto(`${admin}/ui`, { waitUntil: "networkidle0" });
     await page.waitForSelector("body[data-loaded=true]");
     const expected = (await (await fetch(`${admin}/debug/hosts`)).json()) as HostsView;
-    const tiles = await page.$$eval(".tile", (els) => els.map((e) => ({ name: e.getAttribute("data-host"), heat: e.getAttribute("data-heat"), vms: e.querySelectorAll(".vm").length })));
+    const tiles = await page.$$eval(".tile", (els) =>
+      els.map((e) => ({ name: e.getAttribute("data-host"), heat: e.getAttribute("data-heat"), vms: e.querySelectorAll(".vm").length })),
+    );
     expect(tiles.map((t) => t.name).sort()).to.deep.equal(expected.hosts.map((h) => h.name).sort());
     for (const h of expected.hosts) expect(tiles.find((t) => t.name === h.name)).to.deep.include({ heat: h.heat, vms: h.vms.length });
     // The demo scenario has hot, warm and cool hosts.
@@ -76,8 +93,19 @@ describe("the /ui page in chromium (demo, end to end)", function () {
   it("the explain form shows the hot nodes' reasons (when /debug/explain is served)", async function () {
     const expected = (await (await fetch(`${admin}/debug/hosts`)).json()) as HostsView;
     const hot = expected.hosts.find((h) => h.heat === "hot")!;
-    const args = { Pod: { metadata: { name: "web-0", namespace: "shop", uid: "u-web-0" }, spec: { containers: [{ name: "web", resources: { requests: { cpu: "100m" } } }] } }, Nodes: null, NodeNames: hot.vms.map((v) => v.name) };
-    const probe = await fetch(`${admin}/debug/explain`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(args) });
+    const args = {
+      Pod: {
+        metadata: { name: "web-0", namespace: "shop", uid: "u-web-0" },
+        spec: { containers: [{ name: "web", resources: { requests: { cpu: "100m" } } }] },
+      },
+      Nodes: null,
+      NodeNames: hot.vms.map((v) => v.name),
+    };
+    const probe = await fetch(`${admin}/debug/explain`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(args),
+    });
     if (probe.status === 404) this.skip();
     const page = await browser!.newPage();
     await page.goto(`${admin}/ui`, { waitUntil: "networkidle0" });

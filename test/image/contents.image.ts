@@ -77,12 +77,33 @@ describe(`the image (${IMAGE}): contents and user`, function () {
        const paths = ${JSON.stringify([...production, ...devOnly, ...others])};
        console.log(JSON.stringify(Object.fromEntries(paths.map((p) => [p, fs.existsSync(path.resolve("/app", p))]))));`,
     );
-    expect(production.filter((p) => !present[p]), "production packages missing from the image").to.deep.equal([]);
-    expect([...devOnly, ...others].filter((p) => present[p]), "must not be in the image").to.deep.equal([]);
+    expect(
+      production.filter((p) => !present[p]),
+      "production packages missing from the image",
+    ).to.deep.equal([]);
+    expect(
+      [...devOnly, ...others].filter((p) => present[p]),
+      "must not be in the image",
+    ).to.deep.equal([]);
   });
 
   it("its user cannot write to /app or elsewhere in the image, only to /tmp", () => {
-    const probes = ["/app", "/app/dist", "/app/dist/src", "/app/dist/src/config", "/app/node_modules", "/app/node_modules/express", "/", "/etc", "/usr/local/bin", "/home", "/root", "/opt", "/var", "/var/lib"];
+    const probes = [
+      "/app",
+      "/app/dist",
+      "/app/dist/src",
+      "/app/dist/src/config",
+      "/app/node_modules",
+      "/app/node_modules/express",
+      "/",
+      "/etc",
+      "/usr/local/bin",
+      "/home",
+      "/root",
+      "/opt",
+      "/var",
+      "/var/lib",
+    ];
     const results = nodeJson<Record<string, string>>(
       ctr,
       `const fs = require("fs");
@@ -101,13 +122,19 @@ describe(`the image (${IMAGE}): contents and user`, function () {
   it("has nothing writable to its user but /tmp and the Debian base's empty sticky directories (read-only in the pod)", () => {
     // -xdev: the image's own filesystem, not /proc, /sys, /dev or the files buildah binds in.
     const r = ctr.run(["find", "/", "-xdev", "-writable", "(", "-type", "d", "-o", "-type", "f", ")", "-printf", "%p %m %s\\n"]);
-    const writable = r.stdout.trim().split("\n").filter((l) => l !== "").map((l) => l.split(" "));
+    const writable = r.stdout
+      .trim()
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => l.split(" "));
     expect(writable.map(([p]) => p)).to.include("/tmp");
     for (const [path, mode] of writable) {
       if (path === "/tmp") continue;
       // /var/tmp and /run/lock come with Debian (mode 1777); readOnlyRootFilesystem closes them,
       // which the security-context test checks by running the image with a read-only root.
-      expect([path, mode], "writable outside /tmp").to.satisfy(([p, m]: string[]) => ["/var/tmp", "/run/lock"].includes(p!) && m === "1777");
+      expect([path, mode], "writable outside /tmp").to.satisfy(
+        ([p, m]: string[]) => ["/var/tmp", "/run/lock"].includes(p!) && m === "1777",
+      );
       expect(ctr.run(["find", path!, "-mindepth", "1"]).stdout.trim(), `${path} holds nothing`).to.equal("");
     }
   });

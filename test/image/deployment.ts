@@ -74,8 +74,8 @@ export function podRunFromDeployment(
   }
 
   return {
-    ...(override.command ?? container.command ? { command: override.command ?? container.command } : {}),
-    ...(override.args ?? container.args ? { args: override.args ?? container.args } : {}),
+    ...((override.command ?? container.command) ? { command: override.command ?? container.command } : {}),
+    ...((override.args ?? container.args) ? { args: override.args ?? container.args } : {}),
     env: { ...env, ...override.env },
     uid,
     gid,

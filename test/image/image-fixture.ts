@@ -153,7 +153,10 @@ export async function startLikePod(spec: PodRun): Promise<PodProcess> {
     }
   }
   const env = [...(config.Env ?? []), ...Object.entries(spec.env ?? {}).map(([k, v]) => `${k}=${v}`)];
-  const argv = spec.command !== undefined ? [...spec.command, ...(spec.args ?? [])] : [...(config.Entrypoint ?? []), ...(spec.args ?? config.Cmd ?? [])];
+  const argv =
+    spec.command !== undefined
+      ? [...spec.command, ...(spec.args ?? [])]
+      : [...(config.Entrypoint ?? []), ...(spec.args ?? config.Cmd ?? [])];
   const script = [
     "set -e",
     `R=${q(root)}`,
@@ -170,7 +173,9 @@ export async function startLikePod(spec: PodRun): Promise<PodProcess> {
     ]),
     `exec setpriv --no-new-privs chroot --userspec=${spec.uid}:${spec.gid} --groups=${spec.fsGroup ?? spec.gid} "$R" ` +
       `/usr/bin/env -i -C ${q(config.WorkingDir || "/")} ${env.map(q).join(" ")} ${argv.map(q).join(" ")}`,
-  ].filter((l) => l !== "").join("\n");
+  ]
+    .filter((l) => l !== "")
+    .join("\n");
   const child = spawn("unshare", ["--mount", "--pid", "--fork", "--propagation", "private", "sh", "-c", script], {
     stdio: ["ignore", "pipe", "pipe"],
   });

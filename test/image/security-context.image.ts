@@ -69,19 +69,33 @@ describe(`manifests' securityContext fits the image (${IMAGE})`, function () {
 
     skipUnless(this, podRunUnavailable());
     const dir = mkdtempSync(join(tmpdir(), "hvx-image-ro-"));
-    const targets = ["/tmp", "/app", "/app/dist/src", "/app/node_modules", "/var/tmp", "/run/lock", "/etc/hvx", "/etc/hvx/vcenter-credentials", "/"];
+    const targets = [
+      "/tmp",
+      "/app",
+      "/app/dist/src",
+      "/app/node_modules",
+      "/var/tmp",
+      "/run/lock",
+      "/etc/hvx",
+      "/etc/hvx/vcenter-credentials",
+      "/",
+    ];
     const run = await startLikePod(
-      podRunFromDeployment(dir, { config: { "config.yaml": "{}\n" } }, {
-        command: [
-          "node",
-          "-e",
-          `const fs = require("fs"), os = require("os"), out = { tmpdir: os.tmpdir() };
+      podRunFromDeployment(
+        dir,
+        { config: { "config.yaml": "{}\n" } },
+        {
+          command: [
+            "node",
+            "-e",
+            `const fs = require("fs"), os = require("os"), out = { tmpdir: os.tmpdir() };
            for (const d of ${JSON.stringify(targets)}) {
              try { fs.writeFileSync(d.replace(/\\/$/, "") + "/hvx-write-probe", "x"); out[d] = "written"; } catch (err) { out[d] = err.code; }
            }
            console.log(JSON.stringify(out));`,
-        ],
-      }),
+          ],
+        },
+      ),
     );
     try {
       const exit = await run.exited;

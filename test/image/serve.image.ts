@@ -26,7 +26,11 @@ async function startMock(): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [CLI, "mock-vcenter", "--port", String(port)], { stdio: ["ignore", "ignore", "pipe"] });
   let err = "";
   child.stderr!.on("data", (d) => (err += d));
-  await until(() => (/mock vCenter serving/.test(err) ? true : child.exitCode !== null ? Promise.reject(new Error(err)) : undefined), 15_000, "the mock vCenter");
+  await until(
+    () => (/mock vCenter serving/.test(err) ? true : child.exitCode !== null ? Promise.reject(new Error(err)) : undefined),
+    15_000,
+    "the mock vCenter",
+  );
   return { child, url: `http://127.0.0.1:${port}` };
 }
 
@@ -63,10 +67,14 @@ describe(`the image (${IMAGE}) run as manifests/base/deployment.yaml runs it (re
     pod = await startLikePod(podRunFromDeployment(dir, { config: { "config.yaml": toYaml(config) }, "vcenter-credentials": CREDENTIALS }));
     extender = `http://127.0.0.1:${extenderPort}`;
     admin = `http://127.0.0.1:${adminPort}`;
-    await until(async () => {
-      if (pod!.child.exitCode !== null) throw new Error(`hvx exited: ${pod!.output()}`);
-      return (await fetch(`${extender}/healthz`)).ok ? true : undefined;
-    }, 30_000, "hvx in the image to answer /healthz");
+    await until(
+      async () => {
+        if (pod!.child.exitCode !== null) throw new Error(`hvx exited: ${pod!.output()}`);
+        return (await fetch(`${extender}/healthz`)).ok ? true : undefined;
+      },
+      30_000,
+      "hvx in the image to answer /healthz",
+    );
   });
 
   after(async function () {
@@ -77,12 +85,27 @@ describe(`the image (${IMAGE}) run as manifests/base/deployment.yaml runs it (re
   });
 
   it("answers /filter with the nodes of the demo's hot hosts rejected", async () => {
-    const body = await until(async () => {
-      const res = await fetch(`${extender}/filter`, { method: "POST", headers: { "Content-Type": "application/json" }, body: readFileSync(EXAMPLE) });
-      const b = (await res.json()) as { NodeNames: string[]; FailedAndUnresolvableNodes: Record<string, string> };
-      return Object.keys(b.FailedAndUnresolvableNodes).length > 0 ? b : undefined;
-    }, 30_000, "the first poll's rejections");
-    expect(Object.keys(body.FailedAndUnresolvableNodes).sort()).to.deep.equal(["k8s-worker-01", "k8s-worker-02", "k8s-worker-03", "k8s-worker-04", "k8s-worker-05", "k8s-worker-06"]);
+    const body = await until(
+      async () => {
+        const res = await fetch(`${extender}/filter`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: readFileSync(EXAMPLE),
+        });
+        const b = (await res.json()) as { NodeNames: string[]; FailedAndUnresolvableNodes: Record<string, string> };
+        return Object.keys(b.FailedAndUnresolvableNodes).length > 0 ? b : undefined;
+      },
+      30_000,
+      "the first poll's rejections",
+    );
+    expect(Object.keys(body.FailedAndUnresolvableNodes).sort()).to.deep.equal([
+      "k8s-worker-01",
+      "k8s-worker-02",
+      "k8s-worker-03",
+      "k8s-worker-04",
+      "k8s-worker-05",
+      "k8s-worker-06",
+    ]);
     expect(body.FailedAndUnresolvableNodes["k8s-worker-01"]).to.match(/^ESXi host esx-01 \(host-11\): cpu ready/);
     expect(body.NodeNames).to.deep.equal(Array.from({ length: 13 }, (_, i) => `k8s-worker-${String(7 + i).padStart(2, "0")}`));
   });
@@ -138,7 +161,13 @@ describe(`the image (${IMAGE}): clear messages where the source tree is missing`
   });
 
   async function runToEnd(name: string, args: string[] | undefined, config: object): Promise<{ code: number | null; output: string }> {
-    const pod = await startLikePod(podRunFromDeployment(join(dir, name), { config: { "config.yaml": toYaml(config) }, "vcenter-credentials": CREDENTIALS }, args ? { args } : {}));
+    const pod = await startLikePod(
+      podRunFromDeployment(
+        join(dir, name),
+        { config: { "config.yaml": toYaml(config) }, "vcenter-credentials": CREDENTIALS },
+        args ? { args } : {},
+      ),
+    );
     try {
       const exit = await exitWithin(pod, 30_000);
       expect(exit, `still running: ${pod.output()}`).to.not.equal("timeout");
@@ -151,7 +180,9 @@ describe(`the image (${IMAGE}): clear messages where the source tree is missing`
   it("without vcenter.url, serve exits 1 saying that vcenter.url must be set (the demo's mocks are not in the image)", async () => {
     const { code, output } = await runToEnd("no-url", undefined, { kubernetes: { enabled: false }, admission: { enabled: false } });
     expect(code, output).to.equal(1);
-    expect(output).to.include("hvx: vcenter.url is not set and the bundled mocks are not installed here (production image): set vcenter.url");
+    expect(output).to.include(
+      "hvx: vcenter.url is not set and the bundled mocks are not installed here (production image): set vcenter.url",
+    );
     expect(output).to.not.include("Cannot find module");
   });
 

@@ -14,7 +14,11 @@ interface Stage {
 function parseDockerfile(text: string): Stage[] {
   const args = new Map<string, string>();
   const stages: Stage[] = [];
-  const lines = text.replace(/\\\n/g, " ").split("\n").map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#"));
+  const lines = text
+    .replace(/\\\n/g, " ")
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "" && !l.startsWith("#"));
   for (const line of lines) {
     const arg = /^ARG\s+(\w+)=(\S+)$/.exec(line);
     if (arg !== null && stages.length === 0) args.set(arg[1]!, arg[2]!);
@@ -51,15 +55,17 @@ function packageName(specifier: string): string {
 
 /** Folders of dist/ that a stage copies from the build stage: `COPY --from=build /app/dist/X ./dist/X`. */
 function distDirs(stage: Stage): string[] {
-  return stage.lines.filter((l) => l.startsWith("COPY")).flatMap((l) => {
-    const m = /^COPY --from=build \/app\/dist\/(\S+) \.\/dist\/(\S+)$/.exec(l);
-    if (m === null) {
-      expect(l, "dist/ is copied folder by folder").to.not.match(/dist/);
-      return [];
-    }
-    expect(m[2], l).to.equal(m[1]);
-    return [m[1]!];
-  });
+  return stage.lines
+    .filter((l) => l.startsWith("COPY"))
+    .flatMap((l) => {
+      const m = /^COPY --from=build \/app\/dist\/(\S+) \.\/dist\/(\S+)$/.exec(l);
+      if (m === null) {
+        expect(l, "dist/ is copied folder by folder").to.not.match(/dist/);
+        return [];
+      }
+      expect(m[2], l).to.equal(m[1]);
+      return [m[1]!];
+    });
 }
 
 describe("Dockerfile", () => {
@@ -82,7 +88,10 @@ describe("Dockerfile", () => {
     if (depsStage !== runtime) expect(nodeModules).to.include(`--from=${depsStage!.name} `);
     expect(distDirs(runtime)).to.include("src");
     for (const dir of distDirs(runtime)) expect(dir, "tests and benchmarks stay out of the image").to.not.match(/^(test|bench)/);
-    expect(copies.some((l) => /package\.json/.test(l)), "package.json carries type: module").to.equal(true);
+    expect(
+      copies.some((l) => /package\.json/.test(l)),
+      "package.json carries type: module",
+    ).to.equal(true);
   });
 
   it("runs as uid 65532 with the serve command as default", () => {
@@ -94,7 +103,9 @@ describe("Dockerfile", () => {
   });
 
   it("keeps local builds, dependencies and git out of the build context", () => {
-    const ignored = readFileSync(join(PROJECT_ROOT, ".dockerignore"), "utf8").split("\n").map((l) => l.trim());
+    const ignored = readFileSync(join(PROJECT_ROOT, ".dockerignore"), "utf8")
+      .split("\n")
+      .map((l) => l.trim());
     expect(ignored).to.include.members(["node_modules", "dist", ".git"]);
   });
 

@@ -56,10 +56,15 @@ describe("manifests/admission/gen-certs.sh against the fake API server", functio
   });
 
   it("given the webhook configuration does not exist yet, stops with a message saying what to apply first and writes no Secret", async () => {
-    const err = (await script().then(() => undefined, (e: unknown) => e)) as { code: number; stderr: string } | undefined;
+    const err = (await script().then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as { code: number; stderr: string } | undefined;
     expect(err, "the script fails").to.not.equal(undefined);
     expect(err!.code).to.equal(1);
-    expect(err!.stderr).to.match(/mutatingwebhookconfiguration\/hvx not found: apply it first \(kubectl apply -k manifests\/overlays\/webhook-gen-certs\)/);
+    expect(err!.stderr).to.match(
+      /mutatingwebhookconfiguration\/hvx not found: apply it first \(kubectl apply -k manifests\/overlays\/webhook-gen-certs\)/,
+    );
     expect((await getJson("/api/v1/namespaces/hvx-system/secrets/hvx-webhook-tls")).status).to.equal(404);
   });
 
@@ -74,7 +79,9 @@ describe("manifests/admission/gen-certs.sh against the fake API server", functio
     expect(Object.keys(secret.data).sort()).to.deep.equal(["ca.crt", "tls.crt", "tls.key"]);
     const stored = (await getJson("/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations/hvx")).body;
     expect(stored.webhooks[0].clientConfig.caBundle).to.equal(secret.data["ca.crt"]);
-    expect(stored.webhooks[0].clientConfig.service, "the rest of the configuration is untouched").to.deep.equal(mwc.webhooks[0].clientConfig.service);
+    expect(stored.webhooks[0].clientConfig.service, "the rest of the configuration is untouched").to.deep.equal(
+      mwc.webhooks[0].clientConfig.service,
+    );
     const ca = new X509Certificate(Buffer.from(secret.data["ca.crt"], "base64"));
     const cert = new X509Certificate(Buffer.from(secret.data["tls.crt"], "base64"));
     expect(cert.verify(ca.publicKey), "signed by the CA in caBundle").to.equal(true);

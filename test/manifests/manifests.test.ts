@@ -3,15 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { parseConfig } from "../../src/config/index.js";
-import {
-  findOne,
-  leafPaths,
-  loadManifests,
-  MANIFESTS_DIR,
-  quantityToNumber,
-  valueAt,
-  type Obj,
-} from "./load-manifests.js";
+import { findOne, leafPaths, loadManifests, MANIFESTS_DIR, quantityToNumber, valueAt, type Obj } from "./load-manifests.js";
 import { EXTENDER_FIELDS, EXTENDER_TLS_FIELDS, unknownSchedulerFields } from "./scheduler-config-fields.js";
 
 const NS = "hvx-system";
@@ -115,7 +107,10 @@ describe("manifests/base/deployment.yaml", () => {
     const env = new Map((container.env as Obj[]).map((e) => [e.name, e]));
     expect(env.get("POD_NAMESPACE")?.valueFrom?.fieldRef?.fieldPath).to.equal("metadata.namespace");
     const secret = findOne(docs, "Secret", "hvx-vcenter-credentials").obj;
-    for (const [name, key] of [["HVX_VCENTER_USERNAME_FILE", "username"], ["HVX_VCENTER_PASSWORD_FILE", "password"]] as const) {
+    for (const [name, key] of [
+      ["HVX_VCENTER_USERNAME_FILE", "username"],
+      ["HVX_VCENTER_PASSWORD_FILE", "password"],
+    ] as const) {
       const path: string = env.get(name)?.value;
       expect(path, name).to.match(new RegExp(`/${key}$`));
       expect(volumeFor(path)?.secret?.secretName, name).to.equal("hvx-vcenter-credentials");
@@ -190,27 +185,41 @@ describe("manifests/base/networkpolicy.yaml", () => {
 describe("manifests/base/rbac.yaml", () => {
   /** Rules flattened to `group/resource:verb` so that "exactly, nothing wider" is one comparison. */
   const flatten = (rules: Obj[]): string[] =>
-    rules.flatMap((r) => {
-      expect(r.resourceNames ?? [], "resourceNames").to.deep.equal([]);
-      expect(r.nonResourceURLs ?? [], "nonResourceURLs").to.deep.equal([]);
-      return (r.apiGroups as string[]).flatMap((g) =>
-        (r.resources as string[]).flatMap((res) => (r.verbs as string[]).map((v) => `${g}/${res}:${v}`)),
-      );
-    }).sort();
+    rules
+      .flatMap((r) => {
+        expect(r.resourceNames ?? [], "resourceNames").to.deep.equal([]);
+        expect(r.nonResourceURLs ?? [], "nonResourceURLs").to.deep.equal([]);
+        return (r.apiGroups as string[]).flatMap((g) =>
+          (r.resources as string[]).flatMap((res) => (r.verbs as string[]).map((v) => `${g}/${res}:${v}`)),
+        );
+      })
+      .sort();
 
   it("grants the ClusterRole exactly nodes get/list/watch/patch, pods get/list/watch, namespaces list/watch, pods/eviction and events create", () => {
     const role = findOne(docs, "ClusterRole", "hvx").obj;
-    expect(flatten(role.rules)).to.deep.equal(
-      ["/events:create", "/namespaces:list", "/namespaces:watch", "/nodes:get", "/nodes:list", "/nodes:patch", "/nodes:watch", "/pods/eviction:create", "/pods:get", "/pods:list", "/pods:watch"],
-    );
+    expect(flatten(role.rules)).to.deep.equal([
+      "/events:create",
+      "/namespaces:list",
+      "/namespaces:watch",
+      "/nodes:get",
+      "/nodes:list",
+      "/nodes:patch",
+      "/nodes:watch",
+      "/pods/eviction:create",
+      "/pods:get",
+      "/pods:list",
+      "/pods:watch",
+    ]);
   });
 
   it("grants the Role hvx-node-labeller exactly leases get/create/update in hvx-system", () => {
     const role = findOne(docs, "Role", "hvx-node-labeller").obj;
     expect(role.metadata.namespace).to.equal(NS);
-    expect(flatten(role.rules)).to.deep.equal(
-      ["coordination.k8s.io/leases:create", "coordination.k8s.io/leases:get", "coordination.k8s.io/leases:update"],
-    );
+    expect(flatten(role.rules)).to.deep.equal([
+      "coordination.k8s.io/leases:create",
+      "coordination.k8s.io/leases:get",
+      "coordination.k8s.io/leases:update",
+    ]);
   });
 
   it("binds both roles to the hvx service account and defines no other role", () => {
@@ -239,7 +248,10 @@ describe("manifests/kube-scheduler-config.yaml", () => {
     expect(unknownSchedulerFields(cfg), "fields kubescheduler.config.k8s.io/v1 does not know").to.deep.equal([]);
     expect(cfg.extenders).to.have.length(1);
     const ext: Obj = cfg.extenders[0];
-    expect(Object.keys(ext).filter((k) => !EXTENDER_FIELDS.includes(k)), "unknown extender fields").to.deep.equal([]);
+    expect(
+      Object.keys(ext).filter((k) => !EXTENDER_FIELDS.includes(k)),
+      "unknown extender fields",
+    ).to.deep.equal([]);
     expect(ext).to.include({
       urlPrefix: "http://hvx.hvx-system.svc:8888",
       filterVerb: "filter",
@@ -249,7 +261,9 @@ describe("manifests/kube-scheduler-config.yaml", () => {
       nodeCacheCapable: true,
       ignorable: true,
     });
-    expect(ext.weight).to.be.a("number").and.satisfy((w: number) => Number.isInteger(w) && w > 0);
+    expect(ext.weight)
+      .to.be.a("number")
+      .and.satisfy((w: number) => Number.isInteger(w) && w > 0);
     expect(ext.weight).to.equal(5);
     expect(ext.bindVerb ?? "", "hvx never binds").to.equal("");
   });
@@ -266,8 +280,14 @@ describe("manifests/kube-scheduler-config.yaml", () => {
       if (m[2] !== undefined) example.push(m[2]);
     }
     const ext = parseYaml(example.join("\n")) as Obj;
-    expect(Object.keys(ext).filter((k) => !EXTENDER_FIELDS.includes(k)), "unknown extender fields").to.deep.equal([]);
-    expect(Object.keys(ext.tlsConfig).filter((k) => !EXTENDER_TLS_FIELDS.includes(k)), "unknown tlsConfig fields").to.deep.equal([]);
+    expect(
+      Object.keys(ext).filter((k) => !EXTENDER_FIELDS.includes(k)),
+      "unknown extender fields",
+    ).to.deep.equal([]);
+    expect(
+      Object.keys(ext.tlsConfig).filter((k) => !EXTENDER_TLS_FIELDS.includes(k)),
+      "unknown tlsConfig fields",
+    ).to.deep.equal([]);
     expect(ext.enableHTTPS).to.equal(true);
     expect(ext.tlsConfig).to.have.keys("serverName", "caFile", "certFile", "keyFile");
     const url = new URL(ext.urlPrefix);

@@ -11,7 +11,9 @@ import { validateObject } from "./validate-object.js";
 const rendered = new Map(OVERLAYS.map((name) => [name, renderOverlay(name)]));
 const render = (name: (typeof OVERLAYS)[number]): Obj[] => rendered.get(name)!;
 const find = (objs: Obj[], kind: string, name: string, namespace?: string): Obj => {
-  const hits = objs.filter((o) => o.kind === kind && o.metadata?.name === name && (namespace === undefined || o.metadata?.namespace === namespace));
+  const hits = objs.filter(
+    (o) => o.kind === kind && o.metadata?.name === name && (namespace === undefined || o.metadata?.namespace === namespace),
+  );
   expect(hits, `${kind} ${name}`).to.have.length(1);
   return hits[0]!;
 };
@@ -20,7 +22,9 @@ const base = render("extender");
 describe("manifests/overlays (rendered with kubectl kustomize)", function () {
   this.timeout(30_000); // kubectl runs once per overlay
   it("given every directory under overlays/, kubectl kustomize renders it", () => {
-    const dirs = readdirSync(join(MANIFESTS_DIR, "overlays"), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    const dirs = readdirSync(join(MANIFESTS_DIR, "overlays"), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
     expect(dirs).to.include.members([...OVERLAYS]);
     for (const dir of dirs) expect(renderOverlay(dir).length, dir).to.be.greaterThan(0);
   });
@@ -40,7 +44,11 @@ describe("manifests/overlays (rendered with kubectl kustomize)", function () {
 
     it(`given overlays/${name}, it holds every hvx object of base/, unchanged`, () => {
       const objs = render(name);
-      for (const obj of base) expect(objs.find((o) => objectKey(o) === objectKey(obj)), objectKey(obj)).to.deep.equal(obj);
+      for (const obj of base)
+        expect(
+          objs.find((o) => objectKey(o) === objectKey(obj)),
+          objectKey(obj),
+        ).to.deep.equal(obj);
     });
   }
 
@@ -77,7 +85,8 @@ describe("the documented `kubectl apply -k` commands", function () {
       const dirs = readdirSync(join(MANIFESTS_DIR, "overlays"));
       for (const name of named) {
         expect([...OVERLAYS, ...ELSEWHERE], `${c.doc} names overlays/${name}`).to.include(name);
-        if (dirs.includes(name)) expect((rendered.get(name as (typeof OVERLAYS)[number]) ?? renderOverlay(name)).length, name).to.be.greaterThan(0);
+        if (dirs.includes(name))
+          expect((rendered.get(name as (typeof OVERLAYS)[number]) ?? renderOverlay(name)).length, name).to.be.greaterThan(0);
       }
     });
   }
@@ -107,7 +116,9 @@ describe("manifests/overlays/webhook and webhook-gen-certs", () => {
   it("given overlays/webhook-gen-certs, no cert-manager object or annotation is in it", () => {
     const objs = render("webhook-gen-certs");
     expect(objs.filter((o) => String(o.apiVersion).startsWith("cert-manager.io/"))).to.deep.equal([]);
-    expect(find(objs, "MutatingWebhookConfiguration", "hvx").metadata.annotations ?? {}).to.not.have.property("cert-manager.io/inject-ca-from");
+    expect(find(objs, "MutatingWebhookConfiguration", "hvx").metadata.annotations ?? {}).to.not.have.property(
+      "cert-manager.io/inject-ca-from",
+    );
   });
 });
 
@@ -135,7 +146,13 @@ describe("manifests/overlays/second-scheduler", () => {
     expect(config.profiles).to.deep.equal([{ schedulerName: "hvx-scheduler" }]);
     expect(config.extenders).to.have.length(1);
     const ext: Obj = config.extenders[0];
-    expect(ext).to.include({ filterVerb: "filter", prioritizeVerb: "prioritize", preemptVerb: "preempt", nodeCacheCapable: true, ignorable: true });
+    expect(ext).to.include({
+      filterVerb: "filter",
+      prioritizeVerb: "prioritize",
+      preemptVerb: "preempt",
+      nodeCacheCapable: true,
+      ignorable: true,
+    });
     const url = new URL(ext.urlPrefix);
     const svc = find(objs, "Service", "hvx");
     expect(url.hostname).to.equal(`${svc.metadata.name}.${svc.metadata.namespace}.svc`);
@@ -146,8 +163,16 @@ describe("manifests/overlays/second-scheduler", () => {
     const cases = [
       { name: "extender typo", edit: (c: Obj) => (c.extenders[0].nodeCacheCapabale = true), want: ".extenders[0].nodeCacheCapabale" },
       { name: "v1beta1-only top-level field", edit: (c: Obj) => (c.healthzBindAddress = "0.0.0.0:10251"), want: ".healthzBindAddress" },
-      { name: "leader election typo", edit: (c: Obj) => (c.leaderElection.resourceNamepsace = "x"), want: ".leaderElection.resourceNamepsace" },
-      { name: "profile plugin typo", edit: (c: Obj) => (c.profiles[0].plugins = { score: { enabeld: [] } }), want: ".profiles[0].plugins.score.enabeld" },
+      {
+        name: "leader election typo",
+        edit: (c: Obj) => (c.leaderElection.resourceNamepsace = "x"),
+        want: ".leaderElection.resourceNamepsace",
+      },
+      {
+        name: "profile plugin typo",
+        edit: (c: Obj) => (c.profiles[0].plugins = { score: { enabeld: [] } }),
+        want: ".profiles[0].plugins.score.enabeld",
+      },
     ];
     for (const c of cases) {
       const copy = structuredClone(config);
@@ -176,7 +201,10 @@ describe("manifests/overlays/second-scheduler", () => {
 
   it("binds its ServiceAccount to system:kube-scheduler, system:volume-scheduler and extension-apiserver-authentication-reader", () => {
     const bound = objs
-      .filter((o) => /^(Cluster)?RoleBinding$/.test(o.kind) && (o.subjects as Obj[]).some((s) => s.name === sa.name && s.namespace === sa.namespace))
+      .filter(
+        (o) =>
+          /^(Cluster)?RoleBinding$/.test(o.kind) && (o.subjects as Obj[]).some((s) => s.name === sa.name && s.namespace === sa.namespace),
+      )
       .map((o) => `${o.kind}:${o.metadata.namespace ?? ""}:${o.roleRef.kind}/${o.roleRef.name}`);
     expect(bound).to.have.members([
       "ClusterRoleBinding::ClusterRole/system:kube-scheduler",
@@ -201,7 +229,9 @@ describe("the hvx image name", () => {
       ...listYamlFiles(MANIFESTS_DIR),
       join(MANIFESTS_DIR, "README.md"),
       join(PROJECT_ROOT, "README.md"),
-      ...readdirSync(docsDir).filter((f) => f.endsWith(".md")).map((f) => join(docsDir, f)),
+      ...readdirSync(docsDir)
+        .filter((f) => f.endsWith(".md"))
+        .map((f) => join(docsDir, f)),
     ];
     const others: string[] = [];
     for (const file of files) {

@@ -17,13 +17,18 @@ export const KUBECTL = process.env.HVX_KUBECTL ?? "kubectl";
 export function renderOverlay(name: string): Obj[] {
   let out: string;
   try {
-    out = execFileSync(KUBECTL, ["kustomize", join(MANIFESTS_DIR, "overlays", name)], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    out = execFileSync(KUBECTL, ["kustomize", join(MANIFESTS_DIR, "overlays", name)], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
   } catch (err) {
     const e = err as { code?: string; stderr?: string; message: string };
     if (e.code === "ENOENT") throw new Error(`${KUBECTL} not found: install kubectl (Debian: kubernetes-client) or set HVX_KUBECTL`);
     throw new Error(`${KUBECTL} kustomize overlays/${name} failed: ${e.stderr ?? e.message}`);
   }
-  return parseAllDocuments(out).map((d) => d.toJS() as unknown).filter((o): o is Obj => typeof o === "object" && o !== null);
+  return parseAllDocuments(out)
+    .map((d) => d.toJS() as unknown)
+    .filter((o): o is Obj => typeof o === "object" && o !== null);
 }
 
 /** `Kind/namespace/name` (namespace empty for cluster-scoped objects). */

@@ -57,8 +57,7 @@ describe("decodeMemState", () => {
     { raw: 1.5, scale: "five", want: undefined },
   ];
   for (const c of cases) {
-    it(`given ${c.raw} on the ${c.scale}-state scale, returns ${c.want}`, () =>
-      expect(decodeMemState(c.raw, c.scale)).to.equal(c.want));
+    it(`given ${c.raw} on the ${c.scale}-state scale, returns ${c.want}`, () => expect(decodeMemState(c.raw, c.scale)).to.equal(c.want));
   }
 });
 
@@ -113,7 +112,15 @@ describe("deriveHostMetrics", () => {
       memStateScale: "five",
     });
     // balloon 1048576 KB = 1024 MiB = 1024/65536*100 = 1.5625 % ; swapped 5+7 = 12 MiB
-    expect(m).to.deep.include({ sampledAtMs: 200, cpuUsagePercent: 20.67, memUsagePercent: 95.5, balloonMiB: 1024, swapInKBps: 3, swappedMiB: 12, memState: "hard" });
+    expect(m).to.deep.include({
+      sampledAtMs: 200,
+      cpuUsagePercent: 20.67,
+      memUsagePercent: 95.5,
+      balloonMiB: 1024,
+      swapInKBps: 3,
+      swappedMiB: 12,
+      memState: "hard",
+    });
     close(m?.balloonPercent, 1.5625);
   });
 

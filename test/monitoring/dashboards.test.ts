@@ -30,10 +30,19 @@ const DASHBOARDS: Array<{ file: string; title: string; mustUse: string[] }> = [
     // hosts by heat, top hosts by CPU ready, rejections by reason, extender latency and outcomes,
     // poll health and data age, admission ratios and removed requests, cluster cache age
     mustUse: [
-      "hvx_host_heat", "hvx_host_cpu_ready_percent", "hvx_filter_node_verdicts_total", "hvx_extender_request_duration_seconds_bucket",
-      "hvx_extender_requests_total", "hvx_vcenter_polls_total", "hvx_vcenter_data_age_seconds", "hvx_host_metric_age_seconds",
-      "hvx_admission_reviews_total", "hvx_admission_effective_ratio", "hvx_admission_cpu_millicores_removed_total",
-      "hvx_admission_memory_bytes_removed_total", "hvx_cluster_cache_age_seconds",
+      "hvx_host_heat",
+      "hvx_host_cpu_ready_percent",
+      "hvx_filter_node_verdicts_total",
+      "hvx_extender_request_duration_seconds_bucket",
+      "hvx_extender_requests_total",
+      "hvx_vcenter_polls_total",
+      "hvx_vcenter_data_age_seconds",
+      "hvx_host_metric_age_seconds",
+      "hvx_admission_reviews_total",
+      "hvx_admission_effective_ratio",
+      "hvx_admission_cpu_millicores_removed_total",
+      "hvx_admission_memory_bytes_removed_total",
+      "hvx_cluster_cache_age_seconds",
     ],
   },
   {
@@ -41,8 +50,15 @@ const DASHBOARDS: Array<{ file: string; title: string; mustUse: string[] }> = [
     title: "hvx: two layers",
     // per ESXi host: throttling, OOM kills, evictions, memory pressure next to CPU ready, balloon, swap-in, memory state
     mustUse: [
-      "hvx_node_info", "container_cpu_cfs_throttled_periods_total", "container_oom_events_total", "kube_pod_status_reason",
-      "kube_node_status_condition", "hvx_host_cpu_ready_percent", "hvx_host_balloon_percent", "hvx_host_swapin_kbps", "hvx_host_memory_state",
+      "hvx_node_info",
+      "container_cpu_cfs_throttled_periods_total",
+      "container_oom_events_total",
+      "kube_pod_status_reason",
+      "kube_node_status_condition",
+      "hvx_host_cpu_ready_percent",
+      "hvx_host_balloon_percent",
+      "hvx_host_swapin_kbps",
+      "hvx_host_memory_state",
     ],
   },
 ];
@@ -67,13 +83,19 @@ describe("Grafana dashboards (manifests/overlays/monitoring)", () => {
       it(`is titled "${d.title}", has a uid, and every non-row panel has a query`, () => {
         expect(dash.title).to.equal(d.title);
         expect(dash.uid).to.match(/^[a-z0-9-]{1,40}$/);
-        const empty = allPanels(dash.panels).filter((p) => p.type !== "row" && (p.targets ?? []).length === 0).map((p) => p.title);
+        const empty = allPanels(dash.panels)
+          .filter((p) => p.type !== "row" && (p.targets ?? []).length === 0)
+          .map((p) => p.title);
         expect(empty).to.deep.equal([]);
       });
 
       it("names only metrics hvx registers in src, prom-client's defaults, or the documented external ones", async () => {
         const known = await hvxExportedNames(join(ROOT, "src"));
-        const unknown = queries.flatMap((q) => [...metricNamesIn(withVariablesSubstituted(q.expr))].filter((n) => !known.has(n) && !(n in EXTERNAL_METRICS)).map((n) => `${q.panel}: ${n}`));
+        const unknown = queries.flatMap((q) =>
+          [...metricNamesIn(withVariablesSubstituted(q.expr))]
+            .filter((n) => !known.has(n) && !(n in EXTERNAL_METRICS))
+            .map((n) => `${q.panel}: ${n}`),
+        );
         expect(unknown).to.deep.equal([]);
       });
 
@@ -108,7 +130,10 @@ describe("Grafana dashboards (manifests/overlays/monitoring)", () => {
     const promtool = requirePromtool(this);
     const dir = mkdtempSync(join(tmpdir(), "hvx-dash-"));
     try {
-      writeFileSync(join(dir, "panels.yaml"), stringify({ groups: [{ name: "g", rules: [{ record: "r", expr: "sum by (host (hvx_host_heat)" }] }] }));
+      writeFileSync(
+        join(dir, "panels.yaml"),
+        stringify({ groups: [{ name: "g", rules: [{ record: "r", expr: "sum by (host (hvx_host_heat)" }] }] }),
+      );
       expect(runPromtool(promtool, ["check", "rules", "panels.yaml"], dir).status).to.equal(1);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -120,7 +145,8 @@ describe("Grafana dashboards (manifests/overlays/monitoring)", () => {
     for (const [name, exporter] of Object.entries(EXTERNAL_METRICS)) {
       expect(doc, name).to.match(new RegExp(`\`${name}\`[^\\n]*${exporter}`));
     }
-    for (const p of allPanels(load("dashboards/hvx-two-layers.json").panels).filter((x) => x.type !== "row")) expect(doc, p.title).to.include(p.title);
+    for (const p of allPanels(load("dashboards/hvx-two-layers.json").panels).filter((x) => x.type !== "row"))
+      expect(doc, p.title).to.include(p.title);
   });
 });
 
@@ -130,18 +156,34 @@ describe("Grafana dashboards (manifests/overlays/monitoring)", () => {
  * w4 reports MemoryPressure. Both layers hurt on CPU only on esx-01, on memory only on esx-03.
  */
 const TWO_LAYER_INPUT = [
-  ...[["w1", "esx-01"], ["w2", "esx-01"], ["w3", "esx-02"], ["w4", "esx-03"]].flatMap(([node, host]) => [
+  ...[
+    ["w1", "esx-01"],
+    ["w2", "esx-01"],
+    ["w3", "esx-02"],
+    ["w4", "esx-03"],
+  ].flatMap(([node, host]) => [
     // two hvx replicas export the same info
     { series: `hvx_node_info{pod="hvx-a",node="${node}",vm="${node}",host="${host}",cluster="prod",vcenter="vc"}`, values: "1x20" },
     { series: `hvx_node_info{pod="hvx-b",node="${node}",vm="${node}",host="${host}",cluster="prod",vcenter="vc"}`, values: "1x20" },
   ]),
-  ...[["esx-01", 15, 0], ["esx-02", 2, 0], ["esx-03", 1, 3]].flatMap(([host, ready, balloon]) => [
+  ...[
+    ["esx-01", 15, 0],
+    ["esx-02", 2, 0],
+    ["esx-03", 1, 3],
+  ].flatMap(([host, ready, balloon]) => [
     { series: `hvx_host_cpu_ready_percent{pod="hvx-a",host="${host}",cluster="prod"}`, values: `${ready}x20` },
     { series: `hvx_host_balloon_percent{pod="hvx-a",host="${host}",cluster="prod"}`, values: `${balloon}x20` },
     { series: `hvx_host_swapin_kbps{pod="hvx-a",host="${host}",cluster="prod"}`, values: "0x20" },
   ]),
-  ...[["w1", 30], ["w2", 5], ["w3", 50]].flatMap(([node, throttled]) => [
-    { series: `container_cpu_cfs_throttled_periods_total{node="${node}",namespace="app",pod="p-${node}",container="app"}`, values: `0+${throttled}x20` },
+  ...[
+    ["w1", 30],
+    ["w2", 5],
+    ["w3", 50],
+  ].flatMap(([node, throttled]) => [
+    {
+      series: `container_cpu_cfs_throttled_periods_total{node="${node}",namespace="app",pod="p-${node}",container="app"}`,
+      values: `0+${throttled}x20`,
+    },
     { series: `container_cpu_cfs_periods_total{node="${node}",namespace="app",pod="p-${node}",container="app"}`, values: "0+100x20" },
   ]),
   { series: 'kube_node_status_condition{node="w4",condition="MemoryPressure",status="true"}', values: "1x20" },
@@ -156,15 +198,22 @@ const TWO_LAYER_EXPECTED: Record<string, Array<{ labels: string; value: number }
     { labels: '{host="esx-01",node="w2"}', value: 0.05 },
     { labels: '{host="esx-02",node="w3"}', value: 0.5 },
   ],
-  "Kubernetes: nodes under memory pressure, by host": [{ labels: '{host="esx-02"}', value: 0 }, { labels: '{host="esx-03"}', value: 1 }],
+  "Kubernetes: nodes under memory pressure, by host": [
+    { labels: '{host="esx-02"}', value: 0 },
+    { labels: '{host="esx-03"}', value: 1 },
+  ],
 };
 
-describe("dashboard \"hvx: two layers\" evaluated by promtool", () => {
+describe('dashboard "hvx: two layers" evaluated by promtool', () => {
   it("lists esx-01 (CPU) and esx-03 (memory) as hurting on both layers, and places each node's throttling on its host", function () {
     const promtool = requirePromtool(this);
     const panels = allPanels(load("dashboards/hvx-two-layers.json").panels);
     // All hosts and clusters selected, a 5-minute rate window.
-    const exprOf = (title: string) => panels.find((p) => p.title === title)!.targets![0]!.expr.replace(/\$__rate_interval/g, "5m").replace(/\$\{?(host|cluster)\}?/g, ".*");
+    const exprOf = (title: string) =>
+      panels
+        .find((p) => p.title === title)!
+        .targets![0]!.expr.replace(/\$__rate_interval/g, "5m")
+        .replace(/\$\{?(host|cluster)\}?/g, ".*");
     const tests = Object.entries(TWO_LAYER_EXPECTED).map(([title, samples]) => ({
       expr: exprOf(title),
       eval_time: "15m",
@@ -173,7 +222,14 @@ describe("dashboard \"hvx: two layers\" evaluated by promtool", () => {
     const dir = mkdtempSync(join(tmpdir(), "hvx-dash-eval-"));
     try {
       writeFileSync(join(dir, "none.yaml"), stringify({ groups: [] }));
-      writeFileSync(join(dir, "test.yaml"), stringify({ rule_files: ["none.yaml"], evaluation_interval: "1m", tests: [{ interval: "1m", input_series: TWO_LAYER_INPUT, promql_expr_test: tests }] }));
+      writeFileSync(
+        join(dir, "test.yaml"),
+        stringify({
+          rule_files: ["none.yaml"],
+          evaluation_interval: "1m",
+          tests: [{ interval: "1m", input_series: TWO_LAYER_INPUT, promql_expr_test: tests }],
+        }),
+      );
       const r = runPromtool(promtool, ["test", "rules", "test.yaml"], dir);
       expect(r.status, r.output).to.equal(0);
     } finally {
@@ -189,7 +245,7 @@ describe("monitoring overlay (kustomization)", () => {
     configMapGenerator: Array<{ name: string; files: string[] }>;
   };
 
-  it("lists only its own files, and puts every dashboard in a ConfigMap labelled grafana_dashboard: \"1\"", () => {
+  it('lists only its own files, and puts every dashboard in a ConfigMap labelled grafana_dashboard: "1"', () => {
     for (const f of [...kustomization.resources, ...kustomization.configMapGenerator.flatMap((g) => g.files)]) {
       expect(f, f).to.not.match(/^\.\.|^\//);
       expect(existsSync(join(OVERLAY, f)), f).to.equal(true);
@@ -203,7 +259,16 @@ describe("monitoring overlay (kustomization)", () => {
       spec: { selector: { matchLabels: Record<string, string> }; endpoints: Array<{ port: string; path: string }> };
     };
     const serviceFile = ["manifests/service.yaml", "manifests/base/service.yaml"].map((f) => join(ROOT, f)).find(existsSync)!;
-    const service = parseAllDocuments(readFileSync(serviceFile, "utf8")).map((doc) => doc.toJS() as { kind: string; metadata: { labels: Record<string, string> }; spec: { ports: Array<{ name: string; port: number }> } }).find((o) => o?.kind === "Service")!;
+    const service = parseAllDocuments(readFileSync(serviceFile, "utf8"))
+      .map(
+        (doc) =>
+          doc.toJS() as {
+            kind: string;
+            metadata: { labels: Record<string, string> };
+            spec: { ports: Array<{ name: string; port: number }> };
+          },
+      )
+      .find((o) => o?.kind === "Service")!;
     for (const [k, v] of Object.entries(monitor.spec.selector.matchLabels)) expect(service.metadata.labels[k], k).to.equal(v);
     const admin = service.spec.ports.find((p) => p.name === monitor.spec.endpoints[0]!.port);
     expect(admin?.port).to.equal(9090);
@@ -221,8 +286,15 @@ describe("monitoring overlay (kustomization)", () => {
       }
       throw err;
     }
-    const objects = parseAllDocuments(out).map((d) => d.toJS() as { kind: string; metadata: { name: string; labels?: Record<string, string> }; data?: Record<string, string> });
-    expect(objects.map((o) => `${o.kind}/${o.metadata.name}`)).to.have.members(["ConfigMap/hvx-dashboard", "ConfigMap/hvx-dashboard-two-layers", "PrometheusRule/hvx", "ServiceMonitor/hvx"]);
+    const objects = parseAllDocuments(out).map(
+      (d) => d.toJS() as { kind: string; metadata: { name: string; labels?: Record<string, string> }; data?: Record<string, string> },
+    );
+    expect(objects.map((o) => `${o.kind}/${o.metadata.name}`)).to.have.members([
+      "ConfigMap/hvx-dashboard",
+      "ConfigMap/hvx-dashboard-two-layers",
+      "PrometheusRule/hvx",
+      "ServiceMonitor/hvx",
+    ]);
     for (const cm of objects.filter((o) => o.kind === "ConfigMap")) {
       expect(cm.metadata.labels?.grafana_dashboard).to.equal("1");
       const [file, json] = Object.entries(cm.data ?? {})[0]!;

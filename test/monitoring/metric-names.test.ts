@@ -18,15 +18,24 @@ describe("metricNamesIn", () => {
     },
     { name: "numbers and time() are not names", expr: "min by (listener) (x_seconds) - time() < 14 * 86400 + 1e3", want: ["x_seconds"] },
   ];
-  for (const c of cases) it(`given ${c.name}, returns ${c.want.join(", ")}`, () => expect([...metricNamesIn(c.expr)]).to.have.members(c.want));
+  for (const c of cases)
+    it(`given ${c.name}, returns ${c.want.join(", ")}`, () => expect([...metricNamesIn(c.expr)]).to.have.members(c.want));
 });
 
 describe("hvxExportedNames", () => {
   it("holds the hvx_* names registered in src, histogram series and prom-client's defaults, and nothing made up", async () => {
     const names = await hvxExportedNames(join(process.cwd(), "src"));
-    for (const n of ["hvx_host_cpu_ready_percent", "hvx_node_info", "hvx_cluster_cache_age_seconds", "hvx_extender_request_duration_seconds_bucket", "process_cpu_seconds_total", "nodejs_eventloop_lag_seconds"]) {
+    for (const n of [
+      "hvx_host_cpu_ready_percent",
+      "hvx_node_info",
+      "hvx_cluster_cache_age_seconds",
+      "hvx_extender_request_duration_seconds_bucket",
+      "process_cpu_seconds_total",
+      "nodejs_eventloop_lag_seconds",
+    ]) {
       expect(names.has(n), n).to.equal(true);
     }
-    for (const n of ["hvx_host_cpu_ready", "hvx_process_process_cpu_seconds_total", "hvx_filter_node_verdicts_total_bucket"]) expect(names.has(n), n).to.equal(false);
+    for (const n of ["hvx_host_cpu_ready", "hvx_process_process_cpu_seconds_total", "hvx_filter_node_verdicts_total_bucket"])
+      expect(names.has(n), n).to.equal(false);
   });
 });

@@ -19,7 +19,9 @@ export const EXTERNAL_METRICS: Readonly<Record<string, "cAdvisor" | "kube-state-
 const HISTOGRAM_SUFFIXES = ["_bucket", "_sum", "_count"];
 
 function tsFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? tsFiles(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? tsFiles(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
+  );
 }
 
 /**
@@ -47,7 +49,21 @@ export async function hvxExportedNames(srcDir: string): Promise<Set<string>> {
   return names;
 }
 
-const KEYWORDS = new Set(["by", "without", "on", "ignoring", "group_left", "group_right", "and", "or", "unless", "bool", "offset", "inf", "nan"]);
+const KEYWORDS = new Set([
+  "by",
+  "without",
+  "on",
+  "ignoring",
+  "group_left",
+  "group_right",
+  "and",
+  "or",
+  "unless",
+  "bool",
+  "offset",
+  "inf",
+  "nan",
+]);
 
 /**
  * Metric names a PromQL expression selects: identifiers left once strings, label matchers,

@@ -30,7 +30,15 @@ const alerts = resource.spec.groups.flatMap((g) => g.rules);
 
 /** GitHub's heading anchors: lower case, spaces to dashes, punctuation dropped. */
 function anchors(markdown: string): Set<string> {
-  return new Set([...markdown.matchAll(/^#{1,6}\s+(.+)$/gm)].map((m) => m[1]!.trim().toLowerCase().replace(/[^a-z0-9 _-]/g, "").replace(/ /g, "-")));
+  return new Set(
+    [...markdown.matchAll(/^#{1,6}\s+(.+)$/gm)].map((m) =>
+      m[1]!
+        .trim()
+        .toLowerCase()
+        .replace(/[^a-z0-9 _-]/g, "")
+        .replace(/ /g, "-"),
+    ),
+  );
 }
 
 describe("PrometheusRule (manifests/overlays/monitoring/prometheusrule.yaml)", () => {
@@ -42,8 +50,17 @@ describe("PrometheusRule (manifests/overlays/monitoring/prometheusrule.yaml)", (
 
   it("covers every alert the issues ask for", () => {
     expect(alerts.map((a) => a.alert)).to.include.members([
-      "HvxVcenterPollsFailing", "HvxHostDataStale", "HvxExtenderErrors", "HvxExtenderSlow", "HvxAdmissionErrors", "HvxAdmissionSlow",
-      "HvxManyHostsHot", "HvxClusterCacheStale", "HvxCertificateExpiringSoon", "HvxThrottlingOnCpuReadyHost", "HvxBalloonUnderMemoryPressure",
+      "HvxVcenterPollsFailing",
+      "HvxHostDataStale",
+      "HvxExtenderErrors",
+      "HvxExtenderSlow",
+      "HvxAdmissionErrors",
+      "HvxAdmissionSlow",
+      "HvxManyHostsHot",
+      "HvxClusterCacheStale",
+      "HvxCertificateExpiringSoon",
+      "HvxThrottlingOnCpuReadyHost",
+      "HvxBalloonUnderMemoryPressure",
       "HvxRebalancerEvicting",
     ]);
   });
@@ -64,17 +81,27 @@ describe("PrometheusRule (manifests/overlays/monitoring/prometheusrule.yaml)", (
 
   it("names only metrics hvx registers in src, prom-client's defaults, or the documented external ones", async () => {
     const known = await hvxExportedNames(join(ROOT, "src"));
-    const unknown = alerts.flatMap((a) => [...metricNamesIn(a.expr)].filter((n) => !known.has(n) && !(n in EXTERNAL_METRICS)).map((n) => `${a.alert}: ${n}`));
+    const unknown = alerts.flatMap((a) =>
+      [...metricNamesIn(a.expr)].filter((n) => !known.has(n) && !(n in EXTERNAL_METRICS)).map((n) => `${a.alert}: ${n}`),
+    );
     expect(unknown).to.deep.equal([]);
   });
 
   it("has a promtool unit test for every alert, with a firing and a not-firing evaluation", () => {
-    const unit = parse(readFileSync(UNIT_TESTS, "utf8")) as { tests: Array<{ alert_rule_test?: Array<{ alertname: string; exp_alerts?: unknown[] }> }> };
+    const unit = parse(readFileSync(UNIT_TESTS, "utf8")) as {
+      tests: Array<{ alert_rule_test?: Array<{ alertname: string; exp_alerts?: unknown[] }> }>;
+    };
     const evals = unit.tests.flatMap((t) => t.alert_rule_test ?? []);
     for (const a of alerts) {
       const mine = evals.filter((e) => e.alertname === a.alert);
-      expect(mine.some((e) => (e.exp_alerts ?? []).length > 0), `${a.alert} fires somewhere`).to.equal(true);
-      expect(mine.some((e) => (e.exp_alerts ?? []).length === 0), `${a.alert} does not fire somewhere`).to.equal(true);
+      expect(
+        mine.some((e) => (e.exp_alerts ?? []).length > 0),
+        `${a.alert} fires somewhere`,
+      ).to.equal(true);
+      expect(
+        mine.some((e) => (e.exp_alerts ?? []).length === 0),
+        `${a.alert} does not fire somewhere`,
+      ).to.equal(true);
     }
   });
 

@@ -10,7 +10,8 @@ export function findPromtool(): string | undefined {
   }
 }
 
-export const PROMTOOL_MISSING = "promtool is not installed (Debian package `prometheus`: scripts/install-prometheus.sh); skipping the promtool checks";
+export const PROMTOOL_MISSING =
+  "promtool is not installed (Debian package `prometheus`: scripts/install-prometheus.sh); skipping the promtool checks";
 
 /**
  * In a mocha test or hook: skips it with the reason printed when promtool is absent, or fails

@@ -10,7 +10,10 @@ describe("createAdmissionMetrics", () => {
     m.countRemoved("team", 500, 1024);
     m.observeHandlingSeconds(0.001);
     const limit = { code: "no_host_data" } as const;
-    m.setEffectiveRatios({ cpu: { resource: "cpu", ratio: 2, configured: 2, source: "default", limit }, memory: { resource: "memory", ratio: 1, configured: 1, source: "default", limit } });
+    m.setEffectiveRatios({
+      cpu: { resource: "cpu", ratio: 2, configured: 2, source: "default", limit },
+      memory: { resource: "memory", ratio: 1, configured: 1, source: "default", limit },
+    });
     m.setEffectiveRatios({
       cpu: { resource: "cpu", ratio: 1, configured: 2, source: "default", limit: { code: "hot_brake", hotPercent: 50, brakePercent: 25 } },
       memory: { resource: "memory", ratio: 1, configured: 1, source: "default", limit },

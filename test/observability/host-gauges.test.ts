@@ -24,10 +24,31 @@ function setup(inventory: () => InventoryView, cluster?: () => ClusterView | und
 
 const t = DEFAULT_POLICY.thresholds;
 // Host metrics at the fixture's defaults are cool; the hot one crosses the ready threshold.
-const cool = hostView({ id: "host-1", name: "esx-01", clusterName: "prod", metrics: { cpuReadyPercent: 1.5, cpuUsagePercent: 30, memUsagePercent: 40, balloonPercent: 0.5, swapInKBps: 0.25 } });
-const hot = hostView({ id: "host-2", name: "esx-02", clusterName: "prod", metrics: { cpuReadyPercent: t.cpuReadyPercent + 5, memState: "soft" } });
+const cool = hostView({
+  id: "host-1",
+  name: "esx-01",
+  clusterName: "prod",
+  metrics: { cpuReadyPercent: 1.5, cpuUsagePercent: 30, memUsagePercent: 40, balloonPercent: 0.5, swapInKBps: 0.25 },
+});
+const hot = hostView({
+  id: "host-2",
+  name: "esx-02",
+  clusterName: "prod",
+  metrics: { cpuReadyPercent: t.cpuReadyPercent + 5, memState: "soft" },
+});
 // vCenter returned only the usage counter: the others are unknown.
-const partial = hostView({ id: "host-3", name: "esx-03", metrics: { memState: undefined, cpuReadyPercent: undefined, memUsagePercent: undefined, balloonPercent: undefined, swapInKBps: undefined, cpuUsagePercent: 55 } });
+const partial = hostView({
+  id: "host-3",
+  name: "esx-03",
+  metrics: {
+    memState: undefined,
+    cpuReadyPercent: undefined,
+    memUsagePercent: undefined,
+    balloonPercent: undefined,
+    swapInKBps: undefined,
+    cpuUsagePercent: 55,
+  },
+});
 const noSample = hostView({ id: "host-4", name: "esx-04", clusterName: "prod", metrics: null });
 
 describe("registerHostGauges", () => {
@@ -115,7 +136,10 @@ describe("registerHostGauges", () => {
     expect((await seriesOf(registry, "hvx_host_heat")).map((s) => s.labels.host)).to.have.members(["esx-01", "esx-02"]);
     inventory = inventoryOf([cool], []);
     for (const name of ["hvx_host_heat", "hvx_host_cpu_ready_percent", "hvx_host_metric_age_seconds"]) {
-      expect((await seriesOf(registry, name)).map((s) => s.labels.host), name).to.deep.equal(["esx-01"]);
+      expect(
+        (await seriesOf(registry, name)).map((s) => s.labels.host),
+        name,
+      ).to.deep.equal(["esx-01"]);
     }
   });
 
@@ -123,7 +147,9 @@ describe("registerHostGauges", () => {
     let inventory = inventoryOf([cool], []);
     const registry = setup(() => inventory);
     inventory = inventoryOf([{ ...hot, id: cool.id, name: cool.name }], []);
-    expect(await seriesOf(registry, "hvx_host_heat")).to.deep.equal([{ labels: { host: "esx-01", cluster: "prod", heat: "hot" }, value: 1 }]);
+    expect(await seriesOf(registry, "hvx_host_heat")).to.deep.equal([
+      { labels: { host: "esx-01", cluster: "prod", heat: "hot" }, value: 1 },
+    ]);
   });
 
   it("given mapped nodes, hvx_node_heat labels each with its host's heat (its own VM included); unmapped nodes have none", async () => {
@@ -133,8 +159,16 @@ describe("registerHostGauges", () => {
       // own VM hot on a cool host: the node is hot
       vmView({ id: "vm-3", name: "worker-3", hostId: "host-1", biosUuid: undefined, metrics: { cpuReadyPercent: t.cpuReadyPercent + 1 } }),
     ];
-    const cluster = clusterViewOf([nodeView({ name: "worker-1" }), nodeView({ name: "worker-2" }), nodeView({ name: "worker-3" }), nodeView({ name: "laptop" })]);
-    const registry = setup(() => inventoryOf([cool, hot], vms), () => cluster);
+    const cluster = clusterViewOf([
+      nodeView({ name: "worker-1" }),
+      nodeView({ name: "worker-2" }),
+      nodeView({ name: "worker-3" }),
+      nodeView({ name: "laptop" }),
+    ]);
+    const registry = setup(
+      () => inventoryOf([cool, hot], vms),
+      () => cluster,
+    );
     expect(await seriesOf(registry, "hvx_node_heat")).to.have.deep.members([
       { labels: { node: "worker-1", heat: "cool" }, value: 1 },
       { labels: { node: "worker-2", heat: "hot" }, value: 1 },
@@ -143,7 +177,10 @@ describe("registerHostGauges", () => {
   });
 
   it("given no cluster cache, hvx_node_heat has no series", async () => {
-    const registry = setup(() => inventoryOf([cool], [vmView({ hostId: "host-1" })]), () => undefined);
+    const registry = setup(
+      () => inventoryOf([cool], [vmView({ hostId: "host-1" })]),
+      () => undefined,
+    );
     expect(await seriesOf(registry, "hvx_node_heat")).to.deep.equal([]);
   });
 });

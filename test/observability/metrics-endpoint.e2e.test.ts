@@ -66,10 +66,14 @@ describe("GET /metrics on the admin port: per-host gauges, node info, certificat
   });
 
   it("exports a heat series per demo host, with vCenter's host and cluster names, and esx-01 hot", async () => {
-    const text = await until(async () => {
-      const t = await scrape();
-      return seriesOf(t, "hvx_host_heat").size === scenario.hosts.length ? t : undefined;
-    }, 15_000, "a heat series per host");
+    const text = await until(
+      async () => {
+        const t = await scrape();
+        return seriesOf(t, "hvx_host_heat").size === scenario.hosts.length ? t : undefined;
+      },
+      15_000,
+      "a heat series per host",
+    );
     const heat = seriesOf(text, "hvx_host_heat");
     expect(heat.get('{host="esx-01",cluster="prod-a",heat="hot"}')).to.equal(1);
     expect([...heat.values()].every((v) => v === 1)).to.equal(true);
@@ -80,16 +84,24 @@ describe("GET /metrics on the admin port: per-host gauges, node info, certificat
   it("exports hvx_node_info for every demo node, and follows a VM that moves to another host", async () => {
     const vm = scenario.vms.find((v) => v.name === "k8s-worker-01")!;
     const label = (host: string) => `{node="k8s-worker-01",vm="k8s-worker-01",host="${host}",cluster="prod-a",vcenter="127.0.0.1"}`;
-    const before = await until(async () => {
-      const info = seriesOf(await scrape(), "hvx_node_info");
-      return info.has(label("esx-01")) ? info : undefined;
-    }, 15_000, "node info for k8s-worker-01");
+    const before = await until(
+      async () => {
+        const info = seriesOf(await scrape(), "hvx_node_info");
+        return info.has(label("esx-01")) ? info : undefined;
+      },
+      15_000,
+      "node info for k8s-worker-01",
+    );
     expect(before.size).to.equal(demoCluster(scenario.vms).nodes.length);
     vcenter.controls.moveVm(vm.id, "host-16");
-    const after = await until(async () => {
-      const info = seriesOf(await scrape(), "hvx_node_info");
-      return info.has(label("esx-06")) ? info : undefined;
-    }, 15_000, "node info to follow the move");
+    const after = await until(
+      async () => {
+        const info = seriesOf(await scrape(), "hvx_node_info");
+        return info.has(label("esx-06")) ? info : undefined;
+      },
+      15_000,
+      "node info to follow the move",
+    );
     expect(after.has(label("esx-01"))).to.equal(false);
     expect([...after.keys()].filter((k) => k.includes('node="k8s-worker-01"'))).to.have.length(1);
   });
@@ -97,11 +109,17 @@ describe("GET /metrics on the admin port: per-host gauges, node info, certificat
   it("drops a node's series once it leaves the cluster", async () => {
     await until(async () => (seriesOf(await scrape(), "hvx_node_heat").size > 0 ? true : undefined), 15_000, "node heat");
     expect(kube.controls.deleteNode("k8s-worker-02")).to.equal(true);
-    await until(async () => {
-      const text = await scrape();
-      const gone = ![...seriesOf(text, "hvx_node_info").keys(), ...seriesOf(text, "hvx_node_heat").keys()].some((k) => k.includes('node="k8s-worker-02"'));
-      return gone ? true : undefined;
-    }, 15_000, "k8s-worker-02's series to go");
+    await until(
+      async () => {
+        const text = await scrape();
+        const gone = ![...seriesOf(text, "hvx_node_info").keys(), ...seriesOf(text, "hvx_node_heat").keys()].some((k) =>
+          k.includes('node="k8s-worker-02"'),
+        );
+        return gone ? true : undefined;
+      },
+      15_000,
+      "k8s-worker-02's series to go",
+    );
   });
 
   it("exports the webhook certificate's notAfter, and nothing for the plain-HTTP extender", async () => {

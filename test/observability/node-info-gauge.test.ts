@@ -22,9 +22,19 @@ describe("registerNodeInfoGauge", () => {
   }
 
   it("given nodes mapped by providerID and by name, exports one info series each; an unmapped node has none", async () => {
-    const vms = [vmView({ id: "vm-1", name: "vm-worker-a", hostId: "host-1", biosUuid: uuid }), vmView({ id: "vm-2", name: "worker-b", hostId: "host-2", biosUuid: undefined })];
-    const cluster = clusterViewOf([nodeView({ name: "worker-a", providerID: `vsphere://${uuid}` }), nodeView({ name: "worker-b" }), nodeView({ name: "elsewhere" })]);
-    const registry = setup(() => inventoryOf(hosts, vms), () => cluster);
+    const vms = [
+      vmView({ id: "vm-1", name: "vm-worker-a", hostId: "host-1", biosUuid: uuid }),
+      vmView({ id: "vm-2", name: "worker-b", hostId: "host-2", biosUuid: undefined }),
+    ];
+    const cluster = clusterViewOf([
+      nodeView({ name: "worker-a", providerID: `vsphere://${uuid}` }),
+      nodeView({ name: "worker-b" }),
+      nodeView({ name: "elsewhere" }),
+    ]);
+    const registry = setup(
+      () => inventoryOf(hosts, vms),
+      () => cluster,
+    );
     expect(await infoSeries(registry)).to.have.deep.members([
       { labels: { node: "worker-a", vm: "vm-worker-a", host: "esx-01", cluster: "prod", vcenter: "vc01.example.com" }, value: 1 },
       { labels: { node: "worker-b", vm: "worker-b", host: "esx-02", cluster: "", vcenter: "vc01.example.com" }, value: 1 },
@@ -32,24 +42,39 @@ describe("registerNodeInfoGauge", () => {
   });
 
   it("given a node whose VM moved to another host, keeps only the new host's series; a node that left has none", async () => {
-    let vms = [vmView({ id: "vm-1", name: "worker-a", hostId: "host-1", biosUuid: undefined }), vmView({ id: "vm-2", name: "worker-b", hostId: "host-1", biosUuid: undefined })];
+    let vms = [
+      vmView({ id: "vm-1", name: "worker-a", hostId: "host-1", biosUuid: undefined }),
+      vmView({ id: "vm-2", name: "worker-b", hostId: "host-1", biosUuid: undefined }),
+    ];
     let cluster = clusterViewOf([nodeView({ name: "worker-a" }), nodeView({ name: "worker-b" })]);
-    const registry = setup(() => inventoryOf(hosts, vms), () => cluster);
+    const registry = setup(
+      () => inventoryOf(hosts, vms),
+      () => cluster,
+    );
     expect(await infoSeries(registry)).to.have.length(2);
     vms = [vmView({ id: "vm-1", name: "worker-a", hostId: "host-2", biosUuid: undefined }), vms[1]!];
     cluster = clusterViewOf([nodeView({ name: "worker-a" })]);
-    expect(await infoSeries(registry)).to.deep.equal([{ labels: { node: "worker-a", vm: "worker-a", host: "esx-02", cluster: "", vcenter: "vc01.example.com" }, value: 1 }]);
+    expect(await infoSeries(registry)).to.deep.equal([
+      { labels: { node: "worker-a", vm: "worker-a", host: "esx-02", cluster: "", vcenter: "vc01.example.com" }, value: 1 },
+    ]);
   });
 
   it("given no cluster cache, exports nothing", async () => {
-    const registry = setup(() => inventoryOf(hosts, [vmView({ hostId: "host-1" })]), () => undefined);
+    const registry = setup(
+      () => inventoryOf(hosts, [vmView({ hostId: "host-1" })]),
+      () => undefined,
+    );
     expect(await infoSeries(registry)).to.deep.equal([]);
   });
 });
 
 describe("vcenterLabel", () => {
   const cases = [
-    { name: "keeps the host name only, dropping user info, port and path", url: "https://admin:secret@vc01.example.com:8443/sdk", want: "vc01.example.com" },
+    {
+      name: "keeps the host name only, dropping user info, port and path",
+      url: "https://admin:secret@vc01.example.com:8443/sdk",
+      want: "vc01.example.com",
+    },
     { name: "an IP address", url: "http://127.0.0.1:41234", want: "127.0.0.1" },
     { name: "not a URL: empty", url: "vc01", want: "" },
   ];

@@ -7,7 +7,10 @@ import { amounts, clusterViewOf, nodeView, podView } from "../fixtures/cluster.j
 import { hostView, inventoryOf, vmView } from "../fixtures/inventory.js";
 
 const POLICY = parseConfig(undefined);
-const hosts = [hostView({ id: "host-a", name: "esx-a", vcpuPerPcpu: 2, vramPerPram: 1 }), hostView({ id: "host-b", name: "esx-b", vcpuPerPcpu: 1, vramPerPram: 1 })];
+const hosts = [
+  hostView({ id: "host-a", name: "esx-a", vcpuPerPcpu: 2, vramPerPram: 1 }),
+  hostView({ id: "host-b", name: "esx-b", vcpuPerPcpu: 1, vramPerPram: 1 }),
+];
 const vms = [vmView({ id: "vm-1", name: "w1", hostId: "host-a" }), vmView({ id: "vm-2", name: "w2", hostId: "host-b" })];
 const nodes = [nodeView({ name: "w1", allocatable: amounts(8, 32) }), nodeView({ name: "w2", allocatable: amounts(8, 32) })];
 const pods = [

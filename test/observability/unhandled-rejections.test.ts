@@ -14,8 +14,11 @@ function run(body: string): Promise<{ code: number | null; stdout: string; stder
     ${body}
   `;
   return new Promise((resolve) => {
-    execFile(process.execPath, ["--input-type=module", "-e", script], { cwd: fileURLToPath(new URL("../../..", import.meta.url)) }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      ["--input-type=module", "-e", script],
+      { cwd: fileURLToPath(new URL("../../..", import.meta.url)) },
+      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -35,7 +38,10 @@ describe("installUnhandledRejectionHandler (in a child process)", function () {
     expect(out.code, out.stderr).to.equal(0);
     expect(out.stdout).to.match(/^hvx_unhandled_rejections_total 2$/m);
     expect(out.stdout).to.contain("STILL RUNNING");
-    const logs = out.stdout.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as { msg: string; error: string });
+    const logs = out.stdout
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l) as { msg: string; error: string });
     expect(logs.map((l) => l.msg)).to.deep.equal(Array(2).fill("unhandled promise rejection; hvx keeps running"));
     expect(logs[0]!.error).to.match(/^Error: watch reconnect: exec plugin failed \| at /);
     expect(logs[0]!.error).to.not.contain("second line");
@@ -43,7 +49,9 @@ describe("installUnhandledRejectionHandler (in a child process)", function () {
   });
 
   it("given no handler installed, the same rejection ends the process (what hvx did before)", async () => {
-    const out = await run(`void Promise.reject(new Error("boom")); await new Promise((r) => setTimeout(r, 50)); process.stdout.write("STILL RUNNING");`);
+    const out = await run(
+      `void Promise.reject(new Error("boom")); await new Promise((r) => setTimeout(r, 50)); process.stdout.write("STILL RUNNING");`,
+    );
     expect(out.code).to.not.equal(0);
     expect(out.stdout).to.not.contain("STILL RUNNING");
   });

@@ -18,10 +18,18 @@ describe("buildOversellPatch", () => {
   it("given the reference pod CREATE (fleet vCPU:pCPU 1.6), returns the reference patch.json exactly", () => {
     const review = example<Review>("admissionreview-request-pod-create.json");
     const fleet = fleetView([host({ id: "host-1", vcpuPerPcpu: 1.6, vramPerPram: 1.2 })], () => false);
-    const d = decideOversell({ pod: review.request.object, namespace: review.request.namespace, policy: DEFAULT_POLICY, ownNamespace: "hvx-system", fleet });
+    const d = decideOversell({
+      pod: review.request.object,
+      namespace: review.request.namespace,
+      policy: DEFAULT_POLICY,
+      ownNamespace: "hvx-system",
+      fleet,
+    });
     if (d.kind !== "scale") throw new Error("expected scale");
     expect(buildOversellPatch(review.request.object, d)).to.deep.equal(example("patch.json"));
-    expect(d.warnings).to.deep.equal(["hvx: cpu requests scaled by 1/2 (configured ratio; stacked cap 4.0 / vCPU:pCPU 1.6 = 2.5 not binding)"]);
+    expect(d.warnings).to.deep.equal([
+      "hvx: cpu requests scaled by 1/2 (configured ratio; stacked cap 4.0 / vCPU:pCPU 1.6 = 2.5 not binding)",
+    ]);
   });
 
   it("given a pod without annotations, creates /metadata/annotations whole", () => {
@@ -30,7 +38,10 @@ describe("buildOversellPatch", () => {
     expect(ops.at(-1)).to.deep.equal({
       op: "add",
       path: "/metadata/annotations",
-      value: { "hvx.io/original-requests": '{"containers":{"app":{"cpu":"1"}}}', "hvx.io/oversell": "cpu=2,memory=1 (configured; stacked cap not binding)" },
+      value: {
+        "hvx.io/original-requests": '{"containers":{"app":{"cpu":"1"}}}',
+        "hvx.io/oversell": "cpu=2,memory=1 (configured; stacked cap not binding)",
+      },
     });
     const out = fjp.applyPatch(structuredClone(p), ops as fjp.Operation[], true, false).newDocument as PodShape;
     expect(out.spec?.containers?.[0]?.resources?.requests?.cpu).to.equal("500m");
@@ -45,7 +56,13 @@ describe("buildOversellPatch", () => {
 
   it("given existing annotations, adds each key with / escaped as ~1 and keeps the others", () => {
     const p = pod([container("app", { memory: "1Gi" })], [], { "a~b/c": "x" });
-    const d = decideOversell({ pod: p, namespace: "team", policy: { ...DEFAULT_POLICY, memoryRatio: 2 }, ownNamespace: "hvx-system", fleet: roomyFleet() });
+    const d = decideOversell({
+      pod: p,
+      namespace: "team",
+      policy: { ...DEFAULT_POLICY, memoryRatio: 2 },
+      ownNamespace: "hvx-system",
+      fleet: roomyFleet(),
+    });
     if (d.kind !== "scale") throw new Error("expected scale");
     const ops = buildOversellPatch(p, d);
     expect(ops.map((o) => o.path)).to.deep.equal([

@@ -25,12 +25,25 @@ const cases: Case[] = [
   { name: "excluded namespace (config)", pod: pod(burstable), namespace: "kube-system", want: "excluded_namespace" },
   { name: "hvx's own namespace", pod: pod(burstable), namespace: "hvx-system", want: "excluded_namespace" },
   { name: "opted out by annotation", pod: pod(burstable, [], { "hvx.io/oversell": "false" }), want: "opted_out" },
-  { name: "already carries original-requests (reinvocation)", pod: pod(burstable, [], { "hvx.io/original-requests": "{}" }), want: "already_scaled" },
+  {
+    name: "already carries original-requests (reinvocation)",
+    pod: pod(burstable, [], { "hvx.io/original-requests": "{}" }),
+    want: "already_scaled",
+  },
   { name: "BestEffort pod", pod: pod([container("app")]), want: "best_effort" },
   { name: "Guaranteed pod with preserveGuaranteed", pod: pod(guaranteed), want: "guaranteed" },
   // 1 / 2 = 500m; memory ratio 1 leaves 1Gi
-  { name: "Guaranteed pod without preserveGuaranteed is scaled", pod: pod(guaranteed), policy: policy({ preserveGuaranteed: false }), want: ["containers/0/cpu: 1 -> 500m"] },
-  { name: "duplicate container names", pod: pod([container("a", { cpu: "1" }), container("a", { cpu: "1" })]), want: "duplicate_container_name" },
+  {
+    name: "Guaranteed pod without preserveGuaranteed is scaled",
+    pod: pod(guaranteed),
+    policy: policy({ preserveGuaranteed: false }),
+    want: ["containers/0/cpu: 1 -> 500m"],
+  },
+  {
+    name: "duplicate container names",
+    pod: pod([container("a", { cpu: "1" }), container("a", { cpu: "1" })]),
+    want: "duplicate_container_name",
+  },
   // 1000m / 2 = 500m; 1Gi / 1.5 = 682.67Mi -> 682Mi (0.098 % below)
   {
     name: "burstable pod, cpu 2 and memory 1.5",
@@ -39,13 +52,25 @@ const cases: Case[] = [
     want: ["containers/0/cpu: 1 -> 500m", "containers/0/memory: 1Gi -> 682Mi"],
   },
   // 15m / 2 = 7.5m -> floor 10m; 8m is below the floor already: unchanged
-  { name: "floors at minCpu, never above the original", pod: pod([container("a", { cpu: "15m" }), container("b", { cpu: "8m" })]), want: ["containers/0/cpu: 15m -> 10m"] },
+  {
+    name: "floors at minCpu, never above the original",
+    pod: pod([container("a", { cpu: "15m" }), container("b", { cpu: "8m" })]),
+    want: ["containers/0/cpu: 15m -> 10m"],
+  },
   // 20Mi / 2 = 10Mi -> floor 16Mi
-  { name: "floors at minMemory", pod: pod([container("a", { memory: "20Mi" })]), policy: policy({ memoryRatio: 2 }), want: ["containers/0/memory: 20Mi -> 16Mi"] },
+  {
+    name: "floors at minMemory",
+    pod: pod([container("a", { memory: "20Mi" })]),
+    policy: policy({ memoryRatio: 2 }),
+    want: ["containers/0/memory: 20Mi -> 16Mi"],
+  },
   // sidecar and regular init containers both scaled; a limit-only container gets no request
   {
     name: "init containers incl. sidecars, no request added",
-    pod: pod([container("app", undefined, { cpu: "1" })], [container("init", { cpu: "500m" }), container("side", { cpu: "50m" }, undefined, { restartPolicy: "Always" })]),
+    pod: pod(
+      [container("app", undefined, { cpu: "1" })],
+      [container("init", { cpu: "500m" }), container("side", { cpu: "50m" }, undefined, { restartPolicy: "Always" })],
+    ),
     want: ["initContainers/0/cpu: 500m -> 250m", "initContainers/1/cpu: 50m -> 25m"],
   },
   // stacked cap 4.0 / 2.5 = 1.6: 1000m / 1.6 = 625m
@@ -62,10 +87,20 @@ const cases: Case[] = [
     want: ["containers/0/cpu: 1 -> 250m"],
   },
   // label 1.25: 1000m / 1.25 = 800m
-  { name: "namespace label applies", pod: pod(burstable), labels: { "hvx.io/oversell-cpu": "1.25" }, want: ["containers/0/cpu: 1 -> 800m"] },
+  {
+    name: "namespace label applies",
+    pod: pod(burstable),
+    labels: { "hvx.io/oversell-cpu": "1.25" },
+    want: ["containers/0/cpu: 1 -> 800m"],
+  },
   // before any host data since start: no cap to keep, so no oversell at all
   { name: "no host data since start", pod: pod(burstable), noHostData: true, want: "nothing_to_lower" },
-  { name: "decimal memory stays decimal", pod: pod([container("a", { memory: "1G" })]), policy: policy({ memoryRatio: 3, maxStackedMemoryOvercommit: 9 }), want: ["containers/0/memory: 1G -> 333M"] },
+  {
+    name: "decimal memory stays decimal",
+    pod: pod([container("a", { memory: "1G" })]),
+    policy: policy({ memoryRatio: 3, maxStackedMemoryOvercommit: 9 }),
+    want: ["containers/0/memory: 1G -> 333M"],
+  },
 ];
 
 function summary(d: OversellDecision): string | string[] {
@@ -76,8 +111,19 @@ function summary(d: OversellDecision): string | string[] {
 describe("decideOversell", () => {
   for (const c of cases) {
     it(`given ${c.name}, returns ${JSON.stringify(c.want)}`, () => {
-      const fleet = c.noHostData ? undefined : c.fleetRatio === undefined ? roomyFleet() : fleetView([host({ id: "h", vcpuPerPcpu: c.fleetRatio })], () => false);
-      const d = decideOversell({ pod: c.pod, namespace: c.namespace ?? "team", policy: c.policy ?? policy(), ownNamespace: "hvx-system", namespaceLabels: c.labels, fleet });
+      const fleet = c.noHostData
+        ? undefined
+        : c.fleetRatio === undefined
+          ? roomyFleet()
+          : fleetView([host({ id: "h", vcpuPerPcpu: c.fleetRatio })], () => false);
+      const d = decideOversell({
+        pod: c.pod,
+        namespace: c.namespace ?? "team",
+        policy: c.policy ?? policy(),
+        ownNamespace: "hvx-system",
+        namespaceLabels: c.labels,
+        fleet,
+      });
       expect(summary(d)).to.deep.equal(c.want);
     });
   }
@@ -113,14 +159,27 @@ describe("decideOversell", () => {
   });
 
   it("given a bad namespace label, ignores it with a warning and uses the configured ratio", () => {
-    const d = decideOversell({ pod: pod(burstable), namespace: "team", policy: policy(), ownNamespace: "hvx-system", namespaceLabels: { "hvx.io/oversell-cpu": "lots" }, fleet: roomyFleet() });
+    const d = decideOversell({
+      pod: pod(burstable),
+      namespace: "team",
+      policy: policy(),
+      ownNamespace: "hvx-system",
+      namespaceLabels: { "hvx.io/oversell-cpu": "lots" },
+      fleet: roomyFleet(),
+    });
     expect(summary(d)).to.deep.equal(["containers/0/cpu: 1 -> 500m"]);
     expect(d.warnings[0]).to.match(/hvx\.io\/oversell-cpu="lots" ignored/);
   });
 
   it("given a scale, sums what was removed (cpu millicores, memory bytes)", () => {
     const p = pod([container("a", { cpu: "1", memory: "1Gi" }), container("b", { cpu: "300m" })]);
-    const d = decideOversell({ pod: p, namespace: "team", policy: policy({ memoryRatio: 1.5, maxStackedMemoryOvercommit: 9 }), ownNamespace: "x", fleet: roomyFleet() });
+    const d = decideOversell({
+      pod: p,
+      namespace: "team",
+      policy: policy({ memoryRatio: 1.5, maxStackedMemoryOvercommit: 9 }),
+      ownNamespace: "x",
+      fleet: roomyFleet(),
+    });
     if (d.kind !== "scale") throw new Error("expected scale");
     expect(d.removedCpuMilli).to.equal(500n + 150n);
     expect(d.removedMemoryBytes).to.equal(BigInt(1024 - 682) * 1024n * 1024n);

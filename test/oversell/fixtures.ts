@@ -43,7 +43,12 @@ export function roomyFleet(): FleetView {
   return fleetView([host({ id: "roomy", vcpuPerPcpu: 1, vramPerPram: 0.1 })], () => false);
 }
 
-export function container(name: string, requests?: Record<string, string>, limits?: Record<string, string>, extra: Partial<ContainerShape> = {}): ContainerShape {
+export function container(
+  name: string,
+  requests?: Record<string, string>,
+  limits?: Record<string, string>,
+  extra: Partial<ContainerShape> = {},
+): ContainerShape {
   const resources = { ...(requests ? { requests } : {}), ...(limits ? { limits } : {}) };
   return { name, resources, ...extra };
 }

@@ -14,7 +14,9 @@ describe("escapePointerToken", () => {
 
 describe("jsonPointer", () => {
   it("given mixed tokens, joins them with escaping", () => {
-    expect(jsonPointer(["metadata", "annotations", "hvx.io/original-requests"])).to.equal("/metadata/annotations/hvx.io~1original-requests");
+    expect(jsonPointer(["metadata", "annotations", "hvx.io/original-requests"])).to.equal(
+      "/metadata/annotations/hvx.io~1original-requests",
+    );
     expect(jsonPointer(["spec", "containers", 3])).to.equal("/spec/containers/3");
   });
 });

@@ -13,7 +13,13 @@ describe("oversell edges", () => {
   describe("namespace label ratios", () => {
     const cpuFrom = (text: string) => resolveNamespaceRatios(policy(), "team", { "hvx.io/oversell-cpu": text }).cpu;
     it("accepts whole and decimal numbers from 1 to 100 inclusive", () => {
-      for (const [text, want] of [["1", 1], ["100", 100], ["1.5", 1.5], ["12", 12], ["2.25", 2.25]] as const) {
+      for (const [text, want] of [
+        ["1", 1],
+        ["100", 100],
+        ["1.5", 1.5],
+        ["12", 12],
+        ["2.25", 2.25],
+      ] as const) {
         expect(cpuFrom(text), text).to.deep.equal({ ratio: want, source: "namespace_label" });
       }
     });
@@ -21,7 +27,9 @@ describe("oversell edges", () => {
       for (const text of ["0.99", "100.5", "x2", "2x", "2.", ".5", "-2", "1e1", " 2", ""]) {
         const r = resolveNamespaceRatios(policy(), "team", { "hvx.io/oversell-cpu": text });
         expect(r.cpu, text).to.deep.equal({ ratio: 2, source: "default" });
-        expect(r.warnings, text).to.deep.equal([`hvx: namespace label hvx.io/oversell-cpu=${JSON.stringify(text)} ignored (must be a number from 1 to 100)`]);
+        expect(r.warnings, text).to.deep.equal([
+          `hvx: namespace label hvx.io/oversell-cpu=${JSON.stringify(text)} ignored (must be a number from 1 to 100)`,
+        ]);
       }
     });
   });
@@ -55,7 +63,10 @@ describe("oversell edges", () => {
 
   describe("QoS class over several containers", () => {
     it("compares the summed requests with the summed limits", () => {
-      const c = (name: string, req: string, lim: string) => ({ name, resources: { requests: { cpu: req, memory: "1Gi" }, limits: { cpu: lim, memory: "1Gi" } } });
+      const c = (name: string, req: string, lim: string) => ({
+        name,
+        resources: { requests: { cpu: req, memory: "1Gi" }, limits: { cpu: lim, memory: "1Gi" } },
+      });
       expect(qosClass({ spec: { containers: [c("a", "1", "2"), c("b", "2", "3")] } })).to.equal("Burstable");
       expect(qosClass({ spec: { containers: [c("a", "1", "1"), c("b", "2", "2")] } })).to.equal("Guaranteed");
     });

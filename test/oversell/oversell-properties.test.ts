@@ -38,22 +38,25 @@ const memoryText = fc.oneof(
 
 /** A request and a limit that is absent, equal (same or another spelling) or larger. */
 function pair(text: fc.Arbitrary<string>, bigger: (q: Quantity, text: string, k: number) => string) {
-  return fc.record({
-    request: fc.option(text, { nil: undefined }),
-    limit: fc.constantFrom("none", "same", "bigger"),
-    k: fc.integer({ min: 1, max: 3000 }),
-  }).map(({ request, limit, k }) => {
-    if (request === undefined) return { request: undefined, limit: undefined };
-    if (limit === "none") return { request, limit: undefined };
-    return { request, limit: limit === "same" ? request : bigger(parseQuantity(request), request, k) };
-  });
+  return fc
+    .record({
+      request: fc.option(text, { nil: undefined }),
+      limit: fc.constantFrom("none", "same", "bigger"),
+      k: fc.integer({ min: 1, max: 3000 }),
+    })
+    .map(({ request, limit, k }) => {
+      if (request === undefined) return { request: undefined, limit: undefined };
+      if (limit === "none") return { request, limit: undefined };
+      return { request, limit: limit === "same" ? request : bigger(parseQuantity(request), request, k) };
+    });
 }
 const cpuPair = pair(cpuText, (q, _t, k) => formatCpuMilli(Number((q.num * 1000n + q.den - 1n) / q.den) + k));
 const memoryPair = pair(memoryText, (q, _t, k) => String((q.num + q.den - 1n) / q.den + BigInt(k)));
 
 type Unnamed = Omit<ContainerShape, "name">;
-const containerArb: fc.Arbitrary<Unnamed> =
-  fc.record({ cpu: cpuPair, memory: memoryPair, sidecar: fc.boolean(), emptyResources: fc.boolean() }).map(({ cpu, memory, sidecar, emptyResources }): Unnamed => {
+const containerArb: fc.Arbitrary<Unnamed> = fc
+  .record({ cpu: cpuPair, memory: memoryPair, sidecar: fc.boolean(), emptyResources: fc.boolean() })
+  .map(({ cpu, memory, sidecar, emptyResources }): Unnamed => {
     const requests: Record<string, string> = {};
     const limits: Record<string, string> = {};
     if (cpu.request !== undefined) requests.cpu = cpu.request;
@@ -64,7 +67,10 @@ const containerArb: fc.Arbitrary<Unnamed> =
       ...(Object.keys(requests).length > 0 ? { requests } : {}),
       ...(Object.keys(limits).length > 0 ? { limits } : {}),
     };
-    return { ...(sidecar ? { restartPolicy: "Always" } : {}), ...(emptyResources && Object.keys(resources).length === 0 ? {} : { resources }) };
+    return {
+      ...(sidecar ? { restartPolicy: "Always" } : {}),
+      ...(emptyResources && Object.keys(resources).length === 0 ? {} : { resources }),
+    };
   });
 
 const annotationsArb = fc.oneof(fc.constant(undefined), fc.constant({}), fc.constant({ "a/b~c": "v", "hvx.io/other": "x" }));
@@ -93,7 +99,11 @@ const guaranteedContainerArb: fc.Arbitrary<Unnamed> = fc
     },
   }));
 const guaranteedPodArb = fc
-  .tuple(fc.array(guaranteedContainerArb, { minLength: 1, maxLength: 4 }), fc.array(guaranteedContainerArb, { maxLength: 2 }), annotationsArb)
+  .tuple(
+    fc.array(guaranteedContainerArb, { minLength: 1, maxLength: 4 }),
+    fc.array(guaranteedContainerArb, { maxLength: 2 }),
+    annotationsArb,
+  )
   .map(([containers, init, annotations]) => podOf(containers, init, annotations));
 
 const policyArb = fc
@@ -189,7 +199,13 @@ describe("oversell properties (fast-check, fast-json-patch)", () => {
     fc.assert(
       fc.property(guaranteedPodArb, policyArb, (p, { policy: pol, fleet }) => {
         expect(qosClass(p)).to.equal("Guaranteed");
-        const d = decideOversell({ pod: p, namespace: "team", policy: { ...pol, preserveGuaranteed: true }, ownNamespace: "hvx-system", fleet });
+        const d = decideOversell({
+          pod: p,
+          namespace: "team",
+          policy: { ...pol, preserveGuaranteed: true },
+          ownNamespace: "hvx-system",
+          fleet,
+        });
         expect(d.kind).to.equal("skip");
       }),
       { numRuns: 200 },

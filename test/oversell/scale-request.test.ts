@@ -19,7 +19,8 @@ describe("scaleCpuRequest", () => {
     { text: "40m", ratio: 2, min: 30n, want: "30m" },
   ];
   for (const c of cases) {
-    it(`given ${c.text} / ${c.ratio}, returns ${c.want}`, () => expect(scaleCpuRequest(c.text, c.ratio, c.min ?? 10n)?.text).to.equal(c.want));
+    it(`given ${c.text} / ${c.ratio}, returns ${c.want}`, () =>
+      expect(scaleCpuRequest(c.text, c.ratio, c.min ?? 10n)?.text).to.equal(c.want));
   }
 });
 

@@ -21,7 +21,10 @@ function input(over: Partial<AdviceInput> & { pods?: PodView[] } = {}): AdviceIn
   return {
     cluster: clusterViewOf(nodes, pods),
     inventory: inventoryOf(hosts, vms),
-    heat: new Map<string, Heat>([["host-a", "cool"], ["host-b", "cool"]]),
+    heat: new Map<string, Heat>([
+      ["host-a", "cool"],
+      ["host-b", "cool"],
+    ]),
     reservations: new Map(),
     memoryPainHosts: new Set(),
     recentlyHotHosts: new Set(),
@@ -29,19 +32,29 @@ function input(over: Partial<AdviceInput> & { pods?: PodView[] } = {}): AdviceIn
     ...rest,
   };
 }
-const bestEffort = (name: string, node: string) => podView({ name, nodeName: node, namespace: "ci", requests: amounts(0, 0), limits: amounts(0, 0) });
+const bestEffort = (name: string, node: string) =>
+  podView({ name, nodeName: node, namespace: "ci", requests: amounts(0, 0), limits: amounts(0, 0) });
 
 describe("advise", () => {
   const cases: Array<{ name: string; input: AdviceInput; want: Array<[AdviceRule, string]> }> = [
     { name: "given a quiet cluster, no finding", input: input(), want: [] },
     {
       name: "given a host that ballooned and its node VM without a memory reservation, advises a reservation",
-      input: input({ memoryPainHosts: new Set(["host-a"]), reservations: new Map([["vm-1", NO_RES], ["vm-2", NO_RES]]) }),
+      input: input({
+        memoryPainHosts: new Set(["host-a"]),
+        reservations: new Map([
+          ["vm-1", NO_RES],
+          ["vm-2", NO_RES],
+        ]),
+      }),
       want: [["memory-reservation", "node w1"]],
     },
     {
       name: "given the VM has a memory reservation, no reservation finding",
-      input: input({ memoryPainHosts: new Set(["host-a"]), reservations: new Map([["vm-1", { memoryReservationMiB: 32768, cpuReservationMhz: 0 }]]) }),
+      input: input({
+        memoryPainHosts: new Set(["host-a"]),
+        reservations: new Map([["vm-1", { memoryReservationMiB: 32768, cpuReservationMhz: 0 }]]),
+      }),
       want: [],
     },
     {
@@ -53,12 +66,18 @@ describe("advise", () => {
       // vCPU:pCPU 3.5 > 3.0; vRAM:pRAM 1.2 > 1.0
       name: "given a host above both ESXi ratios, two findings",
       input: input({ inventory: inventoryOf([hostView({ id: "host-a", name: "esx-a", vcpuPerPcpu: 3.5, vramPerPram: 1.2 })], vms) }),
-      want: [["esxi-overcommit", "host esx-a"], ["esxi-overcommit", "host esx-a"]],
+      want: [
+        ["esxi-overcommit", "host esx-a"],
+        ["esxi-overcommit", "host esx-a"],
+      ],
     },
     {
       // 4 pods x 5 CPU limits = 20 / 8 = 2.5 > 2.0 on a warm host
       name: "given limit overcommit on a node of a warm host, a finding",
-      input: input({ heat: new Map([["host-a", "warm"]]), pods: [1, 2, 3, 4].map(() => podView({ nodeName: "w1", limits: amounts(5, 1) })) }),
+      input: input({
+        heat: new Map([["host-a", "warm"]]),
+        pods: [1, 2, 3, 4].map(() => podView({ nodeName: "w1", limits: amounts(5, 1) })),
+      }),
       want: [["limit-overcommit-on-warm-host", "node w1"]],
     },
     {
@@ -68,7 +87,13 @@ describe("advise", () => {
     },
     {
       name: "given BestEffort pods on a hot host's node, a finding per node; none on the cool host",
-      input: input({ heat: new Map([["host-a", "hot"], ["host-b", "cool"]]), pods: [bestEffort("a", "w1"), bestEffort("b", "w1"), bestEffort("c", "w2")] }),
+      input: input({
+        heat: new Map([
+          ["host-a", "hot"],
+          ["host-b", "cool"],
+        ]),
+        pods: [bestEffort("a", "w1"), bestEffort("b", "w1"), bestEffort("c", "w2")],
+      }),
       want: [["besteffort-on-warm-host", "node w1"]],
     },
     {
@@ -79,12 +104,19 @@ describe("advise", () => {
     {
       // pods on host-a and host-b; host-a hot in the last hour: 1 / 2 = 50 % > 25 %
       name: "given an oversold namespace with half its hosts hot in the last hour, a finding",
-      input: input({ oversoldNamespaces: new Set(["shop"]), recentlyHotHosts: new Set(["host-a"]), pods: [podView({ namespace: "shop", nodeName: "w1" }), podView({ namespace: "shop", nodeName: "w2" })] }),
+      input: input({
+        oversoldNamespaces: new Set(["shop"]),
+        recentlyHotHosts: new Set(["host-a"]),
+        pods: [podView({ namespace: "shop", nodeName: "w1" }), podView({ namespace: "shop", nodeName: "w2" })],
+      }),
       want: [["oversell-on-hot-hosts", "namespace shop"]],
     },
     {
       name: "given the same namespace without oversell, no finding",
-      input: input({ recentlyHotHosts: new Set(["host-a"]), pods: [podView({ namespace: "shop", nodeName: "w1" }), podView({ namespace: "shop", nodeName: "w2" })] }),
+      input: input({
+        recentlyHotHosts: new Set(["host-a"]),
+        pods: [podView({ namespace: "shop", nodeName: "w1" }), podView({ namespace: "shop", nodeName: "w2" })],
+      }),
       want: [],
     },
   ];

@@ -13,9 +13,14 @@ import type { HostMetrics } from "../../src/model/inventory.js";
 const pod: PodMeta = { namespace: "payments", name: "api-1", ownerKinds: ["ReplicaSet"], annotations: {} };
 
 /** One node VM per host, named n-<host>; node names equal VM names (the `name` mapping rule). */
-function ctxOf(hosts: Array<{ id: string; metrics?: Partial<HostMetrics>; inMaintenance?: boolean }>): { ctx: PlacementContext; nodes: Array<{ name: string }> } {
+function ctxOf(hosts: Array<{ id: string; metrics?: Partial<HostMetrics>; inMaintenance?: boolean }>): {
+  ctx: PlacementContext;
+  nodes: Array<{ name: string }>;
+} {
   const inventory = inventoryOf(
-    hosts.map((h) => hostView({ id: h.id, name: `esx-${h.id}`, inMaintenance: h.inMaintenance ?? false, ...(h.metrics ? { metrics: h.metrics } : {}) })),
+    hosts.map((h) =>
+      hostView({ id: h.id, name: `esx-${h.id}`, inMaintenance: h.inMaintenance ?? false, ...(h.metrics ? { metrics: h.metrics } : {}) }),
+    ),
     hosts.map((h) => vmView({ id: `vm-${h.id}`, name: `n-${h.id}`, hostId: h.id, biosUuid: undefined })),
   );
   return { ctx: { inventory, policy: DEFAULT_POLICY, nowMs: NOW_MS }, nodes: hosts.map((h) => ({ name: `n-${h.id}` })) };
@@ -28,18 +33,31 @@ function run(hosts: Parameters<typeof ctxOf>[0], setting: WhenAllRejected) {
 
 describe("applyAllRejectedValve", () => {
   // Default thresholds: cpu ready >= 10 %, host cpu usage >= 90 %, memory usage >= 95 %.
-  const cases: Array<{ name: string; hosts: Parameters<typeof ctxOf>[0]; setting: WhenAllRejected; passed: string[]; action?: "passed-coolest" | "rejected" }> = [
+  const cases: Array<{
+    name: string;
+    hosts: Parameters<typeof ctxOf>[0];
+    setting: WhenAllRejected;
+    passed: string[];
+    action?: "passed-coolest" | "rejected";
+  }> = [
     {
       // tiers: a 14/10 = 1.4, b 12/10 = 1.2, c 12/10 = 1.2 -> b and c (coolest tier) pass
       name: "given every host hot and pass-coolest, passes the nodes of the coolest tier, in the order sent",
-      hosts: [{ id: "a", metrics: { cpuReadyPercent: 14 } }, { id: "b", metrics: { cpuReadyPercent: 12 } }, { id: "c", metrics: { cpuReadyPercent: 11.5 } }],
+      hosts: [
+        { id: "a", metrics: { cpuReadyPercent: 14 } },
+        { id: "b", metrics: { cpuReadyPercent: 12 } },
+        { id: "c", metrics: { cpuReadyPercent: 11.5 } },
+      ],
       setting: "pass-coolest",
       passed: ["n-b", "n-c"],
       action: "passed-coolest",
     },
     {
       name: "given every host hot and reject, passes nothing and notes what the valve would have passed",
-      hosts: [{ id: "a", metrics: { cpuReadyPercent: 14 } }, { id: "b", metrics: { cpuReadyPercent: 12 } }],
+      hosts: [
+        { id: "a", metrics: { cpuReadyPercent: 14 } },
+        { id: "b", metrics: { cpuReadyPercent: 12 } },
+      ],
       setting: "reject",
       passed: [],
       action: "rejected",
@@ -47,7 +65,10 @@ describe("applyAllRejectedValve", () => {
     {
       // a: ready 1.5, b: cpu usage 99/90 = 1.1 -> b is cooler
       name: "given different metrics over their thresholds, compares value/threshold across metrics",
-      hosts: [{ id: "a", metrics: { cpuReadyPercent: 15 } }, { id: "b", metrics: { cpuUsagePercent: 99 } }],
+      hosts: [
+        { id: "a", metrics: { cpuReadyPercent: 15 } },
+        { id: "b", metrics: { cpuUsagePercent: 99 } },
+      ],
       setting: "pass-coolest",
       passed: ["n-b"],
       action: "passed-coolest",
@@ -60,14 +81,20 @@ describe("applyAllRejectedValve", () => {
     },
     {
       name: "given the only non-hot host in maintenance, the maintenance node stays rejected and the hot one passes",
-      hosts: [{ id: "a", metrics: { cpuReadyPercent: 14 } }, { id: "b", inMaintenance: true }],
+      hosts: [
+        { id: "a", metrics: { cpuReadyPercent: 14 } },
+        { id: "b", inMaintenance: true },
+      ],
       setting: "pass-coolest",
       passed: ["n-a"],
       action: "passed-coolest",
     },
     {
       name: "given every host in maintenance (not heat), the valve does not open",
-      hosts: [{ id: "a", inMaintenance: true }, { id: "b", inMaintenance: true }],
+      hosts: [
+        { id: "a", inMaintenance: true },
+        { id: "b", inMaintenance: true },
+      ],
       setting: "pass-coolest",
       passed: [],
     },
@@ -82,14 +109,23 @@ describe("applyAllRejectedValve", () => {
   }
 
   it("given reject, keeps every rejection as filterNodes made it", () => {
-    const out = run([{ id: "a", metrics: { cpuReadyPercent: 14 } }, { id: "b", metrics: { cpuReadyPercent: 12 } }], "reject");
+    const out = run(
+      [
+        { id: "a", metrics: { cpuReadyPercent: 14 } },
+        { id: "b", metrics: { cpuReadyPercent: 12 } },
+      ],
+      "reject",
+    );
     expect([...out.unresolvable.keys()]).to.deep.equal(["n-a", "n-b"]);
     expect(out.valve?.passed).to.deep.equal(["n-b"]);
   });
 
   it("given a node over its Kubernetes limits on the coolest hot host, keeps it rejected and passes the next tier", () => {
     // host a: ready 12 % (tier 1.2) but node n-a's cpu limits 16 + 2 / 7.8 > 2.0; host b: ready 14 % (tier 1.4).
-    const { ctx, nodes } = ctxOf([{ id: "a", metrics: { cpuReadyPercent: 12 } }, { id: "b", metrics: { cpuReadyPercent: 14 } }]);
+    const { ctx, nodes } = ctxOf([
+      { id: "a", metrics: { cpuReadyPercent: 12 } },
+      { id: "b", metrics: { cpuReadyPercent: 14 } },
+    ]);
     const incoming = podView({ uid: "incoming", limits: amounts(2, 2), expectedDemand: amounts(1, 1), boundAtMs: undefined });
     const view = clusterViewOf(
       [nodeView({ name: "n-a", allocatable: amounts(7.8, 30) }), nodeView({ name: "n-b", allocatable: amounts(7.8, 30) })],
@@ -102,13 +138,21 @@ describe("applyAllRejectedValve", () => {
   });
 
   it("given the valve opened, the wire passes the coolest by name and notes it in the others' reasons, not in FailedNodes", () => {
-    const out = run([{ id: "a", metrics: { cpuReadyPercent: 14 } }, { id: "b", metrics: { cpuReadyPercent: 12 } }], "pass-coolest");
+    const out = run(
+      [
+        { id: "a", metrics: { cpuReadyPercent: 14 } },
+        { id: "b", metrics: { cpuReadyPercent: 12 } },
+      ],
+      "pass-coolest",
+    );
     const request = { mode: "nodeNames", nodes: [{ name: "n-a" }, { name: "n-b" }], pod } as unknown as ParsedExtenderArgs;
     const wire = toFilterResultWire(request, out);
     expect(wire.NodeNames).to.deep.equal(["n-b"]);
     expect(wire.FailedNodes).to.deep.equal({});
     expect(Object.keys(wire.FailedAndUnresolvableNodes)).to.deep.equal(["n-a"]);
-    expect(wire.FailedAndUnresolvableNodes["n-a"]).to.match(/cpu ready 14% >= 10%.*; hvx: host heat rejected every candidate, so the coolest tier passed anyway \(n-b; filter\.whenAllRejected: pass-coolest\)$/);
+    expect(wire.FailedAndUnresolvableNodes["n-a"]).to.match(
+      /cpu ready 14% >= 10%.*; hvx: host heat rejected every candidate, so the coolest tier passed anyway \(n-b; filter\.whenAllRejected: pass-coolest\)$/,
+    );
   });
 });
 

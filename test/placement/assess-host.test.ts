@@ -7,7 +7,13 @@ import { DEFAULT_POLICY } from "../fixtures/policy.js";
 const t = DEFAULT_POLICY.thresholds;
 
 describe("assessHost", () => {
-  const cases: Array<{ name: string; host: Parameters<typeof hostView>[0]; vm?: Parameters<typeof vmView>[0]; heat: string; reasons: string[] }> = [
+  const cases: Array<{
+    name: string;
+    host: Parameters<typeof hostView>[0];
+    vm?: Parameters<typeof vmView>[0];
+    heat: string;
+    reasons: string[];
+  }> = [
     { name: "given a quiet host, returns cool with no reasons", host: {}, heat: "cool", reasons: [] },
     {
       name: "given ready 12.4 % (>= 10), returns hot naming host, value, threshold and age",
@@ -33,14 +39,54 @@ describe("assessHost", () => {
       heat: "warm",
       reasons: ["ESXi host esx-07 (host-21): cpu usage 85% >= 81% (sampled 14s ago)"],
     },
-    { name: "given cpu usage 90 %, returns hot", host: { metrics: { cpuUsagePercent: 90 } }, heat: "hot", reasons: ["ESXi host esx-07 (host-21): cpu usage 90% >= 90% (sampled 14s ago)"] },
-    { name: "given memory usage 96 %, returns hot", host: { metrics: { memUsagePercent: 96 } }, heat: "hot", reasons: ["ESXi host esx-07 (host-21): memory usage 96% >= 95% (sampled 14s ago)"] },
-    { name: "given balloon 2 % of host memory, returns hot", host: { metrics: { balloonPercent: 2 } }, heat: "hot", reasons: ["ESXi host esx-07 (host-21): balloon 2% >= 1% (sampled 14s ago)"] },
-    { name: "given swap-in 40 KB/s, returns hot", host: { metrics: { swapInKBps: 40 } }, heat: "hot", reasons: ["ESXi host esx-07 (host-21): swap-in rate 40 KB/s >= 1 KB/s (sampled 14s ago)"] },
-    { name: "given memory state hard, returns hot", host: { metrics: { memState: "hard" } }, heat: "hot", reasons: ["ESXi host esx-07 (host-21): memory state hard in hard|low (sampled 14s ago)"] },
-    { name: "given memory state low, returns hot", host: { metrics: { memState: "low" } }, heat: "hot", reasons: ["ESXi host esx-07 (host-21): memory state low in hard|low (sampled 14s ago)"] },
-    { name: "given memory state soft, returns warm", host: { metrics: { memState: "soft" } }, heat: "warm", reasons: ["ESXi host esx-07 (host-21): memory state soft in soft (sampled 14s ago)"] },
-    { name: "given maintenance mode, returns hot", host: { inMaintenance: true }, heat: "hot", reasons: ["ESXi host esx-07 (host-21): in maintenance mode"] },
+    {
+      name: "given cpu usage 90 %, returns hot",
+      host: { metrics: { cpuUsagePercent: 90 } },
+      heat: "hot",
+      reasons: ["ESXi host esx-07 (host-21): cpu usage 90% >= 90% (sampled 14s ago)"],
+    },
+    {
+      name: "given memory usage 96 %, returns hot",
+      host: { metrics: { memUsagePercent: 96 } },
+      heat: "hot",
+      reasons: ["ESXi host esx-07 (host-21): memory usage 96% >= 95% (sampled 14s ago)"],
+    },
+    {
+      name: "given balloon 2 % of host memory, returns hot",
+      host: { metrics: { balloonPercent: 2 } },
+      heat: "hot",
+      reasons: ["ESXi host esx-07 (host-21): balloon 2% >= 1% (sampled 14s ago)"],
+    },
+    {
+      name: "given swap-in 40 KB/s, returns hot",
+      host: { metrics: { swapInKBps: 40 } },
+      heat: "hot",
+      reasons: ["ESXi host esx-07 (host-21): swap-in rate 40 KB/s >= 1 KB/s (sampled 14s ago)"],
+    },
+    {
+      name: "given memory state hard, returns hot",
+      host: { metrics: { memState: "hard" } },
+      heat: "hot",
+      reasons: ["ESXi host esx-07 (host-21): memory state hard in hard|low (sampled 14s ago)"],
+    },
+    {
+      name: "given memory state low, returns hot",
+      host: { metrics: { memState: "low" } },
+      heat: "hot",
+      reasons: ["ESXi host esx-07 (host-21): memory state low in hard|low (sampled 14s ago)"],
+    },
+    {
+      name: "given memory state soft, returns warm",
+      host: { metrics: { memState: "soft" } },
+      heat: "warm",
+      reasons: ["ESXi host esx-07 (host-21): memory state soft in soft (sampled 14s ago)"],
+    },
+    {
+      name: "given maintenance mode, returns hot",
+      host: { inMaintenance: true },
+      heat: "hot",
+      reasons: ["ESXi host esx-07 (host-21): in maintenance mode"],
+    },
     {
       name: "given NOT_RESPONDING, returns hot even without metrics",
       host: { connectionState: "NOT_RESPONDING", metrics: null },
@@ -98,7 +144,8 @@ describe("assessHost", () => {
 });
 
 describe("assessHost boundaries", () => {
-  const heatOf = (host: Parameters<typeof hostView>[0], vm?: Parameters<typeof vmView>[0]) => assessHost(hostView(host), vm ? vmView(vm) : undefined, t, NOW_MS).heat;
+  const heatOf = (host: Parameters<typeof hostView>[0], vm?: Parameters<typeof vmView>[0]) =>
+    assessHost(hostView(host), vm ? vmView(vm) : undefined, t, NOW_MS).heat;
 
   it("given the node VM's ready exactly at cpuReadyPercent, returns hot (>=, not >)", () => {
     expect(heatOf({}, { metrics: { cpuReadyPercent: t.cpuReadyPercent } })).to.equal("hot");
@@ -151,18 +198,26 @@ describe("assessHost verdict caches follow the clock", () => {
     const host = hostView({ metrics: { cpuReadyPercent: 12 } });
     const at = (nowMs: number) => assessHost(host, undefined, t, nowMs);
     expect(at(NOW_MS).rejections.map(formatReason)).to.deep.equal(["ESXi host esx-07 (host-21): cpu ready 12% >= 10% (sampled 14s ago)"]);
-    expect(at(NOW_MS + 50_000).rejections.map(formatReason)).to.deep.equal(["ESXi host esx-07 (host-21): cpu ready 12% >= 10% (sampled 64s ago)"]);
+    expect(at(NOW_MS + 50_000).rejections.map(formatReason)).to.deep.equal([
+      "ESXi host esx-07 (host-21): cpu ready 12% >= 10% (sampled 64s ago)",
+    ]);
     const stale = at(NOW_MS + 107_000);
     expect(stale.heat).to.equal("cool");
-    expect(stale.staleness && formatReason(stale.staleness)).to.equal("ESXi host esx-07 (host-21): metrics sampled 121s ago, older than 120s");
+    expect(stale.staleness && formatReason(stale.staleness)).to.equal(
+      "ESXi host esx-07 (host-21): metrics sampled 121s ago, older than 120s",
+    );
   });
 
   it("given the same VM object and a later clock, the VM reason's age grows, then the VM's metrics are ignored", () => {
     const host = hostView({ metrics: { sampledAtMs: NOW_MS + 100_000 } });
     const vm = vmView({ metrics: { cpuReadyPercent: 12 } });
     const at = (nowMs: number) => assessHost(host, vm, t, nowMs);
-    expect(at(NOW_MS + 100_000).rejections.map(formatReason)).to.deep.equal(["ESXi host esx-07 (host-21): VM k8s-worker-01 (vm-31) cpu ready 12% >= 10% (sampled 114s ago)"]);
-    expect(at(NOW_MS + 106_000).rejections.map(formatReason)).to.deep.equal(["ESXi host esx-07 (host-21): VM k8s-worker-01 (vm-31) cpu ready 12% >= 10% (sampled 120s ago)"]);
+    expect(at(NOW_MS + 100_000).rejections.map(formatReason)).to.deep.equal([
+      "ESXi host esx-07 (host-21): VM k8s-worker-01 (vm-31) cpu ready 12% >= 10% (sampled 114s ago)",
+    ]);
+    expect(at(NOW_MS + 106_000).rejections.map(formatReason)).to.deep.equal([
+      "ESXi host esx-07 (host-21): VM k8s-worker-01 (vm-31) cpu ready 12% >= 10% (sampled 120s ago)",
+    ]);
     expect(at(NOW_MS + 107_000).heat).to.equal("cool");
   });
 

@@ -34,25 +34,45 @@ const uuidOf = (h: number, n: number) => `4226${h}${n}63-e4e0-c681-b5dd-f69dfa98
 
 const inventory: InventoryView = inventoryOf(
   HOSTS.map((h) =>
-    hostView({ id: h.id, name: h.name, cpuCores: 64, memoryMiB: 524_288, metrics: { cpuUsagePercent: 20, memUsagePercent: 30, cpuReadyPercent: h.warm ? 6 : 1 } }),
+    hostView({
+      id: h.id,
+      name: h.name,
+      cpuCores: 64,
+      memoryMiB: 524_288,
+      metrics: { cpuUsagePercent: 20, memUsagePercent: 30, cpuReadyPercent: h.warm ? 6 : 1 },
+    }),
   ),
   HOSTS.flatMap((h, hi) =>
-    Array.from({ length: NODES_PER_HOST }, (_, n) => vmView({ id: `vm-${hi}${n}`, name: `vm-${h.name}-${n}`, hostId: h.id, biosUuid: uuidOf(hi, n), vcpus: 16, memoryMiB: 65_536 })),
+    Array.from({ length: NODES_PER_HOST }, (_, n) =>
+      vmView({ id: `vm-${hi}${n}`, name: `vm-${h.name}-${n}`, hostId: h.id, biosUuid: uuidOf(hi, n), vcpus: 16, memoryMiB: 65_536 }),
+    ),
   ),
 );
 /** Node names differ from VM names: NodeNames mode, mapped through the view's providerID. */
 const nodeNames = HOSTS.flatMap((h) => Array.from({ length: NODES_PER_HOST }, (_, n) => `${h.name}-node-${n}`));
-const hostOfNode = new Map<string, string>(HOSTS.flatMap((h) => Array.from({ length: NODES_PER_HOST }, (_, n) => [`${h.name}-node-${n}`, h.id] as const)));
+const hostOfNode = new Map<string, string>(
+  HOSTS.flatMap((h) => Array.from({ length: NODES_PER_HOST }, (_, n) => [`${h.name}-node-${n}`, h.id] as const)),
+);
 const emptyView: ClusterView = clusterViewOf(
   HOSTS.flatMap((h, hi) =>
-    Array.from({ length: NODES_PER_HOST }, (_, n) => nodeView({ name: `${h.name}-node-${n}`, providerID: `vsphere://${uuidOf(hi, n)}`, allocatable: amounts(15.8, 62) })),
+    Array.from({ length: NODES_PER_HOST }, (_, n) =>
+      nodeView({ name: `${h.name}-node-${n}`, providerID: `vsphere://${uuidOf(hi, n)}`, allocatable: amounts(15.8, 62) }),
+    ),
   ),
 );
 const candidates = nodeNames.map((name) => ({ name }));
 
 /** Each pod is its own Job, so host spread has nothing to say: only the burst guard can split them. */
 const burstPod = (i: number): PodView =>
-  podView({ uid: `burst-${i}`, name: `job-${i}-x7k2p`, ownerKey: `Job/batch/job-${i}`, requests: amounts(2, 4), limits: amounts(2, 4), expectedDemand: amounts(2, 4), boundAtMs: undefined });
+  podView({
+    uid: `burst-${i}`,
+    name: `job-${i}-x7k2p`,
+    ownerKey: `Job/batch/job-${i}`,
+    requests: amounts(2, 4),
+    limits: amounts(2, 4),
+    expectedDemand: amounts(2, 4),
+    boundAtMs: undefined,
+  });
 
 /** Runs the burst; returns how many pods each host received. */
 function runBurst(policy: PlacementPolicy): Map<string, number> {
@@ -65,7 +85,11 @@ function runBurst(policy: PlacementPolicy): Map<string, number> {
     const nowMs = NOW_MS + i * 500;
     const ctx: PlacementContext = { inventory, policy, nowMs, cluster: { view, pod } };
     const passed = filterNodes(meta, candidates, ctx).passed;
-    const scores = prioritizeNodes(meta, passed.map((name) => ({ name })), ctx);
+    const scores = prioritizeNodes(
+      meta,
+      passed.map((name) => ({ name })),
+      ctx,
+    );
     let best = scores[0];
     for (const s of scores) if (s.score > best!.score) best = s;
     expect(best, `pod ${i} found no node`).to.not.equal(undefined);

@@ -178,7 +178,9 @@ describe("burst guard in filterNodes / prioritizeNodes", () => {
     const reasons = out.unresolvable.get("n-1")!;
     expect(reasons).to.have.length(1);
     expect(reasons[0]).to.include({ code: "host_metric", metric: "cpu usage", value: 117.5, threshold: 90, pendingPods: 3 });
-    expect(formatReasons(reasons)).to.equal("ESXi host esx-01 (host-1): cpu usage 117.5% >= 90% (sampled 14s ago, incl. 3 pods bound since)");
+    expect(formatReasons(reasons)).to.equal(
+      "ESXi host esx-01 (host-1): cpu usage 117.5% >= 90% (sampled 14s ago, incl. 3 pods bound since)",
+    );
   });
 
   it("given the same pods bound an hour before the sample, passes the cool host", () => {

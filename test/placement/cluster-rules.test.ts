@@ -29,7 +29,8 @@ const inventory = inventoryOf(
 );
 const NODE_NAMES = ["node-1a", "node-1b", "node-2", "node-3"] as const;
 const VM_OF: Record<string, number> = { "node-1a": 1, "node-1b": 2, "node-2": 3, "node-3": 4 };
-const nodesWith = (allocatable: ResourceAmounts): NodeView[] => NODE_NAMES.map((name) => nodeView({ name, providerID: `vsphere://${uuid(VM_OF[name]!)}`, allocatable }));
+const nodesWith = (allocatable: ResourceAmounts): NodeView[] =>
+  NODE_NAMES.map((name) => nodeView({ name, providerID: `vsphere://${uuid(VM_OF[name]!)}`, allocatable }));
 const candidates = NODE_NAMES.map((name) => ({ name }));
 
 const OWNER = "ReplicaSet/payments/api-7d9";
@@ -41,7 +42,8 @@ function ctxOf(pods: PodView[], allocatable = amounts(7.8, 30), pod = incoming):
   return { inventory, policy: DEFAULT_POLICY, nowMs: NOW_MS, cluster: { view: clusterViewOf(nodesWith(allocatable), pods), pod } };
 }
 const meta = (over: Partial<PodMeta> = {}) => podMetaOf(incoming, over);
-const scores = (pod: PodMeta, ctx: PlacementContext) => Object.fromEntries(prioritizeNodes(pod, candidates, ctx).map((s) => [s.node, s.score]));
+const scores = (pod: PodMeta, ctx: PlacementContext) =>
+  Object.fromEntries(prioritizeNodes(pod, candidates, ctx).map((s) => [s.node, s.score]));
 const BIG = amounts(64, 256);
 
 describe("cluster rules in filterNodes (limit overcommit)", () => {
@@ -81,7 +83,12 @@ describe("cluster rules: NodeNames mode mapping", () => {
 
   it("given a node by name only and the view holding its systemUUID, maps it", () => {
     const nodes = [nodeView({ name: "node-3", systemUUID: uuid(4).toUpperCase() })];
-    const ctx: PlacementContext = { inventory, policy: DEFAULT_POLICY, nowMs: NOW_MS, cluster: { view: clusterViewOf(nodes), pod: incoming } };
+    const ctx: PlacementContext = {
+      inventory,
+      policy: DEFAULT_POLICY,
+      nowMs: NOW_MS,
+      cluster: { view: clusterViewOf(nodes), pod: incoming },
+    };
     expect(decideNode({ name: "node-3" }, meta(), ctx).vm?.id).to.equal("vm-4");
   });
 
@@ -142,11 +149,23 @@ describe("cluster rules: spread across ESXi hosts", () => {
 
   const required: Array<{ name: string; annotations: Record<string, string>; passed: string[] }> = [
     // host-1: (2 + 1) - 0 = 3 > 1
-    { name: "given host-spread: required (skew 1), filters the host with 2 replicas", annotations: { [HOST_SPREAD_ANNOTATION]: "required" }, passed: ["node-3"] },
+    {
+      name: "given host-spread: required (skew 1), filters the host with 2 replicas",
+      annotations: { [HOST_SPREAD_ANNOTATION]: "required" },
+      passed: ["node-3"],
+    },
     // (2 + 1) - 0 = 3 > 2
-    { name: "given max-skew 2, still filters it", annotations: { [HOST_SPREAD_ANNOTATION]: "required", [HOST_SPREAD_MAX_SKEW_ANNOTATION]: "2" }, passed: ["node-3"] },
+    {
+      name: "given max-skew 2, still filters it",
+      annotations: { [HOST_SPREAD_ANNOTATION]: "required", [HOST_SPREAD_MAX_SKEW_ANNOTATION]: "2" },
+      passed: ["node-3"],
+    },
     // (2 + 1) - 0 = 3 <= 3
-    { name: "given max-skew 3, passes it", annotations: { [HOST_SPREAD_ANNOTATION]: "required", [HOST_SPREAD_MAX_SKEW_ANNOTATION]: "3" }, passed: ["node-1a", "node-1b", "node-3"] },
+    {
+      name: "given max-skew 3, passes it",
+      annotations: { [HOST_SPREAD_ANNOTATION]: "required", [HOST_SPREAD_MAX_SKEW_ANNOTATION]: "3" },
+      passed: ["node-1a", "node-1b", "node-3"],
+    },
     { name: "given no annotation, only scores (filters nothing)", annotations: {}, passed: ["node-1a", "node-1b", "node-3"] },
   ];
   for (const c of required) {
@@ -154,14 +173,19 @@ describe("cluster rules: spread across ESXi hosts", () => {
       const out = filterNodes(meta({ annotations: c.annotations }), candidates, ctxOf(replicas, BIG));
       expect(out.passed).to.deep.equal(c.passed);
       for (const n of ["node-1a", "node-1b"]) {
-        if (!c.passed.includes(n)) expect(out.failed.get(n)![0]).to.deep.include({ code: "host_spread", onHost: 2, leastOnCandidates: 0, owner: OWNER });
+        if (!c.passed.includes(n))
+          expect(out.failed.get(n)![0]).to.deep.include({ code: "host_spread", onHost: 2, leastOnCandidates: 0, owner: OWNER });
       }
     });
   }
 
   it("given required spread and only host-1's nodes as candidates, compares with host-1 itself and passes", () => {
     // least loaded candidate host is host-1 itself (2): (2 + 1) - 2 = 1 <= 1
-    const out = filterNodes(meta({ annotations: { [HOST_SPREAD_ANNOTATION]: "required" } }), [{ name: "node-1a" }, { name: "node-1b" }], ctxOf(replicas, BIG));
+    const out = filterNodes(
+      meta({ annotations: { [HOST_SPREAD_ANNOTATION]: "required" } }),
+      [{ name: "node-1a" }, { name: "node-1b" }],
+      ctxOf(replicas, BIG),
+    );
     expect(out.passed).to.deep.equal(["node-1a", "node-1b"]);
   });
 });
@@ -188,7 +212,8 @@ describe("cluster rules: exempt pods", () => {
     expect(scores(daemonSet, ctxOf(pods))["node-1a"]).to.equal(scores(daemonSet, ctxOf([]))["node-1a"]);
   });
 
-  const annotated = (over: Partial<PodMeta> = {}) => meta({ annotations: { [HOST_SPREAD_ANNOTATION]: "required", "hvx.io/exempt": "true" }, ...over });
+  const annotated = (over: Partial<PodMeta> = {}) =>
+    meta({ annotations: { [HOST_SPREAD_ANNOTATION]: "required", "hvx.io/exempt": "true" }, ...over });
 
   it("given a pod annotated hvx.io/exempt: true, lifts the host-heat rules only: limits, stacked cap and spread still reject", () => {
     const out = filterNodes(annotated(), candidates, ctxOf(pods));

@@ -5,7 +5,13 @@ import { filterNodes, prioritizeNodes } from "../../src/placement/filter-nodes.j
 import { hostView, inventoryOf, NOW_MS, vmView } from "../fixtures/inventory.js";
 import { DEFAULT_POLICY, policyWith } from "../fixtures/policy.js";
 
-const pod = (over: Partial<PodMeta> = {}): PodMeta => ({ namespace: "payments", name: "api-1", ownerKinds: ["ReplicaSet"], annotations: {}, ...over });
+const pod = (over: Partial<PodMeta> = {}): PodMeta => ({
+  namespace: "payments",
+  name: "api-1",
+  ownerKinds: ["ReplicaSet"],
+  annotations: {},
+  ...over,
+});
 
 const inventory = inventoryOf(
   [
@@ -71,7 +77,10 @@ describe("prioritizeNodes", () => {
   });
 
   it("given scoring.unknownScore 3, uses it for unknown nodes", () => {
-    const d = decideNode({ name: "n-unknown" }, pod(), { ...ctx, policy: policyWith({ scoring: { ...DEFAULT_POLICY.scoring, unknownScore: 3 } }) });
+    const d = decideNode({ name: "n-unknown" }, pod(), {
+      ...ctx,
+      policy: policyWith({ scoring: { ...DEFAULT_POLICY.scoring, unknownScore: 3 } }),
+    });
     expect(d.score).to.equal(3);
     expect(d.noOpinion).to.equal(true);
   });

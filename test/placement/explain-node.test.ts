@@ -104,10 +104,22 @@ describe("explainNodes", () => {
   const alone = byName(explainNodes(pod, nodes, extenderOnly));
 
   const mappings: Array<{ node: string; ctx: Map<string, NodeExplanation>; want: NodeExplanation["mapping"] }> = [
-    { node: "node-cool-a", ctx: alone, want: { rule: "providerID", vm: { id: "vm-1", name: "vm-cool-a" }, host: { id: "host-1", name: "esx-cool" } } },
-    { node: "node-cool-b", ctx: alone, want: { rule: "name", vm: { id: "vm-2", name: "node-cool-b" }, host: { id: "host-1", name: "esx-cool" } } },
+    {
+      node: "node-cool-a",
+      ctx: alone,
+      want: { rule: "providerID", vm: { id: "vm-1", name: "vm-cool-a" }, host: { id: "host-1", name: "esx-cool" } },
+    },
+    {
+      node: "node-cool-b",
+      ctx: alone,
+      want: { rule: "name", vm: { id: "vm-2", name: "node-cool-b" }, host: { id: "host-1", name: "esx-cool" } },
+    },
     // systemUUID sent upper case and byte-swapped: the systemUUID rule still finds vm-4
-    { node: "node-warm", ctx: alone, want: { rule: "systemUUID", vm: { id: "vm-4", name: "vm-warm" }, host: { id: "host-3", name: "esx-warm" } } },
+    {
+      node: "node-warm",
+      ctx: alone,
+      want: { rule: "systemUUID", vm: { id: "vm-4", name: "vm-warm" }, host: { id: "host-3", name: "esx-warm" } },
+    },
     { node: "node-ghost", ctx: alone, want: {} },
   ];
   for (const m of mappings) {
@@ -123,14 +135,15 @@ describe("explainNodes", () => {
     expect(e.get("node-warm")!.mapping.rule).to.equal("systemUUID");
   });
 
-  const rules: Array<{ node: string; scope: "host" | "vm"; metric: string; want: { value: unknown; status: string; threshold: unknown } }> = [
-    { node: "node-hot", scope: "host", metric: "cpu ready", want: { value: 14, status: "reject", threshold: 10 } },
-    { node: "node-hot", scope: "vm", metric: "cpu ready", want: { value: 13, status: "reject", threshold: 10 } },
-    { node: "node-swap", scope: "host", metric: "swap-in rate", want: { value: 40, status: "reject", threshold: 1 } },
-    { node: "node-warm", scope: "host", metric: "cpu ready", want: { value: 6, status: "warn", threshold: 10 } },
-    { node: "node-balloon", scope: "vm", metric: "balloon", want: { value: 512, status: "reject", threshold: 0 } },
-    { node: "node-cool-a", scope: "host", metric: "memory usage", want: { value: 40, status: "ok", threshold: 95 } },
-  ];
+  const rules: Array<{ node: string; scope: "host" | "vm"; metric: string; want: { value: unknown; status: string; threshold: unknown } }> =
+    [
+      { node: "node-hot", scope: "host", metric: "cpu ready", want: { value: 14, status: "reject", threshold: 10 } },
+      { node: "node-hot", scope: "vm", metric: "cpu ready", want: { value: 13, status: "reject", threshold: 10 } },
+      { node: "node-swap", scope: "host", metric: "swap-in rate", want: { value: 40, status: "reject", threshold: 1 } },
+      { node: "node-warm", scope: "host", metric: "cpu ready", want: { value: 6, status: "warn", threshold: 10 } },
+      { node: "node-balloon", scope: "vm", metric: "balloon", want: { value: 512, status: "reject", threshold: 0 } },
+      { node: "node-cool-a", scope: "host", metric: "memory usage", want: { value: 40, status: "ok", threshold: 95 } },
+    ];
   for (const r of rules) {
     it(`given ${r.node}, shows ${r.scope} ${r.metric} ${r.want.value} against ${r.want.threshold}: ${r.want.status}`, () => {
       const check = alone.get(r.node)!.rules.find((c) => c.scope === r.scope && c.metric === r.metric)!;

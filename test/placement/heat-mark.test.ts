@@ -1,12 +1,22 @@
 import { expect } from "chai";
 import fc from "fast-check";
-import { heatText, loweredThresholds, nextHeatMark, parseHeatText, readHeat, ruleName, type HeatMark, type HeatReading } from "../../src/placement/heat-mark.js";
+import {
+  heatText,
+  loweredThresholds,
+  nextHeatMark,
+  parseHeatText,
+  readHeat,
+  ruleName,
+  type HeatMark,
+  type HeatReading,
+} from "../../src/placement/heat-mark.js";
 import { hostView, NOW_MS, vmView } from "../fixtures/inventory.js";
 import { DEFAULT_POLICY } from "../fixtures/policy.js";
 
 const T = DEFAULT_POLICY.thresholds;
 const H = { hysteresisPercent: 10, minHeatChangeSeconds: 120 };
-const read = (host: Parameters<typeof hostView>[0], vm?: Parameters<typeof vmView>[0]) => readHeat(hostView(host), vm ? vmView(vm) : undefined, T, NOW_MS, 10);
+const read = (host: Parameters<typeof hostView>[0], vm?: Parameters<typeof vmView>[0]) =>
+  readHeat(hostView(host), vm ? vmView(vm) : undefined, T, NOW_MS, 10);
 
 describe("heat mark: the text of hvx.io/host-heat", () => {
   it("names rules, not values: heat word and rule names only", () => {
@@ -17,15 +27,33 @@ describe("heat mark: the text of hvx.io/host-heat", () => {
 
   it("names each rule", () => {
     const host = { id: "h", name: "esx" };
-    expect(ruleName({ code: "host_metric", host, metric: "swap-in rate", value: 3, op: ">=", threshold: 1, unit: "KB/s", ageS: 1 })).to.equal("swap-in");
-    expect(ruleName({ code: "host_metric", host, metric: "memory state", value: "hard", op: "in", threshold: "hard|low", unit: "", ageS: 1 })).to.equal("memory-state");
-    expect(ruleName({ code: "vm_metric", host, vm: { id: "v", name: "w" }, metric: "balloon", value: 3, op: ">", threshold: 0, unit: "MiB", ageS: 1 })).to.equal("vm-balloon");
+    expect(
+      ruleName({ code: "host_metric", host, metric: "swap-in rate", value: 3, op: ">=", threshold: 1, unit: "KB/s", ageS: 1 }),
+    ).to.equal("swap-in");
+    expect(
+      ruleName({ code: "host_metric", host, metric: "memory state", value: "hard", op: "in", threshold: "hard|low", unit: "", ageS: 1 }),
+    ).to.equal("memory-state");
+    expect(
+      ruleName({
+        code: "vm_metric",
+        host,
+        vm: { id: "v", name: "w" },
+        metric: "balloon",
+        value: 3,
+        op: ">",
+        threshold: 0,
+        unit: "MiB",
+        ageS: 1,
+      }),
+    ).to.equal("vm-balloon");
     expect(ruleName({ code: "host_maintenance", host })).to.equal("maintenance");
     expect(ruleName({ code: "host_connection", host, state: "NOT_RESPONDING" })).to.equal("not-connected");
   });
 
   it("reads a mark back from a Node's annotation, old free-text ones by their heat word", () => {
-    expect(parseHeatText("hot: cpu-ready, vm-balloon")).to.include({ heat: "hot" }).and.have.deep.property("rules", ["cpu-ready", "vm-balloon"]);
+    expect(parseHeatText("hot: cpu-ready, vm-balloon"))
+      .to.include({ heat: "hot" })
+      .and.have.deep.property("rules", ["cpu-ready", "vm-balloon"]);
     expect(parseHeatText("cool")).to.deep.include({ heat: "cool", rules: [] });
     expect(parseHeatText("hot: ESXi host esx-01 (host-11): cpu ready 12.0% >= 10% (sampled 4s ago)")?.heat).to.equal("hot");
     expect(parseHeatText("lukewarm")).to.equal(undefined);
@@ -35,7 +63,12 @@ describe("heat mark: the text of hvx.io/host-heat", () => {
 
 describe("readHeat", () => {
   it("given a host over a rejection threshold, reads hot with the rules that fired, not clear", () => {
-    expect(read({ metrics: { cpuReadyPercent: 14, balloonPercent: 2 } })).to.deep.equal({ heat: "hot", rules: ["cpu-ready", "balloon"], clear: false, sampleMs: NOW_MS - 14_000 });
+    expect(read({ metrics: { cpuReadyPercent: 14, balloonPercent: 2 } })).to.deep.equal({
+      heat: "hot",
+      rules: ["cpu-ready", "balloon"],
+      clear: false,
+      sampleMs: NOW_MS - 14_000,
+    });
   });
 
   it("given the node's VM ballooning, names the VM rule", () => {
@@ -49,13 +82,20 @@ describe("readHeat", () => {
   });
 
   it("given every value below its threshold by the margin, is clear", () => {
-    expect(read({ metrics: { cpuReadyPercent: 8.9, cpuUsagePercent: 80.9, memUsagePercent: 85.4 } })).to.deep.include({ heat: "warm", clear: true });
+    expect(read({ metrics: { cpuReadyPercent: 8.9, cpuUsagePercent: 80.9, memUsagePercent: 85.4 } })).to.deep.include({
+      heat: "warm",
+      clear: true,
+    });
     expect(read({})).to.deep.equal({ heat: "cool", rules: [], clear: true, sampleMs: NOW_MS - 14_000 });
   });
 
   it("given stale metrics, has no opinion unless a state rule fires", () => {
     expect(read({ metrics: { sampledAtMs: NOW_MS - 600_000, cpuReadyPercent: 30 } })).to.equal(undefined);
-    expect(read({ inMaintenance: true, metrics: { sampledAtMs: NOW_MS - 600_000 } })).to.deep.include({ heat: "hot", rules: ["maintenance"], clear: false });
+    expect(read({ inMaintenance: true, metrics: { sampledAtMs: NOW_MS - 600_000 } })).to.deep.include({
+      heat: "hot",
+      rules: ["maintenance"],
+      clear: false,
+    });
   });
 
   it("lowers each rejection threshold by the percentage, and warn levels with them", () => {
@@ -66,10 +106,21 @@ describe("readHeat", () => {
 });
 
 describe("nextHeatMark (hysteresis)", () => {
-  const reading = (heat: HeatReading["heat"], clear: boolean, sampleMs: number, rules: string[] = heat === "cool" ? [] : ["cpu-ready"]): HeatReading => ({ heat, rules, clear, sampleMs });
+  const reading = (
+    heat: HeatReading["heat"],
+    clear: boolean,
+    sampleMs: number,
+    rules: string[] = heat === "cool" ? [] : ["cpu-ready"],
+  ): HeatReading => ({ heat, rules, clear, sampleMs });
 
   it("given no mark yet, takes the reading as it is", () => {
-    expect(nextHeatMark(undefined, reading("hot", false, 1), 0, H)).to.deep.equal({ heat: "hot", rules: ["cpu-ready"], changedAtMs: 0, clearPolls: 0, lastSampleMs: 1 });
+    expect(nextHeatMark(undefined, reading("hot", false, 1), 0, H)).to.deep.equal({
+      heat: "hot",
+      rules: ["cpu-ready"],
+      changedAtMs: 0,
+      clearPolls: 0,
+      lastSampleMs: 1,
+    });
   });
 
   it("given a hot mark, cools only after two consecutive clear polls; a repeated sample is not a new poll", () => {
@@ -84,7 +135,8 @@ describe("nextHeatMark (hysteresis)", () => {
 
   it("given a hot mark and values just under the threshold (not clear), stays hot; a clear poll in between does not add up", () => {
     let mark: HeatMark = nextHeatMark(undefined, reading("hot", false, 1), 0, H);
-    for (const [i, clear] of [true, false, true, false, true].entries()) mark = nextHeatMark(mark, reading("warm", clear, 2 + i), 200_000 + i * 20_000, H);
+    for (const [i, clear] of [true, false, true, false, true].entries())
+      mark = nextHeatMark(mark, reading("warm", clear, 2 + i), 200_000 + i * 20_000, H);
     expect(mark.heat).to.equal("hot");
   });
 
@@ -106,7 +158,10 @@ describe("nextHeatMark (hysteresis)", () => {
 
   it("given a host oscillating around a threshold, changes heat at most once per minHeatChangeSeconds, and settles on a steady reading", () => {
     const arb = fc.record({
-      polls: fc.array(fc.constantFrom<["hot" | "warm" | "cool", boolean]>(["hot", false], ["warm", false], ["warm", true], ["cool", true]), { minLength: 10, maxLength: 120 }),
+      polls: fc.array(
+        fc.constantFrom<["hot" | "warm" | "cool", boolean]>(["hot", false], ["warm", false], ["warm", true], ["cool", true]),
+        { minLength: 10, maxLength: 120 },
+      ),
       minHeatChangeSeconds: fc.integer({ min: 0, max: 300 }),
     });
     fc.assert(

@@ -77,7 +77,10 @@ describe("hostOccupancyOf", () => {
   });
 
   it("given a new inventory after vMotion of worker-b to host-2, moves its pods with it", () => {
-    const moved = inventoryOf([...inventory.hosts.values()], vms.map((v) => (v.id === "vm-b" ? { ...v, hostId: "host-2" } : v)));
+    const moved = inventoryOf(
+      [...inventory.hosts.values()],
+      vms.map((v) => (v.id === "vm-b" ? { ...v, hostId: "host-2" } : v)),
+    );
     const after = hostOccupancyOf(view, moved, ALL);
     expect(uids(after.podsOnHost("host-1"))).to.deep.equal(["a1", "a2"]);
     expect(uids(after.podsOnHost("host-2"))).to.deep.equal(["b1", "c1"]);
@@ -94,6 +97,10 @@ describe("hostsBackingNodes", () => {
     expect(ids(hostsBackingNodes(inventory, undefined, ALL))).to.deep.equal(["host-1", "host-2", "host-3"]);
   });
   it("given nodes that map to no polled host, returns every polled host rather than none", () => {
-    expect(ids(hostsBackingNodes(inventory, clusterViewOf([nodeView({ name: "stranger" })], []), ALL))).to.deep.equal(["host-1", "host-2", "host-3"]);
+    expect(ids(hostsBackingNodes(inventory, clusterViewOf([nodeView({ name: "stranger" })], []), ALL))).to.deep.equal([
+      "host-1",
+      "host-2",
+      "host-3",
+    ]);
   });
 });

@@ -9,7 +9,8 @@ import { DEFAULT_POLICY } from "../fixtures/policy.js";
 const LIMITS = DEFAULT_POLICY.limits;
 // Allocatable 7800m / 30 GiB: the cpu maximum is 2.0 x 7.8 = 15.6 CPUs, memory 1.2 x 30 = 36 GiB.
 const node = nodeView({ name: "n-1", allocatable: amounts(7.8, 30) });
-const on = (cpu: number, memGiB: number, over: Partial<PodView> = {}) => podView({ nodeName: "n-1", limits: amounts(cpu, memGiB), ...over });
+const on = (cpu: number, memGiB: number, over: Partial<PodView> = {}) =>
+  podView({ nodeName: "n-1", limits: amounts(cpu, memGiB), ...over });
 const incoming = (cpu: number, memGiB: number) => podView({ uid: "incoming", limits: amounts(cpu, memGiB), boundAtMs: undefined });
 
 describe("limitOvercommitReasons", () => {
@@ -54,7 +55,10 @@ describe("limitOvercommitReasons", () => {
       name: "given both resources over, lists cpu then memory",
       pods: [on(16, 36)],
       incoming: incoming(4, 4),
-      want: ["cpu limits 20.0 / allocatable 7.8 = 2.56 > 2.0 (limit overcommit)", "memory limits 40.0Gi / allocatable 30.0Gi = 1.33 > 1.2 (limit overcommit)"],
+      want: [
+        "cpu limits 20.0 / allocatable 7.8 = 2.56 > 2.0 (limit overcommit)",
+        "memory limits 40.0Gi / allocatable 30.0Gi = 1.33 > 1.2 (limit overcommit)",
+      ],
     },
     {
       // the node alone is at 15 / 7.8 = 1.92; the incoming 1 CPU makes 16 / 7.8 = 2.05

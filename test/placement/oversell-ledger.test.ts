@@ -39,11 +39,35 @@ describe("buildOversellLedger", () => {
     expect(ledger.totals).to.deep.include({ namespacesScaled: 1, podsScaled: 2, original: amounts(3, 5), scaled: amounts(1.25, 3) });
   });
 
-  const hostCases: Array<{ name: string; cpuLimits: number; memLimitsGiB: number; k8sCpu: number; jointCpu: number; jointMem: number; above: string[] }> = [
+  const hostCases: Array<{
+    name: string;
+    cpuLimits: number;
+    memLimitsGiB: number;
+    k8sCpu: number;
+    jointCpu: number;
+    jointMem: number;
+    above: string[];
+  }> = [
     // limits 16 CPU / 16 alloc = 1.0 x 2.5 = 2.5 <= 4; memory 32 GiB / 64 = 0.5 x 1.25 = 0.625 <= 1.5
-    { name: "given limits equal to allocatable, joint = the ESXi layer, under the caps", cpuLimits: 16, memLimitsGiB: 32, k8sCpu: 1, jointCpu: 2.5, jointMem: 0.625, above: [] },
+    {
+      name: "given limits equal to allocatable, joint = the ESXi layer, under the caps",
+      cpuLimits: 16,
+      memLimitsGiB: 32,
+      k8sCpu: 1,
+      jointCpu: 2.5,
+      jointMem: 0.625,
+      above: [],
+    },
     // 32 / 16 = 2.0 x 2.5 = 5.0 > 4; memory 96 / 64 = 1.5 x 1.25 = 1.875 > 1.5
-    { name: "given limits twice allocatable, joint 5.0 cpu and 1.875 memory, both above the caps", cpuLimits: 32, memLimitsGiB: 96, k8sCpu: 2, jointCpu: 5, jointMem: 1.875, above: ["cpu", "memory"] },
+    {
+      name: "given limits twice allocatable, joint 5.0 cpu and 1.875 memory, both above the caps",
+      cpuLimits: 32,
+      memLimitsGiB: 96,
+      k8sCpu: 2,
+      jointCpu: 5,
+      jointMem: 1.875,
+      above: ["cpu", "memory"],
+    },
   ];
   for (const c of hostCases) {
     it(c.name, () => {
@@ -70,11 +94,23 @@ describe("buildOversellLedger", () => {
   it("given a host without node VMs or without cores, its ratios are null (no opinion), never above the cap", () => {
     const bare = hostView({ id: "host-c", name: "esx-c", cpuCores: 0, vcpuPerPcpu: 0, memoryMiB: 0, vramPerPram: 0 });
     const ledger = buildOversellLedger(clusterViewOf(nodes, []), inventoryOf([bare], []), POLICY);
-    expect(ledger.hosts[0]).to.deep.include({ kubernetes: { cpu: null, memory: null }, esxi: { cpu: null, memory: null }, joint: { cpu: null, memory: null }, cpuLimitsPerCore: null, aboveCap: [] });
+    expect(ledger.hosts[0]).to.deep.include({
+      kubernetes: { cpu: null, memory: null },
+      esxi: { cpu: null, memory: null },
+      joint: { cpu: null, memory: null },
+      cpuLimitsPerCore: null,
+      aboveCap: [],
+    });
   });
 
   it("given an empty cluster, totals are zero", () => {
     const ledger = buildOversellLedger(clusterViewOf([], []), inventoryOf([], []), POLICY);
-    expect(ledger.totals).to.deep.equal({ namespacesScaled: 0, podsScaled: 0, original: amounts(0, 0), scaled: amounts(0, 0), hostsAboveCap: 0 });
+    expect(ledger.totals).to.deep.equal({
+      namespacesScaled: 0,
+      podsScaled: 0,
+      original: amounts(0, 0),
+      scaled: amounts(0, 0),
+      hostsAboveCap: 0,
+    });
   });
 });

@@ -28,7 +28,11 @@ describe("podDemand problems", () => {
 
   it("names an unnamed container by its index, init containers and the overhead", () => {
     const d = podDemand(
-      { containers: [{ resources: { requests: { memory: "-1Gi" } } }], initContainers: [app({ limits: { cpu: "x" } }, "init")], overhead: { cpu: "?" } },
+      {
+        containers: [{ resources: { requests: { memory: "-1Gi" } } }],
+        initContainers: [app({ limits: { cpu: "x" } }, "init")],
+        overhead: { cpu: "?" },
+      },
       undefined,
       defaults,
     );
@@ -68,14 +72,22 @@ describe("podDemand problems", () => {
       expect(d.problems, text).to.deep.equal([`annotation ${ORIGINALS}: ${why}, ignored`]);
       expect(d.expectedDemand.cpuMilli, text).to.equal(250);
     }
-    const bad = podDemand({ containers: [app({ requests: { cpu: "250m" } })] }, { [ORIGINALS]: '{"containers":{"app":{"cpu":"lots","memory":"1Gi"}}}' }, defaults);
+    const bad = podDemand(
+      { containers: [app({ requests: { cpu: "250m" } })] },
+      { [ORIGINALS]: '{"containers":{"app":{"cpu":"lots","memory":"1Gi"}}}' },
+      defaults,
+    );
     expect(bad.problems).to.deep.equal([`annotation ${ORIGINALS} containers.app.cpu: invalid quantity "lots", counted as absent`]);
     expect(bad.expectedDemand.cpuMilli).to.equal(250);
     expect(bad.expectedDemand.memoryBytes).to.equal(defaults.memoryBytes);
   });
 
   it("accepts numbers in the annotation", () => {
-    const d = podDemand({ containers: [app({ requests: { cpu: "250m" } })] }, { [ORIGINALS]: '{"containers":{"app":{"cpu":2}}}' }, defaults);
+    const d = podDemand(
+      { containers: [app({ requests: { cpu: "250m" } })] },
+      { [ORIGINALS]: '{"containers":{"app":{"cpu":2}}}' },
+      defaults,
+    );
     expect(d.problems).to.deep.equal([]);
     expect(d.expectedDemand.cpuMilli).to.equal(2000);
   });
@@ -106,7 +118,10 @@ describe("pod totals and replica counts with empty uids", () => {
 
   it("reads the spread annotations by their names; max skew defaults to 1 and must be a whole number >= 1", () => {
     const pod = podView({ ownerKey: "ReplicaSet/shop/web" });
-    expect(spreadRuleOf(pod, { "hvx.io/host-spread": "required", "hvx.io/host-spread-max-skew": "2" })).to.deep.include({ required: true, maxSkew: 2 });
+    expect(spreadRuleOf(pod, { "hvx.io/host-spread": "required", "hvx.io/host-spread-max-skew": "2" })).to.deep.include({
+      required: true,
+      maxSkew: 2,
+    });
     expect([HOST_SPREAD_ANNOTATION, HOST_SPREAD_MAX_SKEW_ANNOTATION]).to.deep.equal(["hvx.io/host-spread", "hvx.io/host-spread-max-skew"]);
     expect(spreadRuleOf(pod, {})).to.deep.include({ required: false, maxSkew: 1 });
     expect(spreadRuleOf(pod, { "hvx.io/host-spread-max-skew": "1" })!.maxSkew).to.equal(1);
@@ -123,13 +138,19 @@ describe("projectHost and vmIndexOf with fresh snapshots", () => {
     const pending = () => ({ cpuMilli: 0, memoryBytes: 8 * 1024 * Mi, pods: 1 });
     expect(projectHost(hostView(), pending()).metrics!.memUsagePercent).to.be.closeTo(41.5625, 1e-9);
     expect(projectHost(hostView({ memoryMiB: 0 }), pending()).metrics!.memUsagePercent).to.equal(40);
-    expect(projectHost(hostView({ cpuCores: 0, memoryMiB: 0 }), { cpuMilli: 1000, memoryBytes: Mi, pods: 1 }).metrics).to.deep.include({ cpuUsagePercent: 30, memUsagePercent: 40 });
+    expect(projectHost(hostView({ cpuCores: 0, memoryMiB: 0 }), { cpuMilli: 1000, memoryBytes: Mi, pods: 1 }).metrics).to.deep.include({
+      cpuUsagePercent: 30,
+      memUsagePercent: 40,
+    });
   });
 
   it("maps a name shared by two VMs to the powered-on one, whatever their order", () => {
-    const on = (id: string) => vmView({ id, name: "w1", biosUuid: `4226000${id.slice(-1)}-0000-0000-0000-000000000000`, powerState: "POWERED_ON" });
-    const off = (id: string) => vmView({ id, name: "w1", biosUuid: `4226000${id.slice(-1)}-0000-0000-0000-000000000000`, powerState: "POWERED_OFF" });
-    const byName = (vms: ReturnType<typeof vmView>[]) => mapNodeToVm({ name: "w1" }, vmIndexOf(inventoryOf([hostView()], vms)), ["name"])?.id;
+    const on = (id: string) =>
+      vmView({ id, name: "w1", biosUuid: `4226000${id.slice(-1)}-0000-0000-0000-000000000000`, powerState: "POWERED_ON" });
+    const off = (id: string) =>
+      vmView({ id, name: "w1", biosUuid: `4226000${id.slice(-1)}-0000-0000-0000-000000000000`, powerState: "POWERED_OFF" });
+    const byName = (vms: ReturnType<typeof vmView>[]) =>
+      mapNodeToVm({ name: "w1" }, vmIndexOf(inventoryOf([hostView()], vms)), ["name"])?.id;
     expect(byName([off("vm-1"), on("vm-2")])).to.equal("vm-2");
     expect(byName([on("vm-1"), off("vm-2")])).to.equal("vm-1");
     expect(byName([off("vm-1"), off("vm-2")])).to.equal("vm-1");
@@ -148,7 +169,13 @@ describe("projectHost and vmIndexOf with fresh snapshots", () => {
 });
 
 describe("exemptionOf priority boundary", () => {
-  const pod = (priority: number | undefined) => ({ namespace: "shop", name: "p", ownerKinds: [], annotations: {}, ...(priority !== undefined ? { priority } : {}) });
+  const pod = (priority: number | undefined) => ({
+    namespace: "shop",
+    name: "p",
+    ownerKinds: [],
+    annotations: {},
+    ...(priority !== undefined ? { priority } : {}),
+  });
   const policy = { namespaces: [], priorityClassNames: [] };
   it("exempts from kube-scheduler's system-critical priority (2000000000) up, not below", () => {
     expect(exemptionOf(pod(2_000_000_000), policy)).to.deep.equal({ by: "system-critical priority 2000000000", scope: "all" });
@@ -163,11 +190,19 @@ describe("decideNode for a node hvx cannot map", () => {
     const node = nodeView({ name: "node-x", providerID: "vsphere://42269999-0000-0000-0000-000000000000" });
     const incoming = podView({ uid: "incoming", limits: amounts(2, 2), boundAtMs: undefined });
     const pods = [podView({ nodeName: "node-x", limits: amounts(16, 1) })];
-    const ctx: PlacementContext = { inventory, policy: DEFAULT_POLICY, nowMs: NOW_MS, cluster: { view: clusterViewOf([node], pods), pod: incoming } };
+    const ctx: PlacementContext = {
+      inventory,
+      policy: DEFAULT_POLICY,
+      nowMs: NOW_MS,
+      cluster: { view: clusterViewOf([node], pods), pod: incoming },
+    };
     const d = decideNode({ name: "node-x", providerID: node.providerID! }, podMetaOf(incoming), ctx);
     expect([d.verdict, d.unresolvable, d.noOpinion]).to.deep.equal(["reject", false, false]);
     expect(d.reasons.map((r) => r.code)).to.deep.equal(["limit_overcommit"]);
-    const fits = decideNode({ name: "node-x", providerID: node.providerID! }, podMetaOf(incoming), { ...ctx, cluster: { view: clusterViewOf([node]), pod: incoming } });
+    const fits = decideNode({ name: "node-x", providerID: node.providerID! }, podMetaOf(incoming), {
+      ...ctx,
+      cluster: { view: clusterViewOf([node]), pod: incoming },
+    });
     expect([fits.verdict, fits.noOpinion, fits.reasons[0]?.code]).to.deep.equal(["pass", true, "node_unmapped"]);
   });
 });

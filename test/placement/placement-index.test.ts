@@ -54,10 +54,20 @@ function answers(ctx: PlacementContext, meta: PodMeta = pod) {
 describe("PlacementIndex", () => {
   const cases: Array<{ name: string; ctx: (nowMs: number) => PlacementContext; meta?: PodMeta }> = [
     { name: "no cluster view", ctx: (nowMs) => ({ inventory, policy: DEFAULT_POLICY, nowMs }) },
-    { name: "a cluster view, incoming pod under the stacked cap", ctx: (nowMs) => ({ inventory, policy: DEFAULT_POLICY, nowMs, cluster: { view, pod: incoming(2) } }) },
-    { name: "a cluster view, incoming pod over the stacked cap", ctx: (nowMs) => ({ inventory, policy: DEFAULT_POLICY, nowMs, cluster: { view, pod: incoming(3) } }) },
+    {
+      name: "a cluster view, incoming pod under the stacked cap",
+      ctx: (nowMs) => ({ inventory, policy: DEFAULT_POLICY, nowMs, cluster: { view, pod: incoming(2) } }),
+    },
+    {
+      name: "a cluster view, incoming pod over the stacked cap",
+      ctx: (nowMs) => ({ inventory, policy: DEFAULT_POLICY, nowMs, cluster: { view, pod: incoming(3) } }),
+    },
     { name: "an exempt pod", ctx: (nowMs) => ({ inventory, policy: DEFAULT_POLICY, nowMs }), meta: { ...pod, ownerKinds: ["DaemonSet"] } },
-    { name: "a cluster view and an exempt pod", ctx: (nowMs) => ({ inventory, policy: DEFAULT_POLICY, nowMs, cluster: { view, pod: incoming(3) } }), meta: { ...pod, ownerKinds: ["DaemonSet"] } },
+    {
+      name: "a cluster view and an exempt pod",
+      ctx: (nowMs) => ({ inventory, policy: DEFAULT_POLICY, nowMs, cluster: { view, pod: incoming(3) } }),
+      meta: { ...pod, ownerKinds: ["DaemonSet"] },
+    },
     {
       name: "a cluster view and required host spread",
       ctx: (nowMs) => ({ inventory, policy: DEFAULT_POLICY, nowMs, cluster: { view: spreadView, pod: replica } }),
@@ -69,7 +79,12 @@ describe("PlacementIndex", () => {
     },
     {
       name: "a cluster view last heard from 10 minutes ago",
-      ctx: (nowMs) => ({ inventory, policy: DEFAULT_POLICY, nowMs, cluster: { view: { ...view, lastEventMs: NOW_MS - 600_000 }, pod: incoming(3) } }),
+      ctx: (nowMs) => ({
+        inventory,
+        policy: DEFAULT_POLICY,
+        nowMs,
+        cluster: { view: { ...view, lastEventMs: NOW_MS - 600_000 }, pod: incoming(3) },
+      }),
     },
   ];
   for (const c of cases) {
@@ -88,7 +103,9 @@ describe("PlacementIndex", () => {
     const latest = new LatestPlacementIndex();
     const at = (nowMs: number) => {
       const ctx = { inventory, policy: DEFAULT_POLICY, nowMs };
-      return formatReasons(filterNodes(pod, names, { ...ctx, index: latest.indexFor(inventory, undefined, DEFAULT_POLICY) }).unresolvable.get("n-hot")!);
+      return formatReasons(
+        filterNodes(pod, names, { ...ctx, index: latest.indexFor(inventory, undefined, DEFAULT_POLICY) }).unresolvable.get("n-hot")!,
+      );
     };
     expect(at(NOW_MS)).to.contain("(sampled 14s ago)");
     expect(at(NOW_MS + 1000)).to.contain("(sampled 15s ago)");
@@ -108,7 +125,10 @@ describe("PlacementIndex", () => {
   });
 
   it("given an index built for another inventory, decides on the context's inventory", () => {
-    const cooler = inventoryOf([hostView({ id: "host-1", name: "esx-hot" })], [vmView({ id: "vm-1", name: "n-hot", hostId: "host-1", biosUuid: undefined })]);
+    const cooler = inventoryOf(
+      [hostView({ id: "host-1", name: "esx-hot" })],
+      [vmView({ id: "vm-1", name: "n-hot", hostId: "host-1", biosUuid: undefined })],
+    );
     const stale = new PlacementIndex(inventory, DEFAULT_POLICY, undefined);
     const out = filterNodes(pod, [{ name: "n-hot" }], { inventory: cooler, policy: DEFAULT_POLICY, nowMs: NOW_MS, index: stale });
     expect(out.passed).to.deep.equal(["n-hot"]);
@@ -138,7 +158,11 @@ describe("PlacementIndex", () => {
       const shared = { ...ctx, index: latest.indexFor(inventory, spreadView, DEFAULT_POLICY) };
       const of = (c: PlacementContext) => {
         const f = filterNodes(meta, list, c);
-        return { passed: f.passed, failed: [...f.failed].map(([n, r]) => [n, formatReasons(r)]), scores: prioritizeNodes(meta, list, c).map((s) => [s.node, s.score]) };
+        return {
+          passed: f.passed,
+          failed: [...f.failed].map(([n, r]) => [n, formatReasons(r)]),
+          scores: prioritizeNodes(meta, list, c).map((s) => [s.node, s.score]),
+        };
       };
       expect(of(shared)).to.deep.equal(of(ctx));
     }
@@ -146,16 +170,30 @@ describe("PlacementIndex", () => {
 
   it("given every host hot, the all-rejected valve answers through one shared index exactly what it answers with a fresh one, request after request", () => {
     const hot = inventoryOf(
-      [hostView({ id: "host-1", name: "esx-hot", metrics: { cpuReadyPercent: 14 } }), hostView({ id: "host-2", name: "esx-warm", metrics: { cpuReadyPercent: 11 } })],
-      [vmView({ id: "vm-1", name: "n-hot", hostId: "host-1", biosUuid: undefined }), vmView({ id: "vm-2", name: "n-warm", hostId: "host-2", biosUuid: undefined })],
+      [
+        hostView({ id: "host-1", name: "esx-hot", metrics: { cpuReadyPercent: 14 } }),
+        hostView({ id: "host-2", name: "esx-warm", metrics: { cpuReadyPercent: 11 } }),
+      ],
+      [
+        vmView({ id: "vm-1", name: "n-hot", hostId: "host-1", biosUuid: undefined }),
+        vmView({ id: "vm-2", name: "n-warm", hostId: "host-2", biosUuid: undefined }),
+      ],
     );
-    const hotView = clusterViewOf(["n-hot", "n-warm"].map((name) => nodeView({ name })), []);
+    const hotView = clusterViewOf(
+      ["n-hot", "n-warm"].map((name) => nodeView({ name })),
+      [],
+    );
     const latest = new LatestPlacementIndex();
     const lists = [names.slice(0, 2), names.slice(0, 1), names.slice(0, 2)];
     for (const [i, list] of lists.entries()) {
       for (const setting of ["pass-coolest", "reject"] as const) {
         for (const cluster of [undefined, { view: hotView, pod: incoming(1) }]) {
-          const ctx: PlacementContext = { inventory: hot, policy: DEFAULT_POLICY, nowMs: NOW_MS + 600 * i, ...(cluster ? { cluster } : {}) };
+          const ctx: PlacementContext = {
+            inventory: hot,
+            policy: DEFAULT_POLICY,
+            nowMs: NOW_MS + 600 * i,
+            ...(cluster ? { cluster } : {}),
+          };
           const shared = { ...ctx, index: latest.indexFor(hot, cluster?.view, DEFAULT_POLICY) };
           const of = (c: PlacementContext) => {
             const memo = new RequestMemo(list);

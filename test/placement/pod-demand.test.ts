@@ -5,7 +5,12 @@ const Mi = 1024 * 1024;
 const Gi = 1024 * Mi;
 const defaults = { cpuMilli: 100, memoryBytes: 128 * Mi };
 
-function c(name: string, requests?: Record<string, string>, limits?: Record<string, string>, restartPolicy?: string): ContainerResourceSpec {
+function c(
+  name: string,
+  requests?: Record<string, string>,
+  limits?: Record<string, string>,
+  restartPolicy?: string,
+): ContainerResourceSpec {
   const resources: { requests?: Record<string, string>; limits?: Record<string, string> } = {};
   if (requests) resources.requests = requests;
   if (limits) resources.limits = limits;
@@ -157,10 +162,25 @@ describe("podDemand originalRequests (the oversell ledger's 'as written')", () =
   const rows: Array<{ name: string; spec: PodResourceSpec; annotations?: Record<string, string>; want: [number, number] | undefined }> = [
     { name: "given no annotation, undefined (not scaled)", spec: { containers: [c("app", { cpu: "1", memory: "2Gi" })] }, want: undefined },
     // originals 2 cpu / 4Gi as written
-    { name: "given originals for both resources, those", spec: { containers: [c("app", { cpu: "1", memory: "2Gi" })] }, annotations: ann('{"containers":{"app":{"cpu":"2","memory":"4Gi"}}}'), want: [2000, 4 * Gi] },
+    {
+      name: "given originals for both resources, those",
+      spec: { containers: [c("app", { cpu: "1", memory: "2Gi" })] },
+      annotations: ann('{"containers":{"app":{"cpu":"2","memory":"4Gi"}}}'),
+      want: [2000, 4 * Gi],
+    },
     // cpu original 2; memory had none: it keeps its current request 2Gi (not the expected-demand default)
-    { name: "given an original for cpu only, memory keeps its request", spec: { containers: [c("app", { cpu: "1", memory: "2Gi" })] }, annotations: ann('{"containers":{"app":{"cpu":"2"}}}'), want: [2000, 2 * Gi] },
-    { name: "given an invalid annotation, undefined", spec: { containers: [c("app", { cpu: "1" })] }, annotations: ann("{not json"), want: undefined },
+    {
+      name: "given an original for cpu only, memory keeps its request",
+      spec: { containers: [c("app", { cpu: "1", memory: "2Gi" })] },
+      annotations: ann('{"containers":{"app":{"cpu":"2"}}}'),
+      want: [2000, 2 * Gi],
+    },
+    {
+      name: "given an invalid annotation, undefined",
+      spec: { containers: [c("app", { cpu: "1" })] },
+      annotations: ann("{not json"),
+      want: undefined,
+    },
   ];
   for (const r of rows) {
     it(r.name, () => {

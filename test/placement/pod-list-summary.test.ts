@@ -11,7 +11,17 @@ import { hostView, inventoryOf, vmView } from "../fixtures/inventory.js";
 const POLICY = parseConfig(undefined);
 
 describe("summarizePods", () => {
-  const cases: Array<{ name: string; pods: PodView[]; want: { pods: number; cpuLimitsMilli: number; memoryLimitsBytes: number; bestEffort: string[]; namespaces: Record<string, [number, number, number, number]> } }> = [
+  const cases: Array<{
+    name: string;
+    pods: PodView[];
+    want: {
+      pods: number;
+      cpuLimitsMilli: number;
+      memoryLimitsBytes: number;
+      bestEffort: string[];
+      namespaces: Record<string, [number, number, number, number]>;
+    };
+  }> = [
     { name: "no pods", pods: [], want: { pods: 0, cpuLimitsMilli: 0, memoryLimitsBytes: 0, bestEffort: [], namespaces: {} } },
     {
       name: "a scaled pod, a plain one and a BestEffort one",
@@ -21,7 +31,13 @@ describe("summarizePods", () => {
         podView({ name: "b", namespace: "ci", requests: amounts(0, 0), limits: amounts(0, 0) }),
       ],
       // per namespace: pods, scaled pods, original cpu milli, scaled cpu milli
-      want: { pods: 3, cpuLimitsMilli: 3000, memoryLimitsBytes: 6 * GiB, bestEffort: ["b"], namespaces: { shop: [2, 1, 1000, 500], ci: [1, 0, 0, 0] } },
+      want: {
+        pods: 3,
+        cpuLimitsMilli: 3000,
+        memoryLimitsBytes: 6 * GiB,
+        bestEffort: ["b"],
+        namespaces: { shop: [2, 1, 1000, 500], ci: [1, 0, 0, 0] },
+      },
     },
     {
       name: "a pod with requests but no limits counts with what its limits hold (requests), and is not BestEffort",
@@ -32,9 +48,15 @@ describe("summarizePods", () => {
   for (const c of cases) {
     it(`given ${c.name}, sums limits, scaled requests per namespace and lists BestEffort pods`, () => {
       const s = summarizePods(c.pods);
-      expect({ pods: s.pods, cpuLimitsMilli: s.cpuLimitsMilli, memoryLimitsBytes: s.memoryLimitsBytes }).to.deep.equal({ pods: c.want.pods, cpuLimitsMilli: c.want.cpuLimitsMilli, memoryLimitsBytes: c.want.memoryLimitsBytes });
+      expect({ pods: s.pods, cpuLimitsMilli: s.cpuLimitsMilli, memoryLimitsBytes: s.memoryLimitsBytes }).to.deep.equal({
+        pods: c.want.pods,
+        cpuLimitsMilli: c.want.cpuLimitsMilli,
+        memoryLimitsBytes: c.want.memoryLimitsBytes,
+      });
       expect(s.bestEffort.map((p) => p.name)).to.deep.equal(c.want.bestEffort);
-      expect(Object.fromEntries([...s.byNamespace].map(([ns, n]) => [ns, [n.pods, n.podsScaled, n.originalCpuMilli, n.scaledCpuMilli]]))).to.deep.equal(c.want.namespaces);
+      expect(
+        Object.fromEntries([...s.byNamespace].map(([ns, n]) => [ns, [n.pods, n.podsScaled, n.originalCpuMilli, n.scaledCpuMilli]])),
+      ).to.deep.equal(c.want.namespaces);
     });
   }
 
@@ -51,17 +73,39 @@ describe("summarizePods", () => {
 });
 
 describe("ledger and advice with a memo shared across snapshots", () => {
-  const hosts = [hostView({ id: "host-a", name: "esx-a", vcpuPerPcpu: 4, metrics: { cpuReadyPercent: 30 } }), hostView({ id: "host-b", name: "esx-b" })];
+  const hosts = [
+    hostView({ id: "host-a", name: "esx-a", vcpuPerPcpu: 4, metrics: { cpuReadyPercent: 30 } }),
+    hostView({ id: "host-b", name: "esx-b" }),
+  ];
   const vms = [vmView({ id: "vm-1", name: "w1", hostId: "host-a" }), vmView({ id: "vm-2", name: "w2", hostId: "host-b" })];
   const nodes = [nodeView({ name: "w1", allocatable: amounts(8, 30) }), nodeView({ name: "w2", allocatable: amounts(8, 30) })];
   const inventory = inventoryOf(hosts, vms);
   const before = clusterViewOf(nodes, [
-    podView({ name: "a", namespace: "shop", nodeName: "w1", requests: amounts(1, 1), originalRequests: amounts(2, 2), limits: amounts(12, 40) }),
+    podView({
+      name: "a",
+      namespace: "shop",
+      nodeName: "w1",
+      requests: amounts(1, 1),
+      originalRequests: amounts(2, 2),
+      limits: amounts(12, 40),
+    }),
     podView({ name: "b", namespace: "ci", nodeName: "w1", requests: amounts(0, 0), limits: amounts(0, 0) }),
     podView({ name: "c", namespace: "shop", nodeName: "w2" }),
   ]);
   // a new snapshot: w1's list replaced (pod b gone, pod d bound), w2's list shared
-  const after = { ...before, podsByNode: new Map([["w1", [before.podsByNode.get("w1")![0]!, podView({ name: "d", namespace: "web", nodeName: "w1", requests: amounts(0.5, 1), originalRequests: amounts(1, 2) })]], ["w2", before.podsByNode.get("w2")!]]) };
+  const after = {
+    ...before,
+    podsByNode: new Map([
+      [
+        "w1",
+        [
+          before.podsByNode.get("w1")![0]!,
+          podView({ name: "d", namespace: "web", nodeName: "w1", requests: amounts(0.5, 1), originalRequests: amounts(1, 2) }),
+        ],
+      ],
+      ["w2", before.podsByNode.get("w2")!],
+    ]),
+  };
 
   it("given the memo of the previous snapshot, the ledger equals one built from scratch", () => {
     const memo = new PodListSummaries();
@@ -75,15 +119,29 @@ describe("ledger and advice with a memo shared across snapshots", () => {
     const memo = new PodListSummaries();
     const withoutW2 = { ...after, podsByNode: new Map([["w1", after.podsByNode.get("w1")!]]) };
     for (const view of [before, after, withoutW2, before, withoutW2]) {
-      expect(buildOversellLedger(view, inventory, POLICY, memo).namespaces).to.deep.equal(buildOversellLedger(view, inventory, POLICY).namespaces);
+      expect(buildOversellLedger(view, inventory, POLICY, memo).namespaces).to.deep.equal(
+        buildOversellLedger(view, inventory, POLICY).namespaces,
+      );
     }
     // ci's only pod left with w1's old list: no row, rather than a row of zeros
-    expect(buildOversellLedger(withoutW2, inventory, POLICY, memo).namespaces.map((n) => n.namespace).sort()).to.deep.equal(["shop", "web"]);
+    expect(
+      buildOversellLedger(withoutW2, inventory, POLICY, memo)
+        .namespaces.map((n) => n.namespace)
+        .sort(),
+    ).to.deep.equal(["shop", "web"]);
   });
 
   it("given the memo of the previous snapshot, the advice equals advice from scratch", () => {
     const memo = new PodListSummaries();
-    const input = (cluster: typeof before) => ({ cluster, inventory, heat: new Map([["host-a", "hot" as const]]), reservations: new Map(), memoryPainHosts: new Set<string>(), recentlyHotHosts: new Set(["host-a"]), oversoldNamespaces: new Set(["shop", "web"]) });
+    const input = (cluster: typeof before) => ({
+      cluster,
+      inventory,
+      heat: new Map([["host-a", "hot" as const]]),
+      reservations: new Map(),
+      memoryPainHosts: new Set<string>(),
+      recentlyHotHosts: new Set(["host-a"]),
+      oversoldNamespaces: new Set(["shop", "web"]),
+    });
     const old = advise(input(before), POLICY, memo);
     expect(old.some((f) => f.rule === "besteffort-on-warm-host")).to.equal(true);
     const now = advise(input(after), POLICY, memo);

@@ -12,7 +12,13 @@ import { DEFAULT_POLICY, policyWith } from "../fixtures/policy.js";
 
 const H = 3_600_000;
 const ON: PredictionPolicy = { enabled: true, horizonHours: 24, filter: false };
-const pod = (over: Partial<PodMeta> = {}): PodMeta => ({ namespace: "payments", name: "api-1", ownerKinds: ["ReplicaSet"], annotations: {}, ...over });
+const pod = (over: Partial<PodMeta> = {}): PodMeta => ({
+  namespace: "payments",
+  name: "api-1",
+  ownerKinds: ["ReplicaSet"],
+  annotations: {},
+  ...over,
+});
 
 /** A forecast from NOW_MS (10:00 UTC) whose peaks are `near` for the first 4 h and `later` from 14:00 on. */
 function forecast(near: PredictedMetrics, later: PredictedMetrics): HostForecast {
@@ -26,9 +32,19 @@ describe("predictionHorizonMs", () => {
     { name: "a ReplicaSet pod looks the whole horizon ahead", pod: pod(), policy: ON, want: 24 * H },
     { name: "a StatefulSet pod looks the whole horizon ahead", pod: pod({ ownerKinds: ["StatefulSet"] }), policy: ON, want: 24 * H },
     { name: "a bare pod looks the whole horizon ahead", pod: pod({ ownerKinds: [] }), policy: ON, want: 24 * H },
-    { name: "a Job pod with a 1 h deadline looks 1 h ahead", pod: pod({ ownerKinds: ["Job"], activeDeadlineSeconds: 3600 }), policy: ON, want: H },
+    {
+      name: "a Job pod with a 1 h deadline looks 1 h ahead",
+      pod: pod({ ownerKinds: ["Job"], activeDeadlineSeconds: 3600 }),
+      policy: ON,
+      want: H,
+    },
     { name: "a Job pod without a deadline: the present alone", pod: pod({ ownerKinds: ["Job"] }), policy: ON, want: 0 },
-    { name: "a deadline over the horizon is capped at the horizon", pod: pod({ activeDeadlineSeconds: 48 * 3600 }), policy: ON, want: 24 * H },
+    {
+      name: "a deadline over the horizon is capped at the horizon",
+      pod: pod({ activeDeadlineSeconds: 48 * 3600 }),
+      policy: ON,
+      want: 24 * H,
+    },
     { name: "a ReplicaSet pod with a 2 h deadline looks 2 h ahead", pod: pod({ activeDeadlineSeconds: 7200 }), policy: ON, want: 2 * H },
     { name: "prediction disabled: the present alone", pod: pod(), policy: { ...ON, enabled: false }, want: 0 },
     { name: "no policy: the present alone", pod: pod(), policy: undefined, want: 0 },
@@ -47,19 +63,31 @@ describe("predictHeat", () => {
     expect(present.heat).to.equal("cool");
     expect(out.assessment.heat).to.equal("warm");
     expect(out.assessment.rejections).to.deep.equal([]);
-    expect(out.assessment.warnings.map(formatReason)).to.deep.equal(["ESXi host esx-01 (host-1): predicted cpu ready 14% >= 10% around 14:00 UTC (p90 of 7 days)"]);
+    expect(out.assessment.warnings.map(formatReason)).to.deep.equal([
+      "ESXi host esx-01 (host-1): predicted cpu ready 14% >= 10% around 14:00 UTC (p90 of 7 days)",
+    ]);
     expect(out.metrics.cpuReadyPercent).to.equal(14);
     expect(out.metrics.cpuUsagePercent).to.equal(host.metrics!.cpuUsagePercent);
   });
 
   it("given filter: true, a predicted peak over a rejection threshold rejects", () => {
-    const out = predictHeat(present, host, host.metrics, forecast({}, { cpuReadyPercent: peak(14) }), 24 * H, { ...policy, prediction: { ...ON, filter: true } })!;
+    const out = predictHeat(present, host, host.metrics, forecast({}, { cpuReadyPercent: peak(14) }), 24 * H, {
+      ...policy,
+      prediction: { ...ON, filter: true },
+    })!;
     expect(out.assessment.heat).to.equal("hot");
     expect(out.assessment.rejections[0]).to.include({ code: "host_metric", metric: "cpu ready", value: 14, threshold: 10 });
   });
 
   it("given a horizon that ends before the peak, uses only the peaks within it", () => {
-    const out = predictHeat(present, host, host.metrics, forecast({ cpuUsagePercent: peak(50, 600) }, { cpuReadyPercent: peak(14) }), 2 * H, policy)!;
+    const out = predictHeat(
+      present,
+      host,
+      host.metrics,
+      forecast({ cpuUsagePercent: peak(50, 600) }, { cpuReadyPercent: peak(14) }),
+      2 * H,
+      policy,
+    )!;
     expect(out.assessment.heat).to.equal("cool");
     expect(out.metrics.cpuUsagePercent).to.equal(50);
     expect(out.metrics.cpuReadyPercent).to.equal(1);
@@ -75,19 +103,37 @@ describe("predictHeat", () => {
   const unchanged: Array<{ name: string; run: () => unknown }> = [
     { name: "no forecast", run: () => predictHeat(present, host, host.metrics, undefined, 24 * H, policy) },
     { name: "a zero horizon", run: () => predictHeat(present, host, host.metrics, forecast({}, { cpuReadyPercent: peak(14) }), 0, policy) },
-    { name: "peaks at or below the present", run: () => predictHeat(present, host, host.metrics, forecast({}, { cpuReadyPercent: peak(1), cpuUsagePercent: peak(20) }), 24 * H, policy) },
+    {
+      name: "peaks at or below the present",
+      run: () =>
+        predictHeat(present, host, host.metrics, forecast({}, { cpuReadyPercent: peak(1), cpuUsagePercent: peak(20) }), 24 * H, policy),
+    },
     {
       name: "a counter vCenter did not return now (unknown stays unknown)",
       run: () => {
         const h = hostView({ metrics: { cpuReadyPercent: undefined } });
-        return predictHeat(assessHost(h, undefined, DEFAULT_POLICY.thresholds, NOW_MS), h, h.metrics, forecast({}, { cpuReadyPercent: peak(14) }), 24 * H, policy);
+        return predictHeat(
+          assessHost(h, undefined, DEFAULT_POLICY.thresholds, NOW_MS),
+          h,
+          h.metrics,
+          forecast({}, { cpuReadyPercent: peak(14) }),
+          24 * H,
+          policy,
+        );
       },
     },
     {
       name: "stale present metrics (no opinion stays no opinion)",
       run: () => {
         const h = hostView({ metrics: { sampledAtMs: NOW_MS - 600_000 } });
-        return predictHeat(assessHost(h, undefined, DEFAULT_POLICY.thresholds, NOW_MS), h, h.metrics, forecast({}, { cpuReadyPercent: peak(14) }), 24 * H, policy);
+        return predictHeat(
+          assessHost(h, undefined, DEFAULT_POLICY.thresholds, NOW_MS),
+          h,
+          h.metrics,
+          forecast({}, { cpuReadyPercent: peak(14) }),
+          24 * H,
+          policy,
+        );
       },
     },
   ];
@@ -96,11 +142,15 @@ describe("predictHeat", () => {
 
 describe("filterNodes / prioritizeNodes with predicted heat", () => {
   const hosts = [hostView({ id: "host-1", name: "esx-peaky" }), hostView({ id: "host-2", name: "esx-flat" })];
-  const vms = [vmView({ id: "vm-1", name: "n-peaky", hostId: "host-1", biosUuid: undefined }), vmView({ id: "vm-2", name: "n-flat", hostId: "host-2", biosUuid: undefined })];
+  const vms = [
+    vmView({ id: "vm-1", name: "n-peaky", hostId: "host-1", biosUuid: undefined }),
+    vmView({ id: "vm-2", name: "n-flat", hostId: "host-2", biosUuid: undefined }),
+  ];
   const base = inventoryOf(hosts, vms);
   const withForecast = { ...base, forecasts: new Map([["host-1", forecast({}, { cpuReadyPercent: peak(14) })]]) };
   const nodes = [{ name: "n-peaky" }, { name: "n-flat" }];
-  const scores = (inventory: typeof base, p: PodMeta, policy = DEFAULT_POLICY) => prioritizeNodes(p, nodes, { inventory, policy, nowMs: NOW_MS }).map((s) => s.score);
+  const scores = (inventory: typeof base, p: PodMeta, policy = DEFAULT_POLICY) =>
+    prioritizeNodes(p, nodes, { inventory, policy, nowMs: NOW_MS }).map((s) => s.score);
 
   it("given no history, scores exactly as the present alone", () => {
     expect(scores(base, pod())).to.deep.equal(scores({ ...base, forecasts: new Map() }, pod()));
@@ -128,6 +178,8 @@ describe("filterNodes / prioritizeNodes with predicted heat", () => {
     expect(filterNodes(pod(), nodes, { ...ctx, policy: DEFAULT_POLICY }).passed).to.deep.equal(["n-peaky", "n-flat"]);
     const strict = filterNodes(pod(), nodes, { ...ctx, policy: policyWith({ prediction: { ...ON, filter: true } }) });
     expect(strict.passed).to.deep.equal(["n-flat"]);
-    expect(formatReason(strict.unresolvable.get("n-peaky")![0]!)).to.match(/predicted cpu ready 14% >= 10% around 14:00 UTC \(p90 of 7 days\)/);
+    expect(formatReason(strict.unresolvable.get("n-peaky")![0]!)).to.match(
+      /predicted cpu ready 14% >= 10% around 14:00 UTC \(p90 of 7 days\)/,
+    );
   });
 });

@@ -45,7 +45,12 @@ describe("predictedPeak", () => {
     { name: "a horizon ending at 14:00 does not reach the peak", fromMs: at("10:00"), horizonMs: 4 * H, want: 1 },
     { name: "a horizon 1 ms into the 14:00 bucket reaches it", fromMs: at("10:00"), horizonMs: 4 * H + 1, want: 6.4 },
     // The last 7 occurrences of 14:00 before today 15:00: today (not recorded) and 6 past days, 2..7 %: rank 4.5 -> 6.5
-    { name: "from 15:00, tomorrow's 14:00 lies within 24 h, predicted from the 6 recorded of its last 7 days", fromMs: at("15:00"), horizonMs: 24 * H, want: 6.5 },
+    {
+      name: "from 15:00, tomorrow's 14:00 lies within 24 h, predicted from the 6 recorded of its last 7 days",
+      fromMs: at("15:00"),
+      horizonMs: 24 * H,
+      want: 6.5,
+    },
     { name: "from 15:00, 23 h stop short of tomorrow's 14:00", fromMs: at("15:00"), horizonMs: 23 * H, want: 1 },
     { name: "a zero horizon predicts nothing", fromMs: at("10:00"), horizonMs: 0, want: undefined },
   ];
@@ -97,7 +102,9 @@ describe("LoadProfile.bucketPercentiles cache", () => {
       const fresh = weekProfile();
       for (const [ms2, v2] of samples.slice(0, i + 1)) fresh.record(ms2, 20, { cpuReadyPercent: v2 });
       for (const fromMs of [at("10:20"), at("10:50"), at("14:15")]) {
-        expect(buildHostForecast(cached, fromMs)!.byBuckets, `sample ${i} from ${new Date(fromMs).toISOString()}`).to.deep.equal(buildHostForecast(fresh, fromMs)!.byBuckets);
+        expect(buildHostForecast(cached, fromMs)!.byBuckets, `sample ${i} from ${new Date(fromMs).toISOString()}`).to.deep.equal(
+          buildHostForecast(fresh, fromMs)!.byBuckets,
+        );
       }
     }
   });

@@ -36,12 +36,18 @@ const nodesWith = (allocatable: ResourceAmounts): NodeView[] => [
 const OWNER = "ReplicaSet/payments/api-7d9";
 const incoming = podView({ uid: "incoming", ownerKey: OWNER, limits: amounts(2, 2), expectedDemand: amounts(1, 1), boundAtMs: undefined });
 /** A pod bound an hour ago (the burst guard ignores it) with `cpu` CPUs of limits. */
-const running = (uid: string, nodeName: string, cpu: number, over: Partial<PodView> = {}) => podView({ uid, nodeName, limits: amounts(cpu, 1), ...over });
+const running = (uid: string, nodeName: string, cpu: number, over: Partial<PodView> = {}) =>
+  podView({ uid, nodeName, limits: amounts(cpu, 1), ...over });
 const meta = (over: Partial<PodMeta> = {}) => podMetaOf(incoming, over);
 const BIG = amounts(64, 256);
 
 function ctxOf(pods: PodView[], allocatable = amounts(7.8, 30)): PlacementContext {
-  return { inventory, policy: DEFAULT_POLICY, nowMs: NOW_MS, cluster: { view: clusterViewOf(nodesWith(allocatable), pods), pod: incoming } };
+  return {
+    inventory,
+    policy: DEFAULT_POLICY,
+    nowMs: NOW_MS,
+    cluster: { view: clusterViewOf(nodesWith(allocatable), pods), pod: incoming },
+  };
 }
 const cand = (node: string, ...victimUids: string[]): PreemptionCandidate => ({ node, victimUids });
 const verdictOf = (out: ReturnType<typeof judgePreemptionCandidates>, node: string) => out.verdicts.find((v) => v.node === node)!;
@@ -132,7 +138,10 @@ describe("judgePreemptionCandidates: host rules", () => {
   });
 
   it("given stale metrics, follows the filter: kept with staleMetrics pass, dropped with reject", () => {
-    const stale = inventoryOf([hostView({ id: "host-3", name: "esx-cool-3", metrics: { sampledAtMs: NOW_MS - 3_600_000 } })], [vmView({ id: "vm-4", name: "vm-k8s-4", hostId: "host-3", biosUuid: uuid(4) })]);
+    const stale = inventoryOf(
+      [hostView({ id: "host-3", name: "esx-cool-3", metrics: { sampledAtMs: NOW_MS - 3_600_000 } })],
+      [vmView({ id: "vm-4", name: "vm-k8s-4", hostId: "host-3", biosUuid: uuid(4) })],
+    );
     const ctx = { ...ctxOf([]), inventory: stale };
     expect(judgePreemptionCandidates(meta(), [cand("node-3")], ctx).kept).to.deep.equal(["node-3"]);
     const strict = { ...ctx, policy: { ...DEFAULT_POLICY, staleMetrics: "reject" as const } };
@@ -166,16 +175,27 @@ describe("judgePreemptionCandidates: the victims leave their ESXi host too", () 
   it("given a required host spread, counts the replicas that are victims out of the host", () => {
     const spread = meta({ annotations: { [HOST_SPREAD_ANNOTATION]: "required" } });
     // host-1 holds 2 replicas (on node-1a and node-1b), host-3 none: 2 + 1 - 0 > max skew 1.
-    const replicas = [running("r1", "node-1a", 1, { ownerKey: OWNER }), running("r2", "node-1a", 1, { ownerKey: OWNER }), running("r3", "node-1b", 1, { ownerKey: OWNER })];
+    const replicas = [
+      running("r1", "node-1a", 1, { ownerKey: OWNER }),
+      running("r2", "node-1a", 1, { ownerKey: OWNER }),
+      running("r3", "node-1b", 1, { ownerKey: OWNER }),
+    ];
     const ctx = ctxOf(replicas, BIG);
-    expect(filterNodes(spread, [{ name: "node-1a" }, { name: "node-3" }], ctx).failed.get("node-1a")!.map((r) => r.code)).to.deep.equal(["host_spread"]);
+    expect(
+      filterNodes(spread, [{ name: "node-1a" }, { name: "node-3" }], ctx)
+        .failed.get("node-1a")!
+        .map((r) => r.code),
+    ).to.deep.equal(["host_spread"]);
     const one = judgePreemptionCandidates(spread, [cand("node-1a", "r1"), cand("node-3")], ctx);
     expect(verdictOf(one, "node-1a").reasons.map((r) => r.code)).to.deep.equal(["host_spread"]);
     // Both replicas of node-1a gone: host-1 keeps r3 only, 1 + 1 - 0 = 2 > 1 still; all three would be needed.
     const two = judgePreemptionCandidates(spread, [cand("node-1a", "r1", "r2"), cand("node-3")], ctx);
     expect(verdictOf(two, "node-1a").reasons.map((r) => r.code)).to.deep.equal(["host_spread"]);
     const alone = ctxOf(replicas.slice(0, 2), BIG);
-    expect(judgePreemptionCandidates(spread, [cand("node-1a", "r1", "r2"), cand("node-3")], alone).kept).to.deep.equal(["node-1a", "node-3"]);
+    expect(judgePreemptionCandidates(spread, [cand("node-1a", "r1", "r2"), cand("node-3")], alone).kept).to.deep.equal([
+      "node-1a",
+      "node-3",
+    ]);
   });
 
   it("given a victim bound after the last sample, takes its expected demand off the host's projected usage", () => {
@@ -199,8 +219,16 @@ describe("judgePreemptionCandidates: same answers as judging a copied view from 
       const view = ctx.cluster!.view;
       const gone = new Set(c.victimUids);
       const podsByNode = new Map(view.podsByNode);
-      podsByNode.set(c.node, (view.podsByNode.get(c.node) ?? []).filter((p) => !gone.has(p.uid)));
-      const d = decideNode({ name: c.node }, pod, { ...ctx, cluster: { ...ctx.cluster!, view: { ...view, podsByNode } } }, new RequestMemo(identities));
+      podsByNode.set(
+        c.node,
+        (view.podsByNode.get(c.node) ?? []).filter((p) => !gone.has(p.uid)),
+      );
+      const d = decideNode(
+        { name: c.node },
+        pod,
+        { ...ctx, cluster: { ...ctx.cluster!, view: { ...view, podsByNode } } },
+        new RequestMemo(identities),
+      );
       return { node: c.node, verdict: d.verdict, reasons: d.reasons, score: d.score };
     });
   }
@@ -210,13 +238,28 @@ describe("judgePreemptionCandidates: same answers as judging a copied view from 
     fc.assert(
       fc.property(
         fc.array(
-          fc.record({ node: fc.constantFrom(...names), cpu: fc.integer({ min: 0, max: 30 }), owner: fc.constantFrom(undefined, OWNER, "ReplicaSet/payments/other"), boundAgoS: fc.integer({ min: 0, max: 600 }), demand: fc.integer({ min: 0, max: 20 }) }),
+          fc.record({
+            node: fc.constantFrom(...names),
+            cpu: fc.integer({ min: 0, max: 30 }),
+            owner: fc.constantFrom(undefined, OWNER, "ReplicaSet/payments/other"),
+            boundAgoS: fc.integer({ min: 0, max: 600 }),
+            demand: fc.integer({ min: 0, max: 20 }),
+          }),
           { maxLength: 40 },
         ),
-        fc.uniqueArray(fc.record({ node: fc.constantFrom(...names, "node-x"), picks: fc.array(fc.nat(), { maxLength: 4 }), unknown: fc.boolean() }), { selector: (c) => c.node, maxLength: 5 }),
+        fc.uniqueArray(
+          fc.record({ node: fc.constantFrom(...names, "node-x"), picks: fc.array(fc.nat(), { maxLength: 4 }), unknown: fc.boolean() }),
+          { selector: (c) => c.node, maxLength: 5 },
+        ),
         fc.boolean(),
         (specs, cands, required) => {
-          const pods = specs.map((s, i) => running(`p${i}`, s.node, s.cpu, { ownerKey: s.owner, boundAtMs: NOW_MS - s.boundAgoS * 1000, expectedDemand: amounts(s.demand, 1) }));
+          const pods = specs.map((s, i) =>
+            running(`p${i}`, s.node, s.cpu, {
+              ownerKey: s.owner,
+              boundAtMs: NOW_MS - s.boundAgoS * 1000,
+              expectedDemand: amounts(s.demand, 1),
+            }),
+          );
           const ctx = ctxOf(pods, amounts(16, 64));
           const candidates = cands.map((c) => {
             const onNode = pods.filter((p) => p.nodeName === c.node);
@@ -224,7 +267,12 @@ describe("judgePreemptionCandidates: same answers as judging a copied view from 
             return cand(c.node, ...uids, ...(c.unknown ? ["unknown-uid"] : []));
           });
           const pod = meta(required ? { annotations: { [HOST_SPREAD_ANNOTATION]: "required" } } : {});
-          const got = judgePreemptionCandidates(pod, candidates, ctx).verdicts.map((v) => ({ node: v.node, verdict: v.decision.verdict, reasons: v.decision.reasons, score: v.decision.score }));
+          const got = judgePreemptionCandidates(pod, candidates, ctx).verdicts.map((v) => ({
+            node: v.node,
+            verdict: v.decision.verdict,
+            reasons: v.decision.reasons,
+            score: v.decision.score,
+          }));
           expect(got).to.deep.equal(fromScratch(pod, candidates, ctx));
         },
       ),

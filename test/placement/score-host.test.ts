@@ -22,7 +22,11 @@ describe("scoreHost", () => {
     { name: "given ready 6 % (warm), returns 2", metrics: { cpuReadyPercent: 6 }, want: 2 },
     { name: "given ready 12 % (hot), returns 0", metrics: { cpuReadyPercent: 12 }, want: 0 },
     // cool but busy: 0.4*0.9 + 0.3*(1-80/90) + 0.2*(1-90/95) + 0.1 = 0.36+0.0333+0.0105+0.1 = 0.504 -> 5 + round(2.52) = 8
-    { name: "given a busy but cool host, still scores above any warm host", metrics: { cpuUsagePercent: 80, memUsagePercent: 85 }, want: 8 },
+    {
+      name: "given a busy but cool host, still scores above any warm host",
+      metrics: { cpuUsagePercent: 80, memUsagePercent: 85 },
+      want: 8,
+    },
   ];
   for (const c of cases) it(c.name, () => expect(score(c.metrics)).to.equal(c.want));
 
@@ -82,9 +86,17 @@ describe("hostHeadroom with missing counters (unknown, not free)", () => {
   const only = (m: Partial<HostMetrics>): HostMetrics => ({ sampledAtMs: NOW_MS, ...m });
   const cases: Array<{ name: string; m: HostMetrics; vm?: { cpuReadyPercent?: number }; want: number | undefined }> = [
     // the weighted mean over the known terms: 0.3 x (1 - 45/90) / 0.3
-    { name: "given only cpu usage 45 %, returns its own free share 0.5 (missing terms add nothing)", m: only({ cpuUsagePercent: 45 }), want: 0.5 },
+    {
+      name: "given only cpu usage 45 %, returns its own free share 0.5 (missing terms add nothing)",
+      m: only({ cpuUsagePercent: 45 }),
+      want: 0.5,
+    },
     // (0.4 x 0.5 + 0.2 x 1) / 0.6
-    { name: "given ready 5 % and memory 0 %, returns their weighted mean 0.667", m: only({ cpuReadyPercent: 5, memUsagePercent: 0 }), want: (0.4 * 0.5 + 0.2) / 0.6 },
+    {
+      name: "given ready 5 % and memory 0 %, returns their weighted mean 0.667",
+      m: only({ cpuReadyPercent: 5, memUsagePercent: 0 }),
+      want: (0.4 * 0.5 + 0.2) / 0.6,
+    },
     // reclaim known through swap-in only: min over the known of the two
     { name: "given only swap-in 0.5 KB/s, returns 0.5", m: only({ swapInKBps: 0.5 }), want: 0.5 },
     // host ready unknown, the node VM's ready known: the ready term is the VM's
@@ -100,15 +112,36 @@ describe("hostHeadroom with missing counters (unknown, not free)", () => {
   }
 
   it("given only cpu usage 80 % known, scores 6 (1 - 80/90 = 0.11), not 9 as if the missing counters were free", () => {
-    expect(score({ cpuReadyPercent: undefined, memUsagePercent: undefined, balloonPercent: undefined, swapInKBps: undefined, memState: undefined, cpuUsagePercent: 80 })).to.equal(6);
+    expect(
+      score({
+        cpuReadyPercent: undefined,
+        memUsagePercent: undefined,
+        balloonPercent: undefined,
+        swapInKBps: undefined,
+        memState: undefined,
+        cpuUsagePercent: 80,
+      }),
+    ).to.equal(6);
   });
 });
 
 describe("penalise", () => {
   const cases: Array<{ name: string; score: number; heat: "hot" | "warm" | "cool"; penalty: number; want: number }> = [
     { name: "given a cool 9 and 2 penalty points, returns 7", score: 9, heat: "cool", penalty: 2, want: 7 },
-    { name: "given a cool 9 and 6 points, stops at the cool floor 5 (still above any warm host)", score: 9, heat: "cool", penalty: 6, want: 5 },
-    { name: "given a warm 3 and 4 points, stops at the warm floor 1 (still above a hot host)", score: 3, heat: "warm", penalty: 4, want: 1 },
+    {
+      name: "given a cool 9 and 6 points, stops at the cool floor 5 (still above any warm host)",
+      score: 9,
+      heat: "cool",
+      penalty: 6,
+      want: 5,
+    },
+    {
+      name: "given a warm 3 and 4 points, stops at the warm floor 1 (still above a hot host)",
+      score: 3,
+      heat: "warm",
+      penalty: 4,
+      want: 1,
+    },
     { name: "given a hot 0, stays 0", score: 0, heat: "hot", penalty: 3, want: 0 },
     { name: "given no penalty, returns the score unchanged", score: 8, heat: "cool", penalty: 0, want: 8 },
   ];

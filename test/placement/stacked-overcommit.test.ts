@@ -14,7 +14,8 @@ const host = hostView({ id: "host-21", name: "esx-07", cpuCores: 32 });
 /** `cpus` of limits spread over pods of 8 CPUs (the last one smaller), on any node VM of the host. */
 const podsWith = (cpus: number): PodView[] => {
   const out: PodView[] = [];
-  for (let left = cpus, i = 0; left > 0; left -= 8, i++) out.push(podView({ nodeName: `n-${i % 3}`, limits: amounts(Math.min(8, left), 1) }));
+  for (let left = cpus, i = 0; left > 0; left -= 8, i++)
+    out.push(podView({ nodeName: `n-${i % 3}`, limits: amounts(Math.min(8, left), 1) }));
   return out;
 };
 const incoming = podView({ uid: "incoming", limits: amounts(4, 1), boundAtMs: undefined });
@@ -80,6 +81,11 @@ describe("checkStackedCpu", () => {
   });
 
   it("given a custom maximum of 2.0, rejects 96 CPUs on 32 cores (3.0 > 2.0)", () => {
-    expect(checkStackedCpu(host, podsWith(92), incoming, { ...LIMITS, maxStackedCpuOvercommit: 2.0 }).reason).to.deep.include({ code: "stacked_overcommit", cpuLimitsMilli: 96_000, cores: 32, max: 2.0 });
+    expect(checkStackedCpu(host, podsWith(92), incoming, { ...LIMITS, maxStackedCpuOvercommit: 2.0 }).reason).to.deep.include({
+      code: "stacked_overcommit",
+      cpuLimitsMilli: 96_000,
+      cores: 32,
+      max: 2.0,
+    });
   });
 });

@@ -31,20 +31,39 @@ interface Snapshot {
 
 function snapshot(s: Snapshot): InventoryView {
   const sampledAtMs = s.sampledAtMs ?? NOW_MS - 14_000;
-  const sample = (values: Record<string, number>): EntitySample => ({ sampledAtMs, intervalS: 20, values: new Map(Object.entries(values)) });
+  const sample = (values: Record<string, number>): EntitySample => ({
+    sampledAtMs,
+    intervalS: 20,
+    values: new Map(Object.entries(values)),
+  });
   const polled: PolledHost = {
     host: { host: "host-1", name: "esx-01", connection_state: s.connection ?? "CONNECTED", power_state: "POWERED_ON" },
-    summary: { hardware: { numCpuCores: 32, cpuMhz: 2600, memorySize: 512 * 1024 ** 3 }, runtime: { inMaintenanceMode: s.maintenance ?? false, connectionState: "connected" } },
+    summary: {
+      hardware: { numCpuCores: 32, cpuMhz: 2600, memorySize: 512 * 1024 ** 3 },
+      runtime: { inMaintenanceMode: s.maintenance ?? false, connectionState: "connected" },
+    },
     vms: [{ vm: "vm-1", name: NODE.name, power_state: "POWERED_ON", cpu_count: 8, memory_size_MiB: 32768 }],
   };
   const samples = new Map<string, EntitySample>();
   if (s.host) samples.set("host-1", sample(s.host));
   if (s.vm) samples.set("vm-1", sample(s.vm));
-  return assembleInventory({ hosts: [polled], samples, biosUuids: new Map(), memStateScale: "five", polledAtMs: s.polledAtMs ?? NOW_MS - 5_000 });
+  return assembleInventory({
+    hosts: [polled],
+    samples,
+    biosUuids: new Map(),
+    memStateScale: "five",
+    polledAtMs: s.polledAtMs ?? NOW_MS - 5_000,
+  });
 }
 
 const decide = (inv: InventoryView, nowMs = NOW_MS) => decideNode(NODE, pod, { inventory: inv, policy: DEFAULT_POLICY, nowMs });
-const QUIET_HOST = { "cpu.usage.average": 2000, "mem.usage.average": 3000, "mem.vmmemctl.average": 0, "mem.swapinRate.average": 0, "mem.state.latest": 0 };
+const QUIET_HOST = {
+  "cpu.usage.average": 2000,
+  "mem.usage.average": 3000,
+  "mem.vmmemctl.average": 0,
+  "mem.swapinRate.average": 0,
+  "mem.state.latest": 0,
+};
 const QUIET_VM = { "cpu.ready.summation": 400, "mem.vmmemctl.average": 0 };
 
 describe("unknown data: missing counters are unknown, not perfect", () => {
@@ -91,7 +110,9 @@ describe("unknown data: missing counters are unknown, not perfect", () => {
 
 describe("unknown data: state rules go stale with the inventory", () => {
   it("given a host in maintenance in an inventory older than maxMetricAgeSeconds, has no opinion instead of rejecting forever", () => {
-    const d = decide(snapshot({ host: QUIET_HOST, vm: QUIET_VM, maintenance: true, polledAtMs: NOW_MS - 600_000, sampledAtMs: NOW_MS - 600_000 }));
+    const d = decide(
+      snapshot({ host: QUIET_HOST, vm: QUIET_VM, maintenance: true, polledAtMs: NOW_MS - 600_000, sampledAtMs: NOW_MS - 600_000 }),
+    );
     expect(d.verdict).to.equal("pass");
     expect(d.noOpinion).to.equal(true);
     expect(d.reasons.map((r) => r.code)).to.deep.equal(["inventory_stale"]);
@@ -134,8 +155,14 @@ describe("unknown data: the same snapshot object on a later clock (vCenter down,
     // sampled 14 s and polled 5 s before NOW_MS; host cpu usage 92 % >= 90 %
     const inv = snapshot({ host: { ...QUIET_HOST, "cpu.usage.average": 9200 }, vm: QUIET_VM, maintenance: true });
     const texts = (nowMs: number) => decide(inv, nowMs).reasons.map(formatReason);
-    expect(texts(NOW_MS)).to.deep.equal(["ESXi host esx-01 (host-1): in maintenance mode", "ESXi host esx-01 (host-1): cpu usage 92% >= 90% (sampled 14s ago)"]);
-    expect(texts(NOW_MS + 100_000)).to.deep.equal(["ESXi host esx-01 (host-1): in maintenance mode", "ESXi host esx-01 (host-1): cpu usage 92% >= 90% (sampled 114s ago)"]);
+    expect(texts(NOW_MS)).to.deep.equal([
+      "ESXi host esx-01 (host-1): in maintenance mode",
+      "ESXi host esx-01 (host-1): cpu usage 92% >= 90% (sampled 14s ago)",
+    ]);
+    expect(texts(NOW_MS + 100_000)).to.deep.equal([
+      "ESXi host esx-01 (host-1): in maintenance mode",
+      "ESXi host esx-01 (host-1): cpu usage 92% >= 90% (sampled 114s ago)",
+    ]);
     // metrics stale (121 s), inventory still fresh (111 s): the state rule alone
     expect(texts(NOW_MS + 107_000)).to.deep.equal(["ESXi host esx-01 (host-1): in maintenance mode"]);
     // inventory 121 s old: no opinion at all
@@ -151,7 +178,10 @@ describe("unknown data: stale hosts keep the Kubernetes-layer penalties", () => 
   const stale = { sampledAtMs: NOW_MS - 600_000 };
   const inventory = inventoryOf(
     [hostView({ id: "host-1", name: "esx-1", metrics: stale }), hostView({ id: "host-2", name: "esx-2", metrics: stale })],
-    [vmView({ id: "vm-1", name: "n-1", hostId: "host-1", biosUuid: undefined }), vmView({ id: "vm-2", name: "n-2", hostId: "host-2", biosUuid: undefined })],
+    [
+      vmView({ id: "vm-1", name: "n-1", hostId: "host-1", biosUuid: undefined }),
+      vmView({ id: "vm-2", name: "n-2", hostId: "host-2", biosUuid: undefined }),
+    ],
   );
   const incoming = podView({ uid: "incoming", ownerKey: OWNER, boundAtMs: undefined });
   const replicas = [podView({ nodeName: "n-1", ownerKey: OWNER }), podView({ nodeName: "n-1", ownerKey: OWNER })];
@@ -159,7 +189,9 @@ describe("unknown data: stale hosts keep the Kubernetes-layer penalties", () => 
   const ctx = { inventory, policy: DEFAULT_POLICY, nowMs: NOW_MS, cluster: { view, pod: incoming } };
 
   it("given two stale hosts, takes the spread penalty off the crowded one's unknown score", () => {
-    const scores = Object.fromEntries(prioritizeNodes(podMetaOf(incoming), [{ name: "n-1" }, { name: "n-2" }], ctx).map((s) => [s.node, s.score]));
+    const scores = Object.fromEntries(
+      prioritizeNodes(podMetaOf(incoming), [{ name: "n-1" }, { name: "n-2" }], ctx).map((s) => [s.node, s.score]),
+    );
     // 2 replicas above the least loaded candidate x 2 points = 4: 5 - 4 = 1
     expect(scores).to.deep.equal({ "n-1": 1, "n-2": 5 });
   });
@@ -167,7 +199,13 @@ describe("unknown data: stale hosts keep the Kubernetes-layer penalties", () => 
   it("given a stale host near the stacked overcommit maximum, takes the stacked penalty off its unknown score", () => {
     // 32 cores x 4.0 = 128 CPUs of limits at most; 124 CPUs on the host is 96.9 % -> ceil(4 x 0.219 / 0.25) = 4 points
     const crowded = [podView({ nodeName: "n-1", limits: amounts(124, 1) })];
-    const c = { ...ctx, cluster: { view: clusterViewOf([nodeView({ name: "n-1", allocatable: amounts(500, 30) }), nodeView({ name: "n-2" })], crowded), pod: podView({ uid: "x", boundAtMs: undefined, limits: amounts(0, 0) }) } };
+    const c = {
+      ...ctx,
+      cluster: {
+        view: clusterViewOf([nodeView({ name: "n-1", allocatable: amounts(500, 30) }), nodeView({ name: "n-2" })], crowded),
+        pod: podView({ uid: "x", boundAtMs: undefined, limits: amounts(0, 0) }),
+      },
+    };
     const d = decideNode({ name: "n-1" }, podMetaOf(incoming), c);
     expect([d.noOpinion, d.score]).to.deep.equal([true, 1]);
   });

@@ -54,7 +54,11 @@ describe("occupancyWithout", () => {
   const uuid = (n: number) => `4226${n}e63-e4e0-c681-b5dd-f69dfa98103${n}`;
   const inventory = inventoryOf(
     [hostView({ id: "host-1" }), hostView({ id: "host-2" })],
-    [vmView({ id: "vm-1", name: "a", hostId: "host-1", biosUuid: uuid(1) }), vmView({ id: "vm-2", name: "b", hostId: "host-1", biosUuid: uuid(2) }), vmView({ id: "vm-3", name: "c", hostId: "host-2", biosUuid: uuid(3) })],
+    [
+      vmView({ id: "vm-1", name: "a", hostId: "host-1", biosUuid: uuid(1) }),
+      vmView({ id: "vm-2", name: "b", hostId: "host-1", biosUuid: uuid(2) }),
+      vmView({ id: "vm-3", name: "c", hostId: "host-2", biosUuid: uuid(3) }),
+    ],
   );
 
   it("takes the removed pods off one host's list and shares every other table", () => {
@@ -73,12 +77,28 @@ describe("occupancyWithout", () => {
   it("knows the reduced list's totals and pending demand by subtraction, equal to reading every pod", () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ node: fc.constantFrom("a", "b"), cpu: fc.integer({ min: 0, max: 8000 }), mem: fc.integer({ min: 0, max: 2 ** 34 }), owner: fc.constantFrom(undefined, "o1", "o2"), boundAgoS: fc.integer({ min: 0, max: 300 }) }), { maxLength: 30 }),
+        fc.array(
+          fc.record({
+            node: fc.constantFrom("a", "b"),
+            cpu: fc.integer({ min: 0, max: 8000 }),
+            mem: fc.integer({ min: 0, max: 2 ** 34 }),
+            owner: fc.constantFrom(undefined, "o1", "o2"),
+            boundAgoS: fc.integer({ min: 0, max: 300 }),
+          }),
+          { maxLength: 30 },
+        ),
         fc.array(fc.nat(), { maxLength: 10 }),
         fc.integer({ min: -60, max: 60 }),
         (specs, picks, sampleAgoS) => {
           const pods = specs.map((s, i) =>
-            podView({ uid: `p${i}`, nodeName: s.node, limits: { cpuMilli: s.cpu, memoryBytes: s.mem }, expectedDemand: { cpuMilli: s.cpu, memoryBytes: s.mem }, ownerKey: s.owner, boundAtMs: NOW_MS - s.boundAgoS * 1000 }),
+            podView({
+              uid: `p${i}`,
+              nodeName: s.node,
+              limits: { cpuMilli: s.cpu, memoryBytes: s.mem },
+              expectedDemand: { cpuMilli: s.cpu, memoryBytes: s.mem },
+              ownerKey: s.owner,
+              boundAtMs: NOW_MS - s.boundAgoS * 1000,
+            }),
           );
           const v = clusterViewOf([nodeView({ name: "a" }), nodeView({ name: "b" })], pods);
           const onA = v.podsByNode.get("a") ?? [];
@@ -95,7 +115,9 @@ describe("occupancyWithout", () => {
           expect([...seeded.uids].sort()).to.deep.equal([...read.uids].sort());
           expect(seeded.uids.size).to.equal(read.uids.size);
           for (const p of pods) expect(seeded.uids.has(p.uid)).to.equal(read.uids.has(p.uid));
-          expect(pendingDemand(reduced, args.sampledAtMs, args.settleMs)).to.deep.equal(pendingDemand(fresh, args.sampledAtMs, args.settleMs));
+          expect(pendingDemand(reduced, args.sampledAtMs, args.settleMs)).to.deep.equal(
+            pendingDemand(fresh, args.sampledAtMs, args.settleMs),
+          );
         },
       ),
       { numRuns: 200 },

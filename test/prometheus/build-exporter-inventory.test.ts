@@ -13,7 +13,10 @@ const inventory = (): Map<string, PromSample[]> =>
     ["vmware_host_memory_max", [s(H, 262_144)]],
     ["vmware_host_memory_usage", [s(H, 131_072)]],
     ["vmware_host_maintenance_mode", [s(H, 0)]],
-    ["vmware_host_connection_state", [s({ ...H, state: "connected" }, 1), s({ ...H, state: "disconnected" }, 0), s({ ...H, state: "notResponding" }, 0)]],
+    [
+      "vmware_host_connection_state",
+      [s({ ...H, state: "connected" }, 1), s({ ...H, state: "disconnected" }, 0), s({ ...H, state: "notResponding" }, 0)],
+    ],
     ["vmware_vm_num_cpu", [s(V, 4)]],
     ["vmware_vm_memory_max", [s(V, 16_384)]],
     ["vmware_vm_power_state", [s(V, 1)]],
@@ -24,7 +27,16 @@ describe("buildExporterInventory", () => {
     const view = buildExporterInventory(inventory(), T);
     const h = view.hosts.get("esx-01")!;
     // 83 200 MHz / 32 cores = 2600 MHz per core
-    expect([h.name, h.clusterName, h.cpuCores, h.cpuMhzPerCore, h.memoryMiB, h.connectionState, h.inMaintenance, h.vmIds]).to.deep.equal(["esx-01", "prod", 32, 2600, 262_144, "CONNECTED", false, ["k8s-worker-01"]]);
+    expect([h.name, h.clusterName, h.cpuCores, h.cpuMhzPerCore, h.memoryMiB, h.connectionState, h.inMaintenance, h.vmIds]).to.deep.equal([
+      "esx-01",
+      "prod",
+      32,
+      2600,
+      262_144,
+      "CONNECTED",
+      false,
+      ["k8s-worker-01"],
+    ]);
     const vm = view.vms.get("k8s-worker-01")!;
     expect([vm.hostId, vm.vcpus, vm.memoryMiB, vm.powerState, vm.biosUuid]).to.deep.equal(["esx-01", 4, 16_384, "POWERED_ON", undefined]);
   });
@@ -45,10 +57,26 @@ describe("buildExporterInventory", () => {
     expect(view.vms.get("k8s-worker-01")?.metrics?.cpuReadyPercent).to.be.closeTo(10, 1e-9);
   });
 
-  const states: Array<{ name: string; edit: (m: Map<string, PromSample[]>) => void; want: { connectionState: string; inMaintenance: boolean } }> = [
-    { name: "given maintenance 1, in maintenance", edit: (m) => m.set("vmware_host_maintenance_mode", [s(H, 1)]), want: { connectionState: "CONNECTED", inMaintenance: true } },
-    { name: "given state notResponding = 1, NOT_RESPONDING", edit: (m) => m.set("vmware_host_connection_state", [s({ ...H, state: "connected" }, 0), s({ ...H, state: "notResponding" }, 1)]), want: { connectionState: "NOT_RESPONDING", inMaintenance: false } },
-    { name: "given no connection series, NOT_RESPONDING (as an unknown vCenter state)", edit: (m) => m.delete("vmware_host_connection_state"), want: { connectionState: "NOT_RESPONDING", inMaintenance: false } },
+  const states: Array<{
+    name: string;
+    edit: (m: Map<string, PromSample[]>) => void;
+    want: { connectionState: string; inMaintenance: boolean };
+  }> = [
+    {
+      name: "given maintenance 1, in maintenance",
+      edit: (m) => m.set("vmware_host_maintenance_mode", [s(H, 1)]),
+      want: { connectionState: "CONNECTED", inMaintenance: true },
+    },
+    {
+      name: "given state notResponding = 1, NOT_RESPONDING",
+      edit: (m) => m.set("vmware_host_connection_state", [s({ ...H, state: "connected" }, 0), s({ ...H, state: "notResponding" }, 1)]),
+      want: { connectionState: "NOT_RESPONDING", inMaintenance: false },
+    },
+    {
+      name: "given no connection series, NOT_RESPONDING (as an unknown vCenter state)",
+      edit: (m) => m.delete("vmware_host_connection_state"),
+      want: { connectionState: "NOT_RESPONDING", inMaintenance: false },
+    },
   ];
   for (const c of states) {
     it(c.name, () => {

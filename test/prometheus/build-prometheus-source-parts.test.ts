@@ -7,7 +7,11 @@ import { PrometheusQueryError } from "../../src/prometheus/prometheus-query-erro
 
 describe("buildPrometheusSourceParts", () => {
   const cases: Array<{ name: string; config: Record<string, unknown>; message: RegExp }> = [
-    { name: "given no prometheus.url, refuses with a config error", config: { prometheus: { flavour: "vmware_exporter" } }, message: /prometheus\.url is required/ },
+    {
+      name: "given no prometheus.url, refuses with a config error",
+      config: { prometheus: { flavour: "vmware_exporter" } },
+      message: /prometheus\.url is required/,
+    },
     {
       name: "given an unreadable prometheus.caFile, names the key and the error code",
       config: { prometheus: { url: "https://prom.example", flavour: "vmware_exporter", caFile: "/nonexistent/prom-ca.pem" } },
@@ -25,7 +29,13 @@ describe("buildPrometheusSourceParts", () => {
   for (const c of cases) {
     it(c.name, () => {
       const config = configSchema.parse(c.config);
-      const build = () => buildPrometheusSourceParts({ prometheus: config.prometheus, vcenter: config.vcenter, log: silentLogger(), registry: new Registry() });
+      const build = () =>
+        buildPrometheusSourceParts({
+          prometheus: config.prometheus,
+          vcenter: config.vcenter,
+          log: silentLogger(),
+          registry: new Registry(),
+        });
       expect(build).to.throw(PrometheusQueryError, c.message);
     });
   }
@@ -36,8 +46,18 @@ describe("buildPrometheusSourceParts", () => {
       prometheus: { url: "http://127.0.0.1:1", flavour: "telegraf" },
       vcenter: { url: "http://127.0.0.1:1", username: "u", password: "p" },
     });
-    const e = buildPrometheusSourceParts({ prometheus: exporter.prometheus, vcenter: exporter.vcenter, log: silentLogger(), registry: new Registry() });
-    const t = buildPrometheusSourceParts({ prometheus: telegraf.prometheus, vcenter: telegraf.vcenter, log: silentLogger(), registry: new Registry() });
+    const e = buildPrometheusSourceParts({
+      prometheus: exporter.prometheus,
+      vcenter: exporter.vcenter,
+      log: silentLogger(),
+      registry: new Registry(),
+    });
+    const t = buildPrometheusSourceParts({
+      prometheus: telegraf.prometheus,
+      vcenter: telegraf.vcenter,
+      log: silentLogger(),
+      registry: new Registry(),
+    });
     expect(e.inventory).to.equal(undefined);
     expect(t.inventory).to.not.equal(undefined);
     e.querier.close?.();

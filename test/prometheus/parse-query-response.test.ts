@@ -5,7 +5,12 @@ import { PrometheusQueryError } from "../../src/prometheus/prometheus-query-erro
 const vector = (result: unknown[]) => JSON.stringify({ status: "success", data: { resultType: "vector", result } });
 
 describe("parseQueryResponse", () => {
-  const ok: Array<{ name: string; status: number; body: string; want: Array<{ labels: Record<string, string>; value: number; atMs: number }> }> = [
+  const ok: Array<{
+    name: string;
+    status: number;
+    body: string;
+    want: Array<{ labels: Record<string, string>; value: number; atMs: number }>;
+  }> = [
     {
       name: "given a vector, returns labels, value and time in ms",
       status: 200,
@@ -27,11 +32,35 @@ describe("parseQueryResponse", () => {
   for (const c of ok) it(c.name, () => expect(parseQueryResponse(c.status, c.body, "q")).to.deep.equal(c.want));
 
   const bad: Array<{ name: string; status: number; body: string; kind: string; message: RegExp }> = [
-    { name: "given an error body (422), throws an http error with the errorType", status: 422, body: JSON.stringify({ status: "error", errorType: "execution", error: "many-to-many matching not allowed" }), kind: "http", message: /422 execution: many-to-many/ },
-    { name: "given a bad_data error (400), throws an http error", status: 400, body: JSON.stringify({ status: "error", errorType: "bad_data", error: "parse error" }), kind: "http", message: /bad_data/ },
-    { name: "given a 502 HTML page from a proxy, throws an http error", status: 502, body: "<html>Bad Gateway</html>", kind: "http", message: /502/ },
+    {
+      name: "given an error body (422), throws an http error with the errorType",
+      status: 422,
+      body: JSON.stringify({ status: "error", errorType: "execution", error: "many-to-many matching not allowed" }),
+      kind: "http",
+      message: /422 execution: many-to-many/,
+    },
+    {
+      name: "given a bad_data error (400), throws an http error",
+      status: 400,
+      body: JSON.stringify({ status: "error", errorType: "bad_data", error: "parse error" }),
+      kind: "http",
+      message: /bad_data/,
+    },
+    {
+      name: "given a 502 HTML page from a proxy, throws an http error",
+      status: 502,
+      body: "<html>Bad Gateway</html>",
+      kind: "http",
+      message: /502/,
+    },
     { name: "given a 200 that is not JSON, throws a response error", status: 200, body: "{cut", kind: "response", message: /not JSON/ },
-    { name: "given a matrix instead of a vector, throws a response error", status: 200, body: JSON.stringify({ status: "success", data: { resultType: "matrix", result: [] } }), kind: "response", message: /not an instant vector/ },
+    {
+      name: "given a matrix instead of a vector, throws a response error",
+      status: 200,
+      body: JSON.stringify({ status: "success", data: { resultType: "matrix", result: [] } }),
+      kind: "response",
+      message: /not an instant vector/,
+    },
   ];
   for (const c of bad) {
     it(c.name, () => {

@@ -27,11 +27,25 @@ function fakeQuerier(values: Record<string, number>, sampleS = T / 1000 - 5) {
       const v = values[name];
       if (v === undefined) return [];
       const labels = name === "vmware_host_connection_state" ? { ...H, state: "connected" } : H;
-      return [{ labels: q.startsWith("timestamp(") ? labels : { __name__: name, ...labels }, value: q.startsWith("timestamp(") ? sampleS : v, atMs: T }];
+      return [
+        {
+          labels: q.startsWith("timestamp(") ? labels : { __name__: name, ...labels },
+          value: q.startsWith("timestamp(") ? sampleS : v,
+          atMs: T,
+        },
+      ];
     },
   };
 }
-const HOST = { vmware_host_num_cpu: 32, vmware_host_cpu_max: 83_200, vmware_host_memory_max: 262_144, vmware_host_memory_usage: 131_072, vmware_host_maintenance_mode: 0, vmware_host_connection_state: 1, vmware_host_cpu_usage_average: 5000 };
+const HOST = {
+  vmware_host_num_cpu: 32,
+  vmware_host_cpu_max: 83_200,
+  vmware_host_memory_max: 262_144,
+  vmware_host_memory_usage: 131_072,
+  vmware_host_maintenance_mode: 0,
+  vmware_host_connection_state: 1,
+  vmware_host_cpu_usage_average: 5000,
+};
 
 const config = (yaml: string) => parseConfig(`prometheus: { flavour: vmware_exporter, ${yaml} }`);
 /** Without a fake querier: the parts src/main.ts builds (the HTTP client to `prometheus.url`). */
@@ -40,7 +54,14 @@ function poller(querier: ReturnType<typeof fakeQuerier> | undefined, yaml = "", 
   const parts = querier
     ? { metrics: createPrometheusSourceMetrics(registry), querier }
     : buildPrometheusSourceParts({ prometheus: c.prometheus, vcenter: c.vcenter, log: silentLogger(), registry, clock });
-  return new PrometheusPoller({ prometheus: c.prometheus, maxMetricAgeSeconds: 120, log: silentLogger(), clock, random: () => 0.5, ...parts });
+  return new PrometheusPoller({
+    prometheus: c.prometheus,
+    maxMetricAgeSeconds: 120,
+    log: silentLogger(),
+    clock,
+    random: () => 0.5,
+    ...parts,
+  });
 }
 
 describe("PrometheusPoller", () => {
@@ -70,7 +91,10 @@ describe("PrometheusPoller", () => {
     await p.pollOnce();
     const before = p.latest();
     q.state.fail = Object.assign(new Error("Prometheus query failed (422 execution: boom)"), { kind: "http" });
-    await p.pollOnce().then(() => expect.fail("should reject"), () => undefined);
+    await p.pollOnce().then(
+      () => expect.fail("should reject"),
+      () => undefined,
+    );
     await p.pollOnce().catch(() => undefined);
     expect(p.latest()).to.equal(before);
     expect(p.status()).to.deep.include({ consecutiveFailures: 2, lastError: "Prometheus query failed (422 execution: boom)" });
@@ -90,11 +114,16 @@ describe("PrometheusPoller", () => {
   it("given Prometheus unreachable (closed port), rejects with a network error naming no credentials", async () => {
     const port = await freePort();
     const p = poller(undefined, `url: "http://127.0.0.1:${port}", username: u, password: s3cret-pw`);
-    const err = await p.pollOnce().then(() => undefined, (e: Error) => e);
+    const err = await p.pollOnce().then(
+      () => undefined,
+      (e: Error) => e,
+    );
     p.stop();
     expect(err).to.be.instanceOf(Error);
     expect((err as { kind?: string }).kind).to.equal("network");
-    expect(String(err?.message)).to.match(/unreachable/).and.not.match(/s3cret/);
+    expect(String(err?.message))
+      .to.match(/unreachable/)
+      .and.not.match(/s3cret/);
   });
 
   describe("over HTTP", () => {
@@ -114,7 +143,10 @@ describe("PrometheusPoller", () => {
     it("given an error body, fails the cycle with Prometheus's errorType and message", async () => {
       answer = { status: 400, body: JSON.stringify({ status: "error", errorType: "bad_data", error: 'invalid parameter "query"' }) };
       const p = poller(undefined, `url: "${url()}"`);
-      const err = await p.pollOnce().then(() => undefined, (e: Error) => e);
+      const err = await p.pollOnce().then(
+        () => undefined,
+        (e: Error) => e,
+      );
       p.stop();
       expect(err?.message).to.match(/400 bad_data: invalid parameter/);
       expect(p.status().consecutiveFailures).to.equal(1);
@@ -142,16 +174,27 @@ describe("PrometheusPoller", () => {
     const scenario = loadScenario(demoScenarioPath());
     const vcenter = await startMockVcenter({ scenario });
     try {
-      const c = parseConfig(`prometheus: { flavour: telegraf }\nvcenter: { url: "${vcenter.url}", username: "${scenario.credentials.username}", password: "${scenario.credentials.password}" }`);
+      const c = parseConfig(
+        `prometheus: { flavour: telegraf }\nvcenter: { url: "${vcenter.url}", username: "${scenario.credentials.username}", password: "${scenario.credentials.password}" }`,
+      );
       const registry = new Registry();
       const inventory = createVcenterInventoryReader(c.vcenter, undefined, silentLogger(), registry, Date.now);
       const parts = { metrics: createPrometheusSourceMetrics(registry), querier: fakeQuerier({}), inventory };
-      const p = new PrometheusPoller({ prometheus: c.prometheus, maxMetricAgeSeconds: 120, log: silentLogger(), random: () => 0.5, ...parts });
+      const p = new PrometheusPoller({
+        prometheus: c.prometheus,
+        maxMetricAgeSeconds: 120,
+        log: silentLogger(),
+        random: () => 0.5,
+        ...parts,
+      });
       await p.pollOnce();
       const good = p.latest();
       expect(good.hosts.size).to.equal(scenario.hosts.length);
       vcenter.controls.setFaults({ fixedStatus: 503 });
-      const err = await p.pollOnce().then(() => undefined, (e: Error) => e);
+      const err = await p.pollOnce().then(
+        () => undefined,
+        (e: Error) => e,
+      );
       p.stop();
       expect((err as { kind?: string } | undefined)?.kind).to.equal("http");
       expect(p.latest()).to.equal(good);

@@ -1,6 +1,12 @@
 import { expect } from "chai";
 import { Registry } from "prom-client";
-import { prometheusBinary, startFakeExporter, startPrometheus, type FakeExporterHandle, type PrometheusHandle } from "../../mocks/prometheus-exporter/index.js";
+import {
+  prometheusBinary,
+  startFakeExporter,
+  startPrometheus,
+  type FakeExporterHandle,
+  type PrometheusHandle,
+} from "../../mocks/prometheus-exporter/index.js";
 import { demoScenarioPath, loadScenario, startMockVcenter, type MockVcenterHandle } from "../../mocks/vcenter/index.js";
 import { parseConfig, type Config } from "../../src/config/index.js";
 import type { InventoryView } from "../../src/model/inventory.js";
@@ -22,20 +28,34 @@ describe("Prometheus source against a real Prometheus (demo scenario)", function
   const scenario = loadScenario(demoScenarioPath());
   const config = parseConfig(undefined);
   const pod = { namespace: "shop", name: "api-0", ownerKinds: ["ReplicaSet"], annotations: {} };
-  const nodes: NodeIdentity[] = scenario.vms.filter((v) => v.name.startsWith("k8s-")).map((v) => ({ name: v.name, providerID: `vsphere://${v.biosUuid}` }));
+  const nodes: NodeIdentity[] = scenario.vms
+    .filter((v) => v.name.startsWith("k8s-"))
+    .map((v) => ({ name: v.name, providerID: `vsphere://${v.biosUuid}` }));
   let vcenter: MockVcenterHandle;
   let telegraf: FakeExporterHandle;
   let exporter: FakeExporterHandle;
   let prometheus: PrometheusHandle | undefined;
-  const views: Record<"vcenter" | "telegraf" | "vmware_exporter", InventoryView | undefined> = { vcenter: undefined, telegraf: undefined, vmware_exporter: undefined };
+  const views: Record<"vcenter" | "telegraf" | "vmware_exporter", InventoryView | undefined> = {
+    vcenter: undefined,
+    telegraf: undefined,
+    vmware_exporter: undefined,
+  };
   const pollers: Array<{ stop(): void }> = [];
 
-  const promConfig = (flavour: "telegraf" | "vmware_exporter", url: string) => parseConfig(`prometheus: { url: "${url}", flavour: ${flavour}, selector: "job=\\"vsphere\\"" }`).prometheus;
-  const vcenterConfig = () => ({ ...config.vcenter, url: vcenter.url, username: scenario.credentials.username, password: scenario.credentials.password });
+  const promConfig = (flavour: "telegraf" | "vmware_exporter", url: string) =>
+    parseConfig(`prometheus: { url: "${url}", flavour: ${flavour}, selector: "job=\\"vsphere\\"" }`).prometheus;
+  const vcenterConfig = () => ({
+    ...config.vcenter,
+    url: vcenter.url,
+    username: scenario.credentials.username,
+    password: scenario.credentials.password,
+  });
 
   before(async function () {
     if (prometheusBinary() === undefined) {
-      console.log("    SKIPPED: the prometheus binary is not installed (CI installs Debian's prometheus package: scripts/install-prometheus.sh)");
+      console.log(
+        "    SKIPPED: the prometheus binary is not installed (CI installs Debian's prometheus package: scripts/install-prometheus.sh)",
+      );
       this.skip();
     }
     vcenter = await startMockVcenter({ scenario });
@@ -69,7 +89,15 @@ describe("Prometheus source against a real Prometheus (demo scenario)", function
   const decide = (view: InventoryView, ignore: readonly string[] = []) => {
     const ctx = { inventory: view, policy: config, nowMs: Date.now() };
     const out = filterNodes(pod, nodes, ctx);
-    const reasons = new Map([...out.unresolvable, ...out.failed].map(([node, rs]) => [node, rs.map(reasonKey).filter((k) => !ignore.some((i) => k.endsWith(i))).sort()]));
+    const reasons = new Map(
+      [...out.unresolvable, ...out.failed].map(([node, rs]) => [
+        node,
+        rs
+          .map(reasonKey)
+          .filter((k) => !ignore.some((i) => k.endsWith(i)))
+          .sort(),
+      ]),
+    );
     const scores = new Map(prioritizeNodes(pod, nodes, ctx).map((s) => [s.node, s.score]));
     return { passed: out.passed, reasons, scores };
   };

@@ -10,17 +10,34 @@ describe("parseAdmissionReview", () => {
   it("given the reference pod CREATE review, accepts it", () => {
     const r = parseAdmissionReviewText(requestText);
     expect(r.ok).to.equal(true);
-    if (r.ok) expect([r.review.request.uid, r.review.request.operation, r.review.request.namespace]).to.deep.equal(["9b2f4c1e-6a3d-4f0b-8e2a-1c7d5e9f3a41", "CREATE", "payments"]);
+    if (r.ok)
+      expect([r.review.request.uid, r.review.request.operation, r.review.request.namespace]).to.deep.equal([
+        "9b2f4c1e-6a3d-4f0b-8e2a-1c7d5e9f3a41",
+        "CREATE",
+        "payments",
+      ]);
   });
 
   const broken: Array<{ name: string; edit: (b: ReturnType<typeof request>) => unknown; want: RegExp }> = [
     { name: "an array", edit: () => [], want: /not a JSON object/ },
     { name: "v1beta1", edit: (b) => ({ ...b, apiVersion: "admission.k8s.io/v1beta1" }), want: /apiVersion must be "admission.k8s.io\/v1"/ },
     { name: "wrong kind", edit: (b) => ({ ...b, kind: "Review" }), want: /kind must be "AdmissionReview"/ },
-    { name: "lower-case key (keys are case-sensitive)", edit: (b) => ({ apiVersion: b.apiVersion, kind: b.kind, Request: b.request }), want: /request is missing/ },
+    {
+      name: "lower-case key (keys are case-sensitive)",
+      edit: (b) => ({ apiVersion: b.apiVersion, kind: b.kind, Request: b.request }),
+      want: /request is missing/,
+    },
     { name: "no uid", edit: (b) => ({ ...b, request: { ...b.request, uid: "" } }), want: /request\.uid/ },
-    { name: "bad operation", edit: (b) => ({ ...b, request: { ...b.request, operation: "PATCH" } }), want: /request\.operation must be one of/ },
-    { name: "kind without version", edit: (b) => ({ ...b, request: { ...b.request, kind: { group: "", kind: "Pod" } } }), want: /request\.kind/ },
+    {
+      name: "bad operation",
+      edit: (b) => ({ ...b, request: { ...b.request, operation: "PATCH" } }),
+      want: /request\.operation must be one of/,
+    },
+    {
+      name: "kind without version",
+      edit: (b) => ({ ...b, request: { ...b.request, kind: { group: "", kind: "Pod" } } }),
+      want: /request\.kind/,
+    },
     { name: "object is a string", edit: (b) => ({ ...b, request: { ...b.request, object: "pod" } }), want: /request\.object/ },
     { name: "dryRun is a string", edit: (b) => ({ ...b, request: { ...b.request, dryRun: "true" } }), want: /request\.dryRun/ },
   ];
@@ -40,7 +57,11 @@ describe("parseAdmissionReview", () => {
 describe("toAdmissionResponseWire", () => {
   const review = { apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", request: { uid: "u-1" } };
   it("given no patch and no warnings, returns the reference allow reply", () => {
-    expect(toAdmissionResponseWire(review, {})).to.deep.equal({ apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", response: { uid: "u-1", allowed: true } });
+    expect(toAdmissionResponseWire(review, {})).to.deep.equal({
+      apiVersion: "admission.k8s.io/v1",
+      kind: "AdmissionReview",
+      response: { uid: "u-1", allowed: true },
+    });
   });
   it("given a patch, sets patchType JSONPatch and base64 of the JSON array", () => {
     const patch = [{ op: "add", path: "/a", value: 1 }];

@@ -20,7 +20,11 @@ describe("parseExtenderArgs", () => {
     const node = realisticNode("w1", "42267e63-e4e0-c681-b5dd-f69dfa981039");
     const parsed = parseExtenderArgs({ Pod: { metadata: { name: "p" } }, Nodes: { metadata: {}, items: [node] }, NodeNames: null });
     expect(parsed.mode).to.equal("nodes");
-    expect(parsed.nodes[0]).to.deep.equal({ name: "w1", providerID: "vsphere://42267e63-e4e0-c681-b5dd-f69dfa981039", systemUUID: "42267E63-E4E0-C681-B5DD-F69DFA981039" });
+    expect(parsed.nodes[0]).to.deep.equal({
+      name: "w1",
+      providerID: "vsphere://42267e63-e4e0-c681-b5dd-f69dfa981039",
+      systemUUID: "42267E63-E4E0-C681-B5DD-F69DFA981039",
+    });
   });
 
   const bad: Array<{ name: string; body: unknown; message: RegExp }> = [
@@ -69,20 +73,57 @@ describe("toFilterResultWire", () => {
 });
 
 describe("filterResultJson", () => {
-  const hot = [{ code: "host_maintenance" as const, host: { id: "host-1", name: "esx-\"1\"\u2028" } }];
+  const hot = [{ code: "host_maintenance" as const, host: { id: "host-1", name: 'esx-"1"\u2028' } }];
   const cold = [{ code: "node_unmapped" as const, node: "weird \\ name" }];
   const valve = { action: "passed-coolest" as const, passed: ["a"], tier: 1.2, hotter: [] };
   const cases = [
-    { name: "some pass, some fail, names to escape", names: ["a", "b\"q", "c"], passed: ["a"], failed: [["b\"q", hot]], unresolvable: [["c", cold]] },
-    { name: "every node failed", names: ["a", "b"], passed: [], failed: [["a", hot], ["b", cold]], unresolvable: [] },
-    { name: "index-like names (an object puts them first)", names: ["z", "10", "2"], passed: [], failed: [["z", hot], ["10", hot], ["2", cold]], unresolvable: [] },
-    { name: "a name an object would not keep as a key", names: ["__proto__", "a"], passed: ["a"], failed: [["__proto__", hot]], unresolvable: [] },
+    {
+      name: "some pass, some fail, names to escape",
+      names: ["a", 'b"q', "c"],
+      passed: ["a"],
+      failed: [['b"q', hot]],
+      unresolvable: [["c", cold]],
+    },
+    {
+      name: "every node failed",
+      names: ["a", "b"],
+      passed: [],
+      failed: [
+        ["a", hot],
+        ["b", cold],
+      ],
+      unresolvable: [],
+    },
+    {
+      name: "index-like names (an object puts them first)",
+      names: ["z", "10", "2"],
+      passed: [],
+      failed: [
+        ["z", hot],
+        ["10", hot],
+        ["2", cold],
+      ],
+      unresolvable: [],
+    },
+    {
+      name: "a name an object would not keep as a key",
+      names: ["__proto__", "a"],
+      passed: ["a"],
+      failed: [["__proto__", hot]],
+      unresolvable: [],
+    },
     { name: "the valve opened", names: ["a", "b"], passed: ["a"], failed: [], unresolvable: [["b", hot]], valve },
   ] as const;
   for (const c of cases) {
     it(`given ${c.name}, is JSON.stringify of toFilterResultWire byte for byte`, () => {
       const req = parseExtenderArgs({ Pod: {}, Nodes: null, NodeNames: [...c.names] });
-      const outcome = { passed: [...c.passed], failed: new Map(c.failed.map(([n, r]) => [n, r])), unresolvable: new Map(c.unresolvable.map(([n, r]) => [n, r])), decisions: [], ...("valve" in c ? { valve: c.valve } : {}) };
+      const outcome = {
+        passed: [...c.passed],
+        failed: new Map(c.failed.map(([n, r]) => [n, r])),
+        unresolvable: new Map(c.unresolvable.map(([n, r]) => [n, r])),
+        decisions: [],
+        ...("valve" in c ? { valve: c.valve } : {}),
+      };
       const json = (r: Parameters<typeof formatReasons>[0]) => JSON.stringify(formatReasons(r));
       expect(filterResultJson(req, outcome, formatReasons, json)).to.equal(JSON.stringify(toFilterResultWire(req, outcome, formatReasons)));
     });
@@ -91,8 +132,16 @@ describe("filterResultJson", () => {
 
 describe("toPrioritizeWire", () => {
   it("given fractional or out-of-range scores, replies integers 0..10 with keys Host and Score", () => {
-    const wire = toPrioritizeWire([{ node: "a", score: 7.6 }, { node: "b", score: -2 }, { node: "c", score: 12 }]);
-    expect(wire).to.deep.equal([{ Host: "a", Score: 8 }, { Host: "b", Score: 0 }, { Host: "c", Score: 10 }]);
+    const wire = toPrioritizeWire([
+      { node: "a", score: 7.6 },
+      { node: "b", score: -2 },
+      { node: "c", score: 12 },
+    ]);
+    expect(wire).to.deep.equal([
+      { Host: "a", Score: 8 },
+      { Host: "b", Score: 0 },
+      { Host: "c", Score: 10 },
+    ]);
     expect(JSON.stringify(wire)).to.equal('[{"Host":"a","Score":8},{"Host":"b","Score":0},{"Host":"c","Score":10}]');
   });
 });

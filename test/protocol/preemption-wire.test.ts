@@ -14,7 +14,9 @@ describe("parsePreemptionArgs", () => {
     const parsed = parsePreemptionArgs(fixture("preempt-args-nodenames.json"));
     expect(parsed.mode).to.equal("metaVictims");
     expect(parsed.pod).to.include({ namespace: "payments", name: "payments-api-7d9f6c8b5c-x2k9m" });
-    expect(parsed.candidates).to.deep.equal([{ node: "vf-test-np1-h5mtj-9cf8fdcf6xcfln5-k6mdx", victimUids: ["7c0d3e9a-1b2f-4a6e-8d5c-0e9f2a1b3c4d"], numPDBViolations: 0 }]);
+    expect(parsed.candidates).to.deep.equal([
+      { node: "vf-test-np1-h5mtj-9cf8fdcf6xcfln5-k6mdx", victimUids: ["7c0d3e9a-1b2f-4a6e-8d5c-0e9f2a1b3c4d"], numPDBViolations: 0 },
+    ]);
     expect(parsed.asExtenderArgs.args.NodeNames).to.deep.equal(["vf-test-np1-h5mtj-9cf8fdcf6xcfln5-k6mdx"]);
     expect(parsed.asExtenderArgs.mode).to.equal("nodeNames");
   });
@@ -34,7 +36,11 @@ describe("parsePreemptionArgs", () => {
   });
 
   it("given the keys in another case (as Go's decoder accepts them), reads the same request", () => {
-    const body = { pod: { metadata: { name: "p" } }, nodeNameToMetaVictims: { n1: { pods: [{ uid: "u1" }], numPDBViolations: 2 } }, nodenametovictims: null };
+    const body = {
+      pod: { metadata: { name: "p" } },
+      nodeNameToMetaVictims: { n1: { pods: [{ uid: "u1" }], numPDBViolations: 2 } },
+      nodenametovictims: null,
+    };
     expect(parsePreemptionArgs(body).candidates).to.deep.equal([{ node: "n1", victimUids: ["u1"], numPDBViolations: 2 }]);
     const full = { POD: {}, NODENAMETOVICTIMS: { n1: { PODS: [{ METADATA: { UID: "u1" } }] } } };
     expect(parsePreemptionArgs(full).candidates).to.deep.equal([{ node: "n1", victimUids: ["u1"], numPDBViolations: 0 }]);
@@ -69,11 +75,31 @@ describe("parsePreemptionArgs", () => {
     { name: "a null MetaPod", body: { Pod: {}, NodeNameToMetaVictims: { a: { Pods: [null] } } }, message: /Pods\[0\] must be a MetaPod/ },
     { name: "an empty UID", body: { Pod: {}, NodeNameToMetaVictims: { a: { Pods: [{ UID: "" }] } } }, message: /UID/ },
     { name: "a numeric UID", body: { Pod: {}, NodeNameToMetaVictims: { a: { Pods: [{ UID: 5 }] } } }, message: /UID/ },
-    { name: "a victim pod without metadata", body: { Pod: {}, NodeNameToVictims: { a: { Pods: [{ spec: {} }] } } }, message: /Pods\[0\]\.metadata/ },
-    { name: "a victim pod without uid", body: { Pod: {}, NodeNameToVictims: { a: { Pods: [{ metadata: { name: "v" } }] } } }, message: /metadata\.uid/ },
-    { name: "a fractional NumPDBViolations", body: { Pod: {}, NodeNameToMetaVictims: { a: { Pods: [], NumPDBViolations: 1.5 } } }, message: /NumPDBViolations/ },
-    { name: "a string NumPDBViolations", body: { Pod: {}, NodeNameToMetaVictims: { a: { Pods: [], NumPDBViolations: "1" } } }, message: /NumPDBViolations/ },
-    { name: "annotations as an array", body: { Pod: { metadata: { annotations: [] } }, NodeNameToMetaVictims: {} }, message: /annotations/ },
+    {
+      name: "a victim pod without metadata",
+      body: { Pod: {}, NodeNameToVictims: { a: { Pods: [{ spec: {} }] } } },
+      message: /Pods\[0\]\.metadata/,
+    },
+    {
+      name: "a victim pod without uid",
+      body: { Pod: {}, NodeNameToVictims: { a: { Pods: [{ metadata: { name: "v" } }] } } },
+      message: /metadata\.uid/,
+    },
+    {
+      name: "a fractional NumPDBViolations",
+      body: { Pod: {}, NodeNameToMetaVictims: { a: { Pods: [], NumPDBViolations: 1.5 } } },
+      message: /NumPDBViolations/,
+    },
+    {
+      name: "a string NumPDBViolations",
+      body: { Pod: {}, NodeNameToMetaVictims: { a: { Pods: [], NumPDBViolations: "1" } } },
+      message: /NumPDBViolations/,
+    },
+    {
+      name: "annotations as an array",
+      body: { Pod: { metadata: { annotations: [] } }, NodeNameToMetaVictims: {} },
+      message: /annotations/,
+    },
   ];
   for (const c of bad) {
     it(`given ${c.name}, throws ExtenderArgsError with a clear message`, () => {
@@ -98,7 +124,9 @@ describe("toPreemptionResultWire", () => {
 
   it("never replies a node that was not sent", () => {
     const parsed = parsePreemptionArgs({ Pod: {}, NodeNameToMetaVictims: { a: { Pods: [{ UID: "u" }] } } });
-    expect(toPreemptionResultWire(parsed, ["a", "zzz"])).to.deep.equal({ NodeNameToMetaVictims: { a: { Pods: [{ UID: "u" }], NumPDBViolations: 0 } } });
+    expect(toPreemptionResultWire(parsed, ["a", "zzz"])).to.deep.equal({
+      NodeNameToMetaVictims: { a: { Pods: [{ UID: "u" }], NumPDBViolations: 0 } },
+    });
     expect(toPreemptionResultWire(parsed, [])).to.deep.equal({ NodeNameToMetaVictims: {} });
   });
 

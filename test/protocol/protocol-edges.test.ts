@@ -34,7 +34,8 @@ describe("parseAdmissionReview edges", () => {
   });
 
   it("accepts each admission operation", () => {
-    for (const op of ["CREATE", "UPDATE", "DELETE", "CONNECT"]) expect(messageOf(review((r) => (r.operation = op))), op).to.equal(undefined);
+    for (const op of ["CREATE", "UPDATE", "DELETE", "CONNECT"])
+      expect(messageOf(review((r) => (r.operation = op))), op).to.equal(undefined);
   });
 
   it("names the field and what it must be", () => {
@@ -111,17 +112,45 @@ describe("parseExtenderArgs edges", () => {
   });
 
   it("keeps providerID and systemUUID only when they are strings", () => {
-    const parsed = parseExtenderArgs({ Pod: {}, Nodes: { items: [{ metadata: { name: "w1" }, spec: { providerID: 5 }, status: { nodeInfo: { systemUUID: null } } }, { metadata: { name: "w2" } }] } });
+    const parsed = parseExtenderArgs({
+      Pod: {},
+      Nodes: {
+        items: [
+          { metadata: { name: "w1" }, spec: { providerID: 5 }, status: { nodeInfo: { systemUUID: null } } },
+          { metadata: { name: "w2" } },
+        ],
+      },
+    });
     expect(parsed.nodes).to.deep.equal([{ name: "w1" }, { name: "w2" }]);
   });
 
   it("reads the pod with defaults for what is absent, and only the typed fields present", () => {
     expect(toPodMeta({} as WirePod)).to.deep.equal({ namespace: "default", name: "", ownerKinds: [], annotations: {} });
-    expect(toPodMeta({ metadata: { namespace: "", generateName: "web-" } } as WirePod)).to.deep.equal({ namespace: "default", name: "web-", ownerKinds: [], annotations: {} });
+    expect(toPodMeta({ metadata: { namespace: "", generateName: "web-" } } as WirePod)).to.deep.equal({
+      namespace: "default",
+      name: "web-",
+      ownerKinds: [],
+      annotations: {},
+    });
     expect(
-      toPodMeta({ metadata: { namespace: "shop", name: "web-1", ownerReferences: [{ kind: "ReplicaSet" }, { kind: 3 }, "x"] }, spec: { priorityClassName: "high", priority: 1000 } } as unknown as WirePod),
-    ).to.deep.equal({ namespace: "shop", name: "web-1", ownerKinds: ["ReplicaSet", "", ""], priorityClassName: "high", priority: 1000, annotations: {} });
-    expect(toPodMeta({ spec: { priorityClassName: 1, priority: "1000" } } as unknown as WirePod)).to.deep.equal({ namespace: "default", name: "", ownerKinds: [], annotations: {} });
+      toPodMeta({
+        metadata: { namespace: "shop", name: "web-1", ownerReferences: [{ kind: "ReplicaSet" }, { kind: 3 }, "x"] },
+        spec: { priorityClassName: "high", priority: 1000 },
+      } as unknown as WirePod),
+    ).to.deep.equal({
+      namespace: "shop",
+      name: "web-1",
+      ownerKinds: ["ReplicaSet", "", ""],
+      priorityClassName: "high",
+      priority: 1000,
+      annotations: {},
+    });
+    expect(toPodMeta({ spec: { priorityClassName: 1, priority: "1000" } } as unknown as WirePod)).to.deep.equal({
+      namespace: "default",
+      name: "",
+      ownerKinds: [],
+      annotations: {},
+    });
   });
 
   it("reads spec.activeDeadlineSeconds (the prediction horizon of a short-lived pod) when it is a positive number, else leaves it out", () => {
@@ -134,9 +163,23 @@ describe("parseExtenderArgs edges", () => {
 
 describe("toFilterResultWire edges", () => {
   it("in Nodes mode keeps the list's apiVersion and kind, and sends an empty Error", () => {
-    const body = { Pod: {}, Nodes: { apiVersion: "v1", kind: "NodeList", metadata: { resourceVersion: "7" }, items: [{ metadata: { name: "w1" } }, { metadata: { name: "w2" } }] } };
+    const body = {
+      Pod: {},
+      Nodes: {
+        apiVersion: "v1",
+        kind: "NodeList",
+        metadata: { resourceVersion: "7" },
+        items: [{ metadata: { name: "w1" } }, { metadata: { name: "w2" } }],
+      },
+    };
     const wire = toFilterResultWire(parseExtenderArgs(body), { passed: ["w2"], failed: new Map(), unresolvable: new Map() } as never);
-    expect(wire).to.deep.equal({ Nodes: { apiVersion: "v1", kind: "NodeList", metadata: { resourceVersion: "7" }, items: [{ metadata: { name: "w2" } }] }, NodeNames: null, FailedNodes: {}, FailedAndUnresolvableNodes: {}, Error: "" });
+    expect(wire).to.deep.equal({
+      Nodes: { apiVersion: "v1", kind: "NodeList", metadata: { resourceVersion: "7" }, items: [{ metadata: { name: "w2" } }] },
+      NodeNames: null,
+      FailedNodes: {},
+      FailedAndUnresolvableNodes: {},
+      Error: "",
+    });
   });
 });
 
@@ -145,12 +188,37 @@ describe("formatReason edges", () => {
   it("writes every reason kind", () => {
     const cases: Array<[Reason, string]> = [
       [{ code: "metrics_missing", host }, "ESXi host esx-07 (host-21): no host-level metrics sample (or none of its counters)"],
-      [{ code: "host_metric", host, metric: "cpu ready", value: 12.5, op: ">=", threshold: 10, unit: "%", ageS: 3 }, "ESXi host esx-07 (host-21): cpu ready 12.5% >= 10% (sampled 3s ago)"],
-      [{ code: "host_metric", host, metric: "memory state", value: "hard", op: "in", threshold: "hard|low", unit: "", ageS: 3 }, "ESXi host esx-07 (host-21): memory state hard in hard|low (sampled 3s ago)"],
+      [
+        { code: "host_metric", host, metric: "cpu ready", value: 12.5, op: ">=", threshold: 10, unit: "%", ageS: 3 },
+        "ESXi host esx-07 (host-21): cpu ready 12.5% >= 10% (sampled 3s ago)",
+      ],
+      [
+        { code: "host_metric", host, metric: "memory state", value: "hard", op: "in", threshold: "hard|low", unit: "", ageS: 3 },
+        "ESXi host esx-07 (host-21): memory state hard in hard|low (sampled 3s ago)",
+      ],
       [{ code: "node_unmapped", node: "w1" }, "node w1: no vSphere VM matches its providerID, systemUUID or name"],
-      [{ code: "vm_host_unknown", vm: { id: "vm-1", name: "w1" }, hostId: "host-9" }, "VM w1 (vm-1): its host host-9 is not in the polled inventory"],
-      [{ code: "host_metric", host, metric: "swap-in rate", value: 40, op: ">=", threshold: 1, unit: "KB/s", ageS: 3 }, "ESXi host esx-07 (host-21): swap-in rate 40 KB/s >= 1 KB/s (sampled 3s ago)"],
-      [{ code: "vm_metric", host, vm: { id: "vm-1", name: "w1" }, metric: "balloon", value: 4096, op: ">", threshold: 0, unit: "MiB", ageS: 3 }, "ESXi host esx-07 (host-21): VM w1 (vm-1) balloon 4096 MiB > 0 MiB (sampled 3s ago)"],
+      [
+        { code: "vm_host_unknown", vm: { id: "vm-1", name: "w1" }, hostId: "host-9" },
+        "VM w1 (vm-1): its host host-9 is not in the polled inventory",
+      ],
+      [
+        { code: "host_metric", host, metric: "swap-in rate", value: 40, op: ">=", threshold: 1, unit: "KB/s", ageS: 3 },
+        "ESXi host esx-07 (host-21): swap-in rate 40 KB/s >= 1 KB/s (sampled 3s ago)",
+      ],
+      [
+        {
+          code: "vm_metric",
+          host,
+          vm: { id: "vm-1", name: "w1" },
+          metric: "balloon",
+          value: 4096,
+          op: ">",
+          threshold: 0,
+          unit: "MiB",
+          ageS: 3,
+        },
+        "ESXi host esx-07 (host-21): VM w1 (vm-1) balloon 4096 MiB > 0 MiB (sampled 3s ago)",
+      ],
     ];
     for (const [reason, want] of cases) {
       expect(formatReason(reason)).to.equal(want);
@@ -159,8 +227,12 @@ describe("formatReason edges", () => {
   });
 
   it("joins several reasons with '; '", () => {
-    const reasons: Reason[] = [{ code: "metrics_missing", host }, { code: "node_unmapped", node: "w1" }];
-    const want = "ESXi host esx-07 (host-21): no host-level metrics sample (or none of its counters); node w1: no vSphere VM matches its providerID, systemUUID or name";
+    const reasons: Reason[] = [
+      { code: "metrics_missing", host },
+      { code: "node_unmapped", node: "w1" },
+    ];
+    const want =
+      "ESXi host esx-07 (host-21): no host-level metrics sample (or none of its counters); node w1: no vSphere VM matches its providerID, systemUUID or name";
     expect(formatReasons(reasons)).to.equal(want);
     expect(formatReasons(reasons), "the memoised text").to.equal(want);
   });

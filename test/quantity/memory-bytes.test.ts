@@ -15,6 +15,7 @@ describe("memoryBytes", () => {
     { text: "16Mi", want: 16 * 2 ** 20 },
   ];
   for (const c of cases) it(`given ${c.text}, returns ${c.want}`, () => expect(memoryBytes(c.text)).to.equal(c.want));
-  it("given 1Ei (beyond 2^53), throws QuantityError rather than losing precision", () => expect(() => memoryBytes("8Ei")).to.throw(QuantityError));
+  it("given 1Ei (beyond 2^53), throws QuantityError rather than losing precision", () =>
+    expect(() => memoryBytes("8Ei")).to.throw(QuantityError));
   it("given 1mi, throws QuantityError", () => expect(() => memoryBytes("1mi")).to.throw(QuantityError));
 });

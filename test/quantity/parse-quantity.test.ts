@@ -27,7 +27,29 @@ const accepted: Array<{ text: string; num: bigint; den: bigint; format: string }
   { text: "007", num: 7n, den: 1n, format: "decimal" },
 ];
 
-const rejected = ["", "K", "1K", "1mi", "1 Gi", " 1", "1 ", "Gi", ".", "+", "-.", "1..5", "abc", "1e", "1e1.5", "1ee3", "1Gib", "0x10", "1,5", "1e999", "1m\n"];
+const rejected = [
+  "",
+  "K",
+  "1K",
+  "1mi",
+  "1 Gi",
+  " 1",
+  "1 ",
+  "Gi",
+  ".",
+  "+",
+  "-.",
+  "1..5",
+  "abc",
+  "1e",
+  "1e1.5",
+  "1ee3",
+  "1Gib",
+  "0x10",
+  "1,5",
+  "1e999",
+  "1m\n",
+];
 
 describe("parseQuantity", () => {
   for (const c of accepted) {

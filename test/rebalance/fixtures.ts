@@ -6,7 +6,13 @@ import { amounts, clusterViewOf, nodeView, podView } from "../fixtures/cluster.j
 import { hostView, inventoryOf, NOW_MS, vmView } from "../fixtures/inventory.js";
 
 /** The issue's defaults: 10 min hot, 2 per cycle, 20 per hour, no local storage, brake at 25 %. */
-export const REBALANCE: RebalancePolicy = { hotForMinutes: 10, maxEvictionsPerCycle: 2, maxEvictionsPerHour: 20, evictLocalStorage: false, hotHostBrakePercent: 25 };
+export const REBALANCE: RebalancePolicy = {
+  hotForMinutes: 10,
+  maxEvictionsPerCycle: 2,
+  maxEvictionsPerHour: 20,
+  evictLocalStorage: false,
+  hotHostBrakePercent: 25,
+};
 
 export const HOT: Partial<HostMetrics> = { cpuReadyPercent: 20 };
 export const WARM: Partial<HostMetrics> = { cpuReadyPercent: 7 };
@@ -15,7 +21,11 @@ export const WARM: Partial<HostMetrics> = { cpuReadyPercent: 7 };
  * `hosts` ESXi hosts `host-0..`, each with one 8-vCPU node VM `worker-<i>` (allocatable 7.8 CPU /
  * 30 GiB, mapped by providerID); `metrics[i]` overrides host i's sample (cool otherwise).
  */
-export function fleet(hosts: number, metrics: Record<number, Partial<HostMetrics>> = {}, pods: readonly PodView[] = []): { inventory: InventoryView; cluster: ClusterView } {
+export function fleet(
+  hosts: number,
+  metrics: Record<number, Partial<HostMetrics>> = {},
+  pods: readonly PodView[] = [],
+): { inventory: InventoryView; cluster: ClusterView } {
   const hs = Array.from({ length: hosts }, (_, i) => hostView({ id: `host-${i}`, name: `esx-${i}`, metrics: metrics[i] ?? {} }));
   const uuid = (i: number) => `42000000-0000-0000-0000-${String(i).padStart(12, "0")}`;
   const vms = hs.map((h, i) => vmView({ id: `vm-${i}`, name: `worker-${i}`, hostId: h.id, biosUuid: uuid(i) }));
@@ -27,12 +37,29 @@ const REPLICA_SET: PodEvictionFacts = { controllerKind: "ReplicaSet", ownerKinds
 
 /** An evictable ReplicaSet pod (500m / 1 GiB, limit 1 CPU) on `node`, in its own replica group unless `ownerKey` says otherwise. */
 export function pod(name: string, node: string, over: Partial<PodView> = {}, facts: Partial<PodEvictionFacts> = {}): PodView {
-  return podView({ name, uid: `uid-${name}`, nodeName: node, ownerKey: `ReplicaSet/payments/${name}`, eviction: { ...REPLICA_SET, ...facts }, ...over });
+  return podView({
+    name,
+    uid: `uid-${name}`,
+    nodeName: node,
+    ownerKey: `ReplicaSet/payments/${name}`,
+    eviction: { ...REPLICA_SET, ...facts },
+    ...over,
+  });
 }
 
 /** Host `host-<i>` hot since `minutes` ago on cpu ready, last seen hot on an earlier sample. */
 export function spell(i: number, minutes: number, over: Partial<HotSpell> = {}): HotSpell {
-  return { hostId: `host-${i}`, hostName: `esx-${i}`, sinceMs: NOW_MS - minutes * 60_000, metric: "cpu ready", value: 20, threshold: 10, clearPolls: 0, lastSampleMs: NOW_MS - 34_000, ...over };
+  return {
+    hostId: `host-${i}`,
+    hostName: `esx-${i}`,
+    sinceMs: NOW_MS - minutes * 60_000,
+    metric: "cpu ready",
+    value: 20,
+    threshold: 10,
+    clearPolls: 0,
+    lastSampleMs: NOW_MS - 34_000,
+    ...over,
+  };
 }
 
 export function spells(...list: HotSpell[]): Map<string, HotSpell> {

@@ -8,7 +8,16 @@ describe("buildAdminApp", () => {
   let server: Server;
   let base: string;
   before(async () => {
-    const app = buildAdminApp({ registry: new Registry(), debugHosts: () => ({ hosts: [{ id: "h" }] }), debugViews: { cluster: () => ({ synced: true }), nodes: () => ({ nodes: [] }), later: () => Promise.resolve({ computed: true }), broken: () => Promise.reject(new Error("view failed")) } });
+    const app = buildAdminApp({
+      registry: new Registry(),
+      debugHosts: () => ({ hosts: [{ id: "h" }] }),
+      debugViews: {
+        cluster: () => ({ synced: true }),
+        nodes: () => ({ nodes: [] }),
+        later: () => Promise.resolve({ computed: true }),
+        broken: () => Promise.reject(new Error("view failed")),
+      },
+    });
     server = await new Promise<Server>((resolve) => {
       const s = app.listen(0, "127.0.0.1", () => resolve(s));
     });
@@ -18,8 +27,19 @@ describe("buildAdminApp", () => {
 
   const cases: Array<{ name: string; path: string; headers?: Record<string, string>; type: RegExp; body: string }> = [
     { name: "no hint", path: "/debug/hosts", type: /^application\/json/, body: '{"hosts":[{"id":"h"}]}' },
-    { name: "?pretty", path: "/debug/hosts?pretty", type: /^application\/json/, body: '{\n  "hosts": [\n    {\n      "id": "h"\n    }\n  ]\n}\n' },
-    { name: "Accept: text/plain", path: "/debug/cluster", headers: { Accept: "text/plain" }, type: /^text\/plain/, body: '{\n  "synced": true\n}\n' },
+    {
+      name: "?pretty",
+      path: "/debug/hosts?pretty",
+      type: /^application\/json/,
+      body: '{\n  "hosts": [\n    {\n      "id": "h"\n    }\n  ]\n}\n',
+    },
+    {
+      name: "Accept: text/plain",
+      path: "/debug/cluster",
+      headers: { Accept: "text/plain" },
+      type: /^text\/plain/,
+      body: '{\n  "synced": true\n}\n',
+    },
   ];
   for (const c of cases) {
     it(`given ${c.name}, answers ${JSON.stringify(c.body)}`, async () => {
@@ -46,6 +66,7 @@ describe("buildAdminApp", () => {
     const res = await fetch(`${base}/debug/nope`);
     expect(res.status).to.equal(404);
     const error = ((await res.json()) as { Error: string }).Error;
-    for (const endpoint of ["GET /metrics", "GET /debug/hosts", "GET /debug/cluster", "GET /debug/nodes", "GET /healthz", "GET /readyz"]) expect(error).to.include(endpoint);
+    for (const endpoint of ["GET /metrics", "GET /debug/hosts", "GET /debug/cluster", "GET /debug/nodes", "GET /healthz", "GET /readyz"])
+      expect(error).to.include(endpoint);
   });
 });

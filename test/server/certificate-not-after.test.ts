@@ -13,10 +13,27 @@ describe("certificateNotAfterMs", () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   function selfSigned(name: string, days: number): Buffer {
-    execFileSync("/usr/bin/openssl", [
-      "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-      "-keyout", join(dir, `${name}.key`), "-out", join(dir, `${name}.crt`), "-days", String(days), "-subj", `/CN=${name}`,
-    ], { stdio: "ignore" });
+    execFileSync(
+      "/usr/bin/openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+        "-keyout",
+        join(dir, `${name}.key`),
+        "-out",
+        join(dir, `${name}.crt`),
+        "-days",
+        String(days),
+        "-subj",
+        `/CN=${name}`,
+      ],
+      { stdio: "ignore" },
+    );
     return readFileSync(join(dir, `${name}.crt`));
   }
 

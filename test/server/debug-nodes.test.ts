@@ -4,7 +4,10 @@ import { RecentNodes } from "../../src/server/recent-nodes.js";
 import { clusterViewOf, nodeView } from "../fixtures/cluster.js";
 import { hostView, inventoryOf, NOW_MS, vmView } from "../fixtures/inventory.js";
 
-const inventory = inventoryOf([hostView({ id: "host-1", name: "esx-01" })], [vmView({ id: "vm-1", name: "w1", hostId: "host-1", biosUuid: undefined })]);
+const inventory = inventoryOf(
+  [hostView({ id: "host-1", name: "esx-01" })],
+  [vmView({ id: "vm-1", name: "w1", hostId: "host-1", biosUuid: undefined })],
+);
 const rules = ["providerID", "systemUUID", "name"] as const;
 
 describe("buildDebugNodes", () => {
@@ -12,7 +15,10 @@ describe("buildDebugNodes", () => {
     const view = { ...clusterViewOf([nodeView({ name: "w1" }), nodeView({ name: "a-ghost" })]), syncedAtMs: NOW_MS };
     const out = buildDebugNodes(inventory, rules, view, () => [{ name: "never-used" }]);
     expect(out).to.deep.include({ source: "informer cache", mapped: 1, unmapped: 1 });
-    expect(out.nodes.map((n) => [n.node, n.mapped])).to.deep.equal([["a-ghost", false], ["w1", true]]);
+    expect(out.nodes.map((n) => [n.node, n.mapped])).to.deep.equal([
+      ["a-ghost", false],
+      ["w1", true],
+    ]);
   });
 
   it("given no cache, lists the nodes seen in recent requests", () => {

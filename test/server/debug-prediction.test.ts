@@ -10,7 +10,10 @@ const forecast: HostForecast = {
   bucketMs: PROFILE_BUCKET_MS,
   byBuckets: Array.from({ length: 48 }, (_, k) => (k < 8 ? {} : { cpuReadyPercent: { value: 14, minuteOfDay: 840, days: 7 } })),
 };
-const inventory = { ...inventoryOf([hostView({ id: "host-1", name: "esx-01" }), hostView({ id: "host-2", name: "esx-02" })], []), forecasts: new Map([["host-1", forecast]]) };
+const inventory = {
+  ...inventoryOf([hostView({ id: "host-1", name: "esx-01" }), hostView({ id: "host-2", name: "esx-02" })], []),
+  forecasts: new Map([["host-1", forecast]]),
+};
 
 describe("GET /debug/hosts: prediction", () => {
   it("given a host with a forecast, names its predicted peak, the heat it gives a long-lived pod and the reason", () => {

@@ -16,7 +16,10 @@ import { biosUuidFor, realisticNode } from "../fixtures/wire-node.js";
 // esx-hot (ready 14 % >= 10 %) carries vm 1, esx-cool carries vm 2; node names = VM names.
 const inventory = inventoryOf(
   [hostView({ id: "host-1", name: "esx-hot", metrics: { cpuReadyPercent: 14 } }), hostView({ id: "host-2", name: "esx-cool" })],
-  [vmView({ id: "vm-1", name: "node-1", hostId: "host-1", biosUuid: biosUuidFor(1) }), vmView({ id: "vm-2", name: "node-2", hostId: "host-2", biosUuid: biosUuidFor(2) })],
+  [
+    vmView({ id: "vm-1", name: "node-1", hostId: "host-1", biosUuid: biosUuidFor(1) }),
+    vmView({ id: "vm-2", name: "node-2", hostId: "host-2", biosUuid: biosUuidFor(2) }),
+  ],
 );
 const source: MetricsSource = { latest: () => inventory };
 const clock = () => NOW_MS;
@@ -36,7 +39,13 @@ async function serve(deps: Partial<ExplainDeps>): Promise<{ url: string; close()
 
 describe("/debug/explain (admin port)", () => {
   let admin: { url: string; close(): Promise<void> };
-  const extender = createExtenderHandlers({ source, policy: DEFAULT_POLICY, clock, metrics: new ExtenderMetrics(new Registry()), log: silentLogger() });
+  const extender = createExtenderHandlers({
+    source,
+    policy: DEFAULT_POLICY,
+    clock,
+    metrics: new ExtenderMetrics(new Registry()),
+    log: silentLogger(),
+  });
   before(async () => {
     admin = await serve({});
   });
@@ -51,7 +60,11 @@ describe("/debug/explain (admin port)", () => {
     { name: "NodeNames", body: JSON.stringify({ Pod: pod, Nodes: null, NodeNames: ["node-1", "node-2", "node-9"] }) },
     {
       name: "Nodes",
-      body: JSON.stringify({ Pod: pod, Nodes: { items: [realisticNode("node-1", biosUuidFor(1), 1), realisticNode("node-2", biosUuidFor(2), 2)] }, NodeNames: null }),
+      body: JSON.stringify({
+        Pod: pod,
+        Nodes: { items: [realisticNode("node-1", biosUuidFor(1), 1), realisticNode("node-2", biosUuidFor(2), 2)] },
+        NodeNames: null,
+      }),
     },
   ];
   for (const m of modes) {
@@ -59,7 +72,10 @@ describe("/debug/explain (admin port)", () => {
       const { status, json } = await post(m.body);
       expect(status).to.equal(200);
       expect(json.pod).to.equal("payments/api-1");
-      const filter = JSON.parse(extender.filter(m.body).body) as { FailedAndUnresolvableNodes: Record<string, string>; FailedNodes: Record<string, string> };
+      const filter = JSON.parse(extender.filter(m.body).body) as {
+        FailedAndUnresolvableNodes: Record<string, string>;
+        FailedNodes: Record<string, string>;
+      };
       const scores = JSON.parse(extender.prioritize(m.body).body) as Array<{ Host: string; Score: number }>;
       expect(json.nodes.map((n) => n.node)).to.deep.equal(scores.map((s) => s.Host));
       for (const n of json.nodes) {
@@ -70,7 +86,11 @@ describe("/debug/explain (admin port)", () => {
       }
       const hot = json.nodes.find((n) => n.node === "node-1")!;
       expect(hot).to.deep.include({ heat: "hot", why: "cpu ready 14% >= 10%" });
-      expect(hot.mapping).to.deep.equal({ rule: m.name === "Nodes" ? "providerID" : "name", vm: { id: "vm-1", name: "node-1" }, host: { id: "host-1", name: "esx-hot" } });
+      expect(hot.mapping).to.deep.equal({
+        rule: m.name === "Nodes" ? "providerID" : "name",
+        vm: { id: "vm-1", name: "node-1" },
+        host: { id: "host-1", name: "esx-hot" },
+      });
     });
   }
 
@@ -126,7 +146,11 @@ describe("GET /debug/explain?pod= (with a cluster cache)", () => {
       expect(res.status).to.equal(c.status);
       const json = (await res.json()) as ExplainReply & { Error?: string };
       if (c.error) expect(json.Error).to.match(c.error);
-      else expect(json.nodes.map((n) => [n.node, n.verdict])).to.deep.equal([["node-1", "reject"], ["node-2", "pass"]]);
+      else
+        expect(json.nodes.map((n) => [n.node, n.verdict])).to.deep.equal([
+          ["node-1", "reject"],
+          ["node-2", "pass"],
+        ]);
     });
   }
 });

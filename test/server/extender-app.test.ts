@@ -29,10 +29,11 @@ function listen(app: ReturnType<typeof buildExtenderApp>): Promise<Server> {
   });
 }
 const portOf = (s: Server) => (s.address() as AddressInfo).port;
-const closeServer = (s: Server) => new Promise<void>((resolve) => {
-  s.close(() => resolve());
-  s.closeAllConnections();
-});
+const closeServer = (s: Server) =>
+  new Promise<void>((resolve) => {
+    s.close(() => resolve());
+    s.closeAllConnections();
+  });
 
 describe("extender HTTP app", () => {
   let server: Server;
@@ -53,9 +54,17 @@ describe("extender HTTP app", () => {
 
   before(async () => {
     registry = new Registry();
-    const handlers = createExtenderHandlers({ source, policy: DEFAULT_POLICY, metrics: new ExtenderMetrics(registry), log: silentLogger(), clock: () => NOW_MS });
+    const handlers = createExtenderHandlers({
+      source,
+      policy: DEFAULT_POLICY,
+      metrics: new ExtenderMetrics(registry),
+      log: silentLogger(),
+      clock: () => NOW_MS,
+    });
     server = await listen(buildExtenderApp({ handlers, bodyLimitMB: 1, readiness: () => readiness }));
-    adminServer = await listen(buildAdminApp({ registry, debugHosts: () => buildDebugHosts(source.latest(), DEFAULT_POLICY, NOW_MS), readiness: () => readiness }));
+    adminServer = await listen(
+      buildAdminApp({ registry, debugHosts: () => buildDebugHosts(source.latest(), DEFAULT_POLICY, NOW_MS), readiness: () => readiness }),
+    );
     base = `http://127.0.0.1:${portOf(server)}`;
     admin = `http://127.0.0.1:${portOf(adminServer)}`;
   });
@@ -64,15 +73,27 @@ describe("extender HTTP app", () => {
     await closeServer(adminServer);
   });
 
-  const post = (path: string, body: string) => fetch(`${base}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body });
+  const post = (path: string, body: string) =>
+    fetch(`${base}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body });
 
   it("given the verbs as kube-scheduler sends them and as express also accepts them (query, trailing slash), answers the same status, type and body", async () => {
-    const body = JSON.stringify({ Pod: { metadata: { name: "p", namespace: "apps" } }, Nodes: null, NodeNames: ["w-hot", "w-cool", "w-new"] });
+    const body = JSON.stringify({
+      Pod: { metadata: { name: "p", namespace: "apps" } },
+      Nodes: null,
+      NodeNames: ["w-hot", "w-cool", "w-new"],
+    });
     for (const verb of ["filter", "prioritize"]) {
-      const replies = await Promise.all([`/${verb}`, `/${verb}/`, `/${verb}?x=1`].map(async (path) => {
-        const res = await post(path, body);
-        return { status: res.status, type: res.headers.get("content-type"), length: res.headers.get("content-length"), body: await res.text() };
-      }));
+      const replies = await Promise.all(
+        [`/${verb}`, `/${verb}/`, `/${verb}?x=1`].map(async (path) => {
+          const res = await post(path, body);
+          return {
+            status: res.status,
+            type: res.headers.get("content-type"),
+            length: res.headers.get("content-length"),
+            body: await res.text(),
+          };
+        }),
+      );
       expect(replies[0]!.status).to.equal(200);
       expect(replies[1]).to.deep.equal(replies[0]);
       expect(replies[2]).to.deep.equal(replies[0]);
@@ -80,7 +101,10 @@ describe("extender HTTP app", () => {
   });
 
   it("POST /filter in NodeNames mode rejects the hot host's node into FailedAndUnresolvableNodes", async () => {
-    const res = await post("/filter", JSON.stringify({ Pod: { metadata: { name: "p", namespace: "apps" } }, Nodes: null, NodeNames: ["w-hot", "w-cool", "w-new"] }));
+    const res = await post(
+      "/filter",
+      JSON.stringify({ Pod: { metadata: { name: "p", namespace: "apps" } }, Nodes: null, NodeNames: ["w-hot", "w-cool", "w-new"] }),
+    );
     expect(res.status).to.equal(200);
     expect(res.headers.get("content-type")).to.match(/application\/json/);
     expect(await res.json()).to.deep.equal({
@@ -94,7 +118,10 @@ describe("extender HTTP app", () => {
 
   it("POST /filter in Nodes mode maps by providerID and echoes passing Node objects", async () => {
     const nodes = [realisticNode("node-a", HOT_UUID, 1), realisticNode("node-b", COOL_UUID, 2)];
-    const res = await post("/filter", JSON.stringify({ Pod: { metadata: { name: "p" } }, Nodes: { metadata: {}, items: nodes }, NodeNames: null }));
+    const res = await post(
+      "/filter",
+      JSON.stringify({ Pod: { metadata: { name: "p" } }, Nodes: { metadata: {}, items: nodes }, NodeNames: null }),
+    );
     const body = (await res.json()) as any;
     expect(body.Nodes.items.map((n: { metadata: { name: string } }) => n.metadata.name)).to.deep.equal(["node-b"]);
     expect(body.Nodes.items[0]).to.deep.equal(nodes[1]);
@@ -102,7 +129,10 @@ describe("extender HTTP app", () => {
   });
 
   it("POST /prioritize returns a bare array of integer scores", async () => {
-    const res = await post("/prioritize", JSON.stringify({ Pod: { metadata: { name: "p" } }, Nodes: null, NodeNames: ["w-hot", "w-cool", "w-new"] }));
+    const res = await post(
+      "/prioritize",
+      JSON.stringify({ Pod: { metadata: { name: "p" } }, Nodes: null, NodeNames: ["w-hot", "w-cool", "w-new"] }),
+    );
     const body = (await res.json()) as Array<{ Host: string; Score: number }>;
     expect(body.map((h) => h.Host)).to.deep.equal(["w-hot", "w-cool", "w-new"]);
     expect(body.every((h) => Number.isInteger(h.Score))).to.equal(true);
@@ -133,12 +163,22 @@ describe("extender HTTP app", () => {
   });
 
   it("given a Content-Length over the limit, answers 413 before any byte of the body arrives", async () => {
-    const a = await rawRequest({ port: portOf(server), path: "/filter", headers: { "Content-Type": "application/json", "Content-Length": String(1024 * MB) }, timeoutMs: 3000 });
+    const a = await rawRequest({
+      port: portOf(server),
+      path: "/filter",
+      headers: { "Content-Type": "application/json", "Content-Length": String(1024 * MB) },
+      timeoutMs: 3000,
+    });
     expect(a.status).to.equal(413);
   });
 
   it("given a chunked body that grows past the limit, answers 413 while it is still streaming", async () => {
-    const a = await rawRequest({ port: portOf(server), path: "/prioritize", headers: { "Content-Type": "application/json" }, stream: { chunk: Buffer.alloc(64 * 1024, 0x20), totalBytes: 200 * MB } });
+    const a = await rawRequest({
+      port: portOf(server),
+      path: "/prioritize",
+      headers: { "Content-Type": "application/json" },
+      stream: { chunk: Buffer.alloc(64 * 1024, 0x20), totalBytes: 200 * MB },
+    });
     expect(a.status).to.equal(413);
     expect(JSON.parse(a.body).Error).to.match(/server\.bodyLimitMB/);
     expect(a.sentBytes, "the client was stopped long before the end of its 200 MB").to.be.below(50 * MB);
@@ -146,20 +186,35 @@ describe("extender HTTP app", () => {
 
   for (const coding of ["gzip", "deflate", "br", "GZIP", "identity, gzip"]) {
     it(`given Content-Encoding: ${coding}, answers 415 with a JSON Error and never inflates`, async () => {
-      const a = await rawRequest({ port: portOf(server), path: "/filter", headers: { "Content-Type": "application/json", "Content-Encoding": coding }, body: gzipSync(Buffer.from('{"Pod":{},"NodeNames":["w-cool"]}')) });
+      const a = await rawRequest({
+        port: portOf(server),
+        path: "/filter",
+        headers: { "Content-Type": "application/json", "Content-Encoding": coding },
+        body: gzipSync(Buffer.from('{"Pod":{},"NodeNames":["w-cool"]}')),
+      });
       expect(a.status).to.equal(415);
       expect(JSON.parse(a.body).Error).to.match(/^hvx: Content-Encoding .* is not accepted/);
     });
   }
 
   it("given Content-Encoding: identity, reads the body as usual", async () => {
-    const a = await rawRequest({ port: portOf(server), path: "/filter", headers: { "Content-Type": "application/json", "Content-Encoding": "identity" }, body: '{"Pod":{},"NodeNames":["w-cool"]}' });
+    const a = await rawRequest({
+      port: portOf(server),
+      path: "/filter",
+      headers: { "Content-Type": "application/json", "Content-Encoding": "identity" },
+      body: '{"Pod":{},"NodeNames":["w-cool"]}',
+    });
     expect(a.status).to.equal(200);
     expect(JSON.parse(a.body).NodeNames).to.deep.equal(["w-cool"]);
   });
 
   it("refuses compressed bodies on every endpoint of both ports, /healthz and /metrics included", async () => {
-    for (const [port, path, method] of [[portOf(server), "/healthz", "GET"], [portOf(server), "/nowhere", "POST"], [portOf(adminServer), "/metrics", "GET"], [portOf(adminServer), "/debug/hosts", "GET"]] as const) {
+    for (const [port, path, method] of [
+      [portOf(server), "/healthz", "GET"],
+      [portOf(server), "/nowhere", "POST"],
+      [portOf(adminServer), "/metrics", "GET"],
+      [portOf(adminServer), "/debug/hosts", "GET"],
+    ] as const) {
       const a = await rawRequest({ port, path, method, headers: { "Content-Encoding": "gzip" }, body: gzipSync("{}") });
       expect(a.status, `${method} ${path}`).to.equal(415);
     }
@@ -171,7 +226,14 @@ describe("extender HTTP app", () => {
     try {
       // A sends 0.9 MB and then waits; B's 0.9 MB does not fit beside it.
       const { request } = await import("node:http");
-      const first = request({ host: "127.0.0.1", port: portOf(small), path: "/filter", method: "POST", headers: { "Content-Length": String(NINE_TENTHS_MB + 1) }, agent: false });
+      const first = request({
+        host: "127.0.0.1",
+        port: portOf(small),
+        path: "/filter",
+        method: "POST",
+        headers: { "Content-Length": String(NINE_TENTHS_MB + 1) },
+        agent: false,
+      });
       const firstAnswer = new Promise<number>((resolve, reject) => {
         first.on("response", (res) => {
           res.resume();

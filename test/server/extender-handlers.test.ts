@@ -3,7 +3,12 @@ import { Registry } from "prom-client";
 import type { MetricsSource } from "../../src/model/metrics-source.js";
 import { ExtenderMetrics } from "../../src/observability/extender-metrics.js";
 import { silentLogger } from "../../src/observability/logger.js";
-import { createExtenderHandlers, UNMAPPED_LINES_PER_REQUEST, UNMAPPED_LOG_INTERVAL_MS, type ExtenderDeps } from "../../src/server/extender-handlers.js";
+import {
+  createExtenderHandlers,
+  UNMAPPED_LINES_PER_REQUEST,
+  UNMAPPED_LOG_INTERVAL_MS,
+  type ExtenderDeps,
+} from "../../src/server/extender-handlers.js";
 import { FakeMetricsSource } from "../../mocks/fake-metrics-source.js";
 import { createLogger } from "../../src/observability/logger.js";
 import { ShadowMetrics } from "../../src/observability/shadow-metrics.js";
@@ -20,19 +25,33 @@ const brokenSource: MetricsSource = {
 
 describe("createExtenderHandlers", () => {
   const registry = new Registry();
-  const handlers = createExtenderHandlers({ source: brokenSource, policy: DEFAULT_POLICY, metrics: new ExtenderMetrics(registry), log: silentLogger() });
+  const handlers = createExtenderHandlers({
+    source: brokenSource,
+    policy: DEFAULT_POLICY,
+    metrics: new ExtenderMetrics(registry),
+    log: silentLogger(),
+  });
   const body = JSON.stringify({ Pod: { metadata: { name: "p" } }, Nodes: null, NodeNames: ["a", "b"] });
 
   it("given an internal error in filter, fails open: 200, every node passes, no Error", () => {
     const reply = handlers.filter(body);
     expect(reply.status).to.equal(200);
-    expect(JSON.parse(reply.body)).to.deep.equal({ Nodes: null, NodeNames: ["a", "b"], FailedNodes: {}, FailedAndUnresolvableNodes: {}, Error: "" });
+    expect(JSON.parse(reply.body)).to.deep.equal({
+      Nodes: null,
+      NodeNames: ["a", "b"],
+      FailedNodes: {},
+      FailedAndUnresolvableNodes: {},
+      Error: "",
+    });
   });
 
   it("given an internal error in prioritize, answers the neutral unknownScore for every node", () => {
     const reply = handlers.prioritize(body);
     expect(reply.status).to.equal(200);
-    expect(JSON.parse(reply.body)).to.deep.equal([{ Host: "a", Score: 5 }, { Host: "b", Score: 5 }]);
+    expect(JSON.parse(reply.body)).to.deep.equal([
+      { Host: "a", Score: 5 },
+      { Host: "b", Score: 5 },
+    ]);
   });
 
   it("counts internal errors in hvx_extender_requests_total", async () => {
@@ -45,10 +64,19 @@ describe("createExtenderHandlers", () => {
 // Two hot hosts (cpu ready 14 % and 12 % >= 10 %) and one cool one; node names are VM names.
 const hotInventory = (coolReady = 1) =>
   inventoryOf(
-    [hostView({ id: "h-a", name: "esx-a", metrics: { cpuReadyPercent: 14 } }), hostView({ id: "h-b", name: "esx-b", metrics: { cpuReadyPercent: 12 } }), hostView({ id: "h-c", name: "esx-c", metrics: { cpuReadyPercent: coolReady } })],
-    [vmView({ id: "vm-a", name: "n-a", hostId: "h-a", biosUuid: undefined }), vmView({ id: "vm-b", name: "n-b", hostId: "h-b", biosUuid: undefined }), vmView({ id: "vm-c", name: "n-c", hostId: "h-c", biosUuid: undefined })],
+    [
+      hostView({ id: "h-a", name: "esx-a", metrics: { cpuReadyPercent: 14 } }),
+      hostView({ id: "h-b", name: "esx-b", metrics: { cpuReadyPercent: 12 } }),
+      hostView({ id: "h-c", name: "esx-c", metrics: { cpuReadyPercent: coolReady } }),
+    ],
+    [
+      vmView({ id: "vm-a", name: "n-a", hostId: "h-a", biosUuid: undefined }),
+      vmView({ id: "vm-b", name: "n-b", hostId: "h-b", biosUuid: undefined }),
+      vmView({ id: "vm-c", name: "n-c", hostId: "h-c", biosUuid: undefined }),
+    ],
   );
-const namesBody = (names: string[]) => JSON.stringify({ Pod: { metadata: { name: "api-1", namespace: "payments" } }, Nodes: null, NodeNames: names });
+const namesBody = (names: string[]) =>
+  JSON.stringify({ Pod: { metadata: { name: "api-1", namespace: "payments" } }, Nodes: null, NodeNames: names });
 
 function rig(over: Partial<ExtenderDeps> = {}, coolReady = 1) {
   const registry = new Registry();
@@ -73,12 +101,21 @@ function rig(over: Partial<ExtenderDeps> = {}, coolReady = 1) {
 describe("createExtenderHandlers, mode: observe", () => {
   it("given hot hosts, /filter passes every node with no failures, as without hvx", () => {
     const { handlers } = rig({ mode: "observe" });
-    expect(JSON.parse(handlers.filter(namesBody(["n-a", "n-b", "n-c"])).body)).to.deep.equal({ Nodes: null, NodeNames: ["n-a", "n-b", "n-c"], FailedNodes: {}, FailedAndUnresolvableNodes: {}, Error: "" });
+    expect(JSON.parse(handlers.filter(namesBody(["n-a", "n-b", "n-c"])).body)).to.deep.equal({
+      Nodes: null,
+      NodeNames: ["n-a", "n-b", "n-c"],
+      FailedNodes: {},
+      FailedAndUnresolvableNodes: {},
+      Error: "",
+    });
   });
 
   it("given hot hosts, /prioritize answers the neutral unknownScore for every node", () => {
     const { handlers } = rig({ mode: "observe" });
-    expect(JSON.parse(handlers.prioritize(namesBody(["n-a", "n-c"])).body)).to.deep.equal([{ Host: "n-a", Score: 5 }, { Host: "n-c", Score: 5 }]);
+    expect(JSON.parse(handlers.prioritize(namesBody(["n-a", "n-c"])).body)).to.deep.equal([
+      { Host: "n-a", Score: 5 },
+      { Host: "n-c", Score: 5 },
+    ]);
   });
 
   it("counts what hvx would have done in hvx_shadow_decisions_total, and not in the enforce verdict counter", async () => {
@@ -111,7 +148,15 @@ describe("createExtenderHandlers, mode: observe", () => {
   });
 
   it("given mode observe without a recorder, refuses to build", () => {
-    expect(() => createExtenderHandlers({ source: brokenSource, policy: DEFAULT_POLICY, metrics: new ExtenderMetrics(new Registry()), log: silentLogger(), mode: "observe" })).to.throw(/ShadowRecorder/);
+    expect(() =>
+      createExtenderHandlers({
+        source: brokenSource,
+        policy: DEFAULT_POLICY,
+        metrics: new ExtenderMetrics(new Registry()),
+        log: silentLogger(),
+        mode: "observe",
+      }),
+    ).to.throw(/ShadowRecorder/);
   });
 });
 
@@ -151,7 +196,12 @@ describe("createExtenderHandlers, unmapped nodes", () => {
     expect(JSON.parse(handlers.filter(namesBody(["ghost", "n-c"])).body).NodeNames).to.deep.equal(["ghost", "n-c"]);
     handlers.prioritize(namesBody(["ghost", "n-c"]));
     expect(unmapped()).to.have.length(1);
-    expect(unmapped()[0]).to.deep.include({ node: "ghost", providerID: null, unknownScore: 5, rules: ["providerID", "systemUUID", "name"] });
+    expect(unmapped()[0]).to.deep.include({
+      node: "ghost",
+      providerID: null,
+      unknownScore: 5,
+      rules: ["providerID", "systemUUID", "name"],
+    });
     now.ms += UNMAPPED_LOG_INTERVAL_MS;
     handlers.prioritize(namesBody(["ghost"]));
     expect(unmapped()).to.have.length(2);

@@ -17,14 +17,21 @@ import { DEFAULT_POLICY } from "../fixtures/policy.js";
 
 // One cool host (esx-c, node n-c) and one warm host: hvx scores n-c best.
 const inventory = inventoryOf(
-  [hostView({ id: "h-w", name: "esx-w", metrics: { cpuReadyPercent: 6 } }), hostView({ id: "h-c", name: "esx-c", metrics: { cpuReadyPercent: 1 } })],
-  [vmView({ id: "vm-w", name: "n-w", hostId: "h-w", biosUuid: undefined }), vmView({ id: "vm-c", name: "n-c", hostId: "h-c", biosUuid: undefined })],
+  [
+    hostView({ id: "h-w", name: "esx-w", metrics: { cpuReadyPercent: 6 } }),
+    hostView({ id: "h-c", name: "esx-c", metrics: { cpuReadyPercent: 1 } }),
+  ],
+  [
+    vmView({ id: "vm-w", name: "n-w", hostId: "h-w", biosUuid: undefined }),
+    vmView({ id: "vm-c", name: "n-c", hostId: "h-c", biosUuid: undefined }),
+  ],
 );
 const view = clusterViewOf([nodeView({ name: "n-w" }), nodeView({ name: "n-c" })]);
-const pod = (uid: string): PodWire => ({
-  metadata: { name: `web-${uid}`, namespace: "shop", uid, ownerReferences: [{ kind: "ReplicaSet", name: "web-1", controller: true }] },
-  spec: { containers: [{ name: "c", resources: { requests: { cpu: "500m", memory: "512Mi" }, limits: { cpu: "1", memory: "1Gi" } } }] },
-}) as unknown as PodWire;
+const pod = (uid: string): PodWire =>
+  ({
+    metadata: { name: `web-${uid}`, namespace: "shop", uid, ownerReferences: [{ kind: "ReplicaSet", name: "web-1", controller: true }] },
+    spec: { containers: [{ name: "c", resources: { requests: { cpu: "500m", memory: "512Mi" }, limits: { cpu: "1", memory: "1Gi" } } }] },
+  }) as unknown as PodWire;
 const body = (uid: string) => JSON.stringify({ Pod: pod(uid), Nodes: null, NodeNames: ["n-w", "n-c"] });
 
 /** The extender as src/main.ts wires it: the informer's view plus the ledger. */
@@ -58,7 +65,9 @@ function rig(mode: "enforce" | "observe" = "enforce") {
 describe("the in-flight ledger in the extender (src/main.ts wiring)", () => {
   it("a pod hvx prioritized counts on its best node in the next request, until its TTL", () => {
     const { handlers, now, seen } = rig();
-    expect(JSON.parse(handlers.prioritize(body("a")).body)).to.satisfy((s: Array<{ Host: string; Score: number }>) => s.find((x) => x.Host === "n-c")!.Score > s.find((x) => x.Host === "n-w")!.Score);
+    expect(JSON.parse(handlers.prioritize(body("a")).body)).to.satisfy(
+      (s: Array<{ Host: string; Score: number }>) => s.find((x) => x.Host === "n-c")!.Score > s.find((x) => x.Host === "n-w")!.Score,
+    );
     now.ms += 1000;
     handlers.filter(body("b"));
     expect(seen.at(-1)).to.deep.equal({ "n-c": ["a"] });

@@ -21,7 +21,11 @@ const example = (name: string) => JSON.parse(exampleText(name));
 const uuid = (n: number) => `4226${String(n).padStart(2, "0")}63-e4e0-c681-b5dd-f69dfa981039`;
 const WORKERS = { "k8s-worker-01": 1, "k8s-worker-07": 7, "k8s-worker-09": 9 } as const;
 const inventory = inventoryOf(
-  [hostView({ id: "host-11", name: "esx-01", metrics: { cpuReadyPercent: 12 } }), hostView({ id: "host-14", name: "esx-04" }), hostView({ id: "host-15", name: "esx-05" })],
+  [
+    hostView({ id: "host-11", name: "esx-01", metrics: { cpuReadyPercent: 12 } }),
+    hostView({ id: "host-14", name: "esx-04" }),
+    hostView({ id: "host-15", name: "esx-05" }),
+  ],
   [
     vmView({ id: "vm-1", name: "k8s-worker-01", hostId: "host-11", biosUuid: uuid(1) }),
     vmView({ id: "vm-7", name: "k8s-worker-07", hostId: "host-14", biosUuid: uuid(7) }),
@@ -43,7 +47,10 @@ const view = clusterViewOf(
   ],
 );
 const defaults = amounts(0.1, 0.125);
-const withCluster: ExtenderDeps["enrich"] = (ctx, req) => ({ ...ctx, cluster: { view, pod: toPodView(req.args.Pod as PodWire, defaults, ctx.nowMs) } });
+const withCluster: ExtenderDeps["enrich"] = (ctx, req) => ({
+  ...ctx,
+  cluster: { view, pod: toPodView(req.args.Pod as PodWire, defaults, ctx.nowMs) },
+});
 
 function handlersWith(over: Partial<ExtenderDeps> = {}) {
   const registry = new Registry();
@@ -75,7 +82,8 @@ describe("POST /preempt over HTTP", () => {
   });
   after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  const post = (path: string, body: string) => fetch(`${base}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body });
+  const post = (path: string, body: string) =>
+    fetch(`${base}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body });
 
   it("given examples/preempt-metavictims.json (nodeCacheCapable), drops the hot host's node and keeps the others with their victims unchanged", async () => {
     const res = await post("/preempt", exampleText("preempt-metavictims.json"));
@@ -92,11 +100,15 @@ describe("POST /preempt over HTTP", () => {
 
   it("keeps a node the filter put in FailedNodes when its victims make room (the path preemption exists for)", async () => {
     const args = example("preempt-metavictims.json");
-    const filter = (await (await post("/filter", JSON.stringify({ Pod: args.Pod, Nodes: null, NodeNames: Object.keys(WORKERS) }))).json()) as { FailedNodes: object; FailedAndUnresolvableNodes: object };
+    const filter = (await (
+      await post("/filter", JSON.stringify({ Pod: args.Pod, Nodes: null, NodeNames: Object.keys(WORKERS) }))
+    ).json()) as { FailedNodes: object; FailedAndUnresolvableNodes: object };
     expect(Object.keys(filter.FailedNodes)).to.deep.equal(["k8s-worker-07"]);
     expect(Object.keys(filter.FailedAndUnresolvableNodes)).to.deep.equal(["k8s-worker-01"]);
     const both = { ...args, NodeNameToMetaVictims: { "k8s-worker-07": args.NodeNameToMetaVictims["k8s-worker-07"] } };
-    expect(await (await post("/preempt", JSON.stringify(both))).json()).to.deep.equal({ NodeNameToMetaVictims: { "k8s-worker-07": args.NodeNameToMetaVictims["k8s-worker-07"] } });
+    expect(await (await post("/preempt", JSON.stringify(both))).json()).to.deep.equal({
+      NodeNameToMetaVictims: { "k8s-worker-07": args.NodeNameToMetaVictims["k8s-worker-07"] },
+    });
     const only17 = { ...args, NodeNameToMetaVictims: { "k8s-worker-07": { Pods: [{ UID: V("17") }], NumPDBViolations: 0 } } };
     // 10 + 4 + 2.05 = 16.05 / 7.8 = 2.06: one small victim is not enough.
     expect(await (await post("/preempt", JSON.stringify(only17))).json()).to.deep.equal({ NodeNameToMetaVictims: {} });
@@ -104,7 +116,16 @@ describe("POST /preempt over HTTP", () => {
 
   it("given the keys in lower case (as some forks tag them, and as Go's decoder accepts), answers the same", async () => {
     const args = example("preempt-metavictims.json");
-    const lower = { pod: args.Pod, nodeNameToVictims: null, nodeNameToMetaVictims: Object.fromEntries(Object.entries(args.NodeNameToMetaVictims).map(([n, v]: [string, any]) => [n, { pods: v.Pods.map((p: any) => ({ uid: p.UID })), numPDBViolations: v.NumPDBViolations }])) };
+    const lower = {
+      pod: args.Pod,
+      nodeNameToVictims: null,
+      nodeNameToMetaVictims: Object.fromEntries(
+        Object.entries(args.NodeNameToMetaVictims).map(([n, v]: [string, any]) => [
+          n,
+          { pods: v.Pods.map((p: any) => ({ uid: p.UID })), numPDBViolations: v.NumPDBViolations },
+        ]),
+      ),
+    };
     expect(await (await post("/preempt", JSON.stringify(lower))).json()).to.deep.equal(example("preempt-result.json"));
   });
 
@@ -121,11 +142,13 @@ describe("POST /preempt over HTTP", () => {
       expect(res.status).to.equal(400);
       const json = (await res.json()) as { Error: string };
       expect(Object.keys(json)).to.deep.equal(["Error"]);
-      expect(json.Error).to.match(/^hvx: /).and.to.match(message);
+      expect(json.Error)
+        .to.match(/^hvx: /)
+        .and.to.match(message);
     });
   }
 
-  it("counts preempt requests with verb=\"preempt\" in the extender metrics", async () => {
+  it('counts preempt requests with verb="preempt" in the extender metrics', async () => {
     const text = await registry.metrics();
     expect(text).to.match(/hvx_extender_requests_total\{verb="preempt",outcome="ok"\} 5/);
     expect(text).to.match(/hvx_extender_requests_total\{verb="preempt",outcome="bad_request"\} 5/);
@@ -137,7 +160,10 @@ describe("preempt handler", () => {
   it("given no cluster view, applies only the host rules: the node over its limits stays, the hot host's node goes", () => {
     const { handlers } = handlersWith({ enrich: undefined });
     const args = example("preempt-metavictims.json");
-    const only17 = { ...args, NodeNameToMetaVictims: { ...args.NodeNameToMetaVictims, "k8s-worker-07": { Pods: [{ UID: V("17") }], NumPDBViolations: 0 } } };
+    const only17 = {
+      ...args,
+      NodeNameToMetaVictims: { ...args.NodeNameToMetaVictims, "k8s-worker-07": { Pods: [{ UID: V("17") }], NumPDBViolations: 0 } },
+    };
     const reply = handlers.preempt(JSON.stringify(only17));
     expect(reply.status).to.equal(200);
     expect(Object.keys(JSON.parse(reply.body).NodeNameToMetaVictims)).to.deep.equal(["k8s-worker-07", "k8s-worker-09"]);

@@ -4,12 +4,32 @@ import { decideReadiness, pollCycleEnded, ReadinessGate } from "../../src/server
 describe("decideReadiness", () => {
   const base = { startedAtMs: 1_000_000, graceSeconds: 30, firstPollEnded: false, shuttingDown: false };
   const cases: Array<{ name: string; over: Partial<typeof base> & { nowMs: number }; ready: boolean; reason: RegExp }> = [
-    { name: "just started, first poll still running", over: { nowMs: 1_000_000 }, ready: false, reason: /^starting: waiting for the first vCenter poll cycle \(at most 30 s more\)$/ },
+    {
+      name: "just started, first poll still running",
+      over: { nowMs: 1_000_000 },
+      ready: false,
+      reason: /^starting: waiting for the first vCenter poll cycle \(at most 30 s more\)$/,
+    },
     { name: "29 s in, first poll still running", over: { nowMs: 1_029_000 }, ready: false, reason: /at most 1 s more/ },
-    { name: "first poll ended (success or failure) at once", over: { nowMs: 1_000_500, firstPollEnded: true }, ready: true, reason: /^ok$/ },
-    { name: "grace over, first poll still running", over: { nowMs: 1_030_000 }, ready: true, reason: /^ok \(first vCenter poll cycle still running/ },
+    {
+      name: "first poll ended (success or failure) at once",
+      over: { nowMs: 1_000_500, firstPollEnded: true },
+      ready: true,
+      reason: /^ok$/,
+    },
+    {
+      name: "grace over, first poll still running",
+      over: { nowMs: 1_030_000 },
+      ready: true,
+      reason: /^ok \(first vCenter poll cycle still running/,
+    },
     { name: "grace 0", over: { nowMs: 1_000_000, graceSeconds: 0 }, ready: true, reason: /^ok/ },
-    { name: "shutting down, whatever else", over: { nowMs: 9_000_000, firstPollEnded: true, shuttingDown: true }, ready: false, reason: /^shutting down$/ },
+    {
+      name: "shutting down, whatever else",
+      over: { nowMs: 9_000_000, firstPollEnded: true, shuttingDown: true },
+      ready: false,
+      reason: /^shutting down$/,
+    },
     { name: "a clock that went backwards", over: { nowMs: 900_000 }, ready: false, reason: /at most 30 s more/ },
   ];
   for (const c of cases) {

@@ -10,10 +10,29 @@ import { type RunningListener, startListener } from "../../src/server/start-list
 function selfSigned(dir: string, name: string, days: number): { certFile: string; keyFile: string; notAfterMs: number } {
   const certFile = join(dir, `${name}.crt`);
   const keyFile = join(dir, `${name}.key`);
-  execFileSync("/usr/bin/openssl", [
-    "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", keyFile, "-out", certFile,
-    "-days", String(days), "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
-  ], { stdio: "ignore" });
+  execFileSync(
+    "/usr/bin/openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-keyout",
+      keyFile,
+      "-out",
+      certFile,
+      "-days",
+      String(days),
+      "-subj",
+      "/CN=localhost",
+      "-addext",
+      "subjectAltName=DNS:localhost,IP:127.0.0.1",
+    ],
+    { stdio: "ignore" },
+  );
   const enddate = execFileSync("/usr/bin/openssl", ["x509", "-noout", "-enddate"], { input: readFileSync(certFile), encoding: "utf8" });
   return { certFile, keyFile, notAfterMs: Date.parse(enddate.replace("notAfter=", "").trim()) };
 }
@@ -30,7 +49,16 @@ describe("startListener certificateNotAfterMs", () => {
     running = undefined;
   });
   const start = (tls?: { certFile: string; keyFile: string }) =>
-    startListener({ name: "extender", portKey: "server.port", port: 0, host: "127.0.0.1", handler: (_q, r) => r.end("ok"), log: silentLogger(), certReloadIntervalMs: 60_000, ...(tls ? { tls } : {}) });
+    startListener({
+      name: "extender",
+      portKey: "server.port",
+      port: 0,
+      host: "127.0.0.1",
+      handler: (_q, r) => r.end("ok"),
+      log: silentLogger(),
+      certReloadIntervalMs: 60_000,
+      ...(tls ? { tls } : {}),
+    });
 
   it("given plain HTTP, is undefined", async () => {
     running = await start();

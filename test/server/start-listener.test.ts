@@ -36,8 +36,18 @@ describe("startListener", () => {
   });
 
   const start = (over: Partial<Parameters<typeof startListener>[0]> = {}) =>
-    startListener({ name: "extender", portKey: "server.port", port: 0, host: "127.0.0.1", handler: hello, log: silentLogger(), certReloadIntervalMs: 20, ...over });
-  const get = (port: number, tls: Record<string, unknown>) => rawRequest({ port, path: "/healthz", method: "GET", tls: { ca: ca.cert, servername: "localhost", ...tls }, timeoutMs: 5000 });
+    startListener({
+      name: "extender",
+      portKey: "server.port",
+      port: 0,
+      host: "127.0.0.1",
+      handler: hello,
+      log: silentLogger(),
+      certReloadIntervalMs: 20,
+      ...over,
+    });
+  const get = (port: number, tls: Record<string, unknown>) =>
+    rawRequest({ port, path: "/healthz", method: "GET", tls: { ca: ca.cert, servername: "localhost", ...tls }, timeoutMs: 5000 });
 
   it("given server.tls without clientCAFile, serves HTTPS to any client", async () => {
     running = await start({ tls: { certFile: server.certFile, keyFile: server.keyFile }, tlsKey: "server.tls" });
@@ -47,16 +57,25 @@ describe("startListener", () => {
 
   describe("given server.tls.clientCAFile (mutual TLS, as kube-scheduler's extender tlsConfig)", () => {
     beforeEach(async () => {
-      running = await start({ tls: { certFile: server.certFile, keyFile: server.keyFile, clientCAFile: ca.certFile }, tlsKey: "server.tls" });
+      running = await start({
+        tls: { certFile: server.certFile, keyFile: server.keyFile, clientCAFile: ca.certFile },
+        tlsKey: "server.tls",
+      });
     });
 
     it("refuses a client without a certificate", async () => {
-      const outcome = await get(running!.port, {}).then((a) => `answered ${a.status}`, (e: NodeJS.ErrnoException) => e.code ?? e.message);
+      const outcome = await get(running!.port, {}).then(
+        (a) => `answered ${a.status}`,
+        (e: NodeJS.ErrnoException) => e.code ?? e.message,
+      );
       expect(outcome).to.match(/CERTIFICATE_REQUIRED/);
     });
 
     it("refuses a client certificate signed by another CA", async () => {
-      const outcome = await get(running!.port, { cert: stranger.cert, key: stranger.key }).then((a) => `answered ${a.status}`, (e: NodeJS.ErrnoException) => e.code ?? e.message);
+      const outcome = await get(running!.port, { cert: stranger.cert, key: stranger.key }).then(
+        (a) => `answered ${a.status}`,
+        (e: NodeJS.ErrnoException) => e.code ?? e.message,
+      );
       expect(outcome).to.match(/UNKNOWN_CA|ECONNRESET|socket hang up/i);
     });
 
@@ -75,10 +94,22 @@ describe("startListener", () => {
     const peer = async (clientCert: PemFiles, trust: PemFiles) =>
       new Promise<string>((resolve, reject) => {
         import("node:https").then(({ request: httpsRequest }) => {
-          const req = httpsRequest({ host: "127.0.0.1", port: running!.port, path: "/", servername: "localhost", ca: trust.cert, cert: clientCert.cert, key: clientCert.key, agent: false }, (res) => {
-            resolve((res.socket as TLSSocket).getPeerCertificate().subject.CN as string);
-            res.resume();
-          });
+          const req = httpsRequest(
+            {
+              host: "127.0.0.1",
+              port: running!.port,
+              path: "/",
+              servername: "localhost",
+              ca: trust.cert,
+              cert: clientCert.cert,
+              key: clientCert.key,
+              agent: false,
+            },
+            (res) => {
+              resolve((res.socket as TLSSocket).getPeerCertificate().subject.CN as string);
+              res.resume();
+            },
+          );
           req.on("error", reject);
           req.end();
         }, reject);
@@ -92,14 +123,26 @@ describe("startListener", () => {
     copyFileSync(otherCa.certFile, live.clientCAFile);
     await running.reloadCertificate(); // the reloader's own tick may have applied it first
     expect(await peer(stranger, otherCa)).to.equal("server-2");
-    const old = await peer(client, otherCa).then(() => "accepted", () => "refused");
+    const old = await peer(client, otherCa).then(
+      () => "accepted",
+      () => "refused",
+    );
     expect(old, "a client certificate of the old CA").to.equal("refused");
   });
 
   it("given unreadable TLS files, refuses to start naming the config key", async () => {
-    const err = await start({ tls: { certFile: join(dir, "none.crt"), keyFile: server.keyFile }, tlsKey: "server.tls" }).then(() => undefined, (e: Error) => e);
+    const err = await start({ tls: { certFile: join(dir, "none.crt"), keyFile: server.keyFile }, tlsKey: "server.tls" }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
     expect(err?.message).to.equal(`server.tls.certFile: cannot read ${join(dir, "none.crt")} (ENOENT)`);
-    const ca = await start({ tls: { certFile: server.certFile, keyFile: server.keyFile, clientCAFile: server.keyFile }, tlsKey: "server.tls" }).then(() => undefined, (e: Error) => e);
+    const ca = await start({
+      tls: { certFile: server.certFile, keyFile: server.keyFile, clientCAFile: server.keyFile },
+      tlsKey: "server.tls",
+    }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
     expect(ca?.message).to.match(/^server\.tls\.clientCAFile: .* holds no PEM certificate/);
   });
 
@@ -107,7 +150,10 @@ describe("startListener", () => {
     const busy = createServer();
     await new Promise<void>((r) => busy.listen(0, "127.0.0.1", () => r()));
     const port = (busy.address() as AddressInfo).port;
-    const err = await start({ port, portKey: "server.adminPort" }).then(() => undefined, (e: Error) => e);
+    const err = await start({ port, portKey: "server.adminPort" }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
     busy.close();
     expect(err?.message).to.equal(`cannot listen on port ${port} (server.adminPort): EADDRINUSE`);
   });
@@ -140,7 +186,10 @@ describe("startListener", () => {
     const closed = running.close(5000);
     running = undefined;
     await new Promise((r) => setTimeout(r, 100));
-    const refused = await rawRequest({ port, path: "/", body: "x", timeoutMs: 2000 }).then(() => "answered", (e: NodeJS.ErrnoException) => e.code);
+    const refused = await rawRequest({ port, path: "/", body: "x", timeoutMs: 2000 }).then(
+      () => "answered",
+      (e: NodeJS.ErrnoException) => e.code,
+    );
     expect(refused).to.equal("ECONNREFUSED");
     inFlight.end("67890");
     expect(await answer).to.equal("got 10");

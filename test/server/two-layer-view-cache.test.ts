@@ -13,16 +13,35 @@ const hosts = [
   hostView({ id: "host-a", name: "esx-a", vcpuPerPcpu: 4, metrics: { cpuReadyPercent: 30 } }),
   hostView({ id: "host-b", name: "esx-b", vramPerPram: 1.4 }),
 ];
-const vms = [vmView({ id: "vm-1", name: "w1", hostId: "host-a" }), vmView({ id: "vm-2", name: "w2", hostId: "host-a" }), vmView({ id: "vm-3", name: "w3", hostId: "host-b" })];
+const vms = [
+  vmView({ id: "vm-1", name: "w1", hostId: "host-a" }),
+  vmView({ id: "vm-2", name: "w2", hostId: "host-a" }),
+  vmView({ id: "vm-3", name: "w3", hostId: "host-b" }),
+];
 const nodes = ["w1", "w2", "w3"].map((name) => nodeView({ name, allocatable: amounts(8, 30) }));
-const scaled = (name: string, node: string, ns = "shop") => podView({ name, namespace: ns, nodeName: node, requests: amounts(0.25, 0.5), originalRequests: amounts(0.5, 1), limits: amounts(6, 40) });
-const bestEffort = (name: string, node: string) => podView({ name, namespace: "ci", nodeName: node, requests: amounts(0, 0), limits: amounts(0, 0) });
-const PODS = [scaled("s1", "w1"), scaled("s2", "w2"), bestEffort("b1", "w1"), podView({ name: "plain", nodeName: "w3" }), scaled("s3", "w3", "web")];
+const scaled = (name: string, node: string, ns = "shop") =>
+  podView({ name, namespace: ns, nodeName: node, requests: amounts(0.25, 0.5), originalRequests: amounts(0.5, 1), limits: amounts(6, 40) });
+const bestEffort = (name: string, node: string) =>
+  podView({ name, namespace: "ci", nodeName: node, requests: amounts(0, 0), limits: amounts(0, 0) });
+const PODS = [
+  scaled("s1", "w1"),
+  scaled("s2", "w2"),
+  bestEffort("b1", "w1"),
+  podView({ name: "plain", nodeName: "w3" }),
+  scaled("s3", "w3", "web"),
+];
 
 /** Sources whose snapshots the test replaces, as the poller and the informer do. */
 class Fleet {
   inventory: InventoryView = inventoryOf(hosts, vms);
-  cluster: ClusterView = { ...clusterViewOf(nodes, PODS), namespaces: new Map([["shop", {}], ["web", {}], ["ci", {}]]) };
+  cluster: ClusterView = {
+    ...clusterViewOf(nodes, PODS),
+    namespaces: new Map([
+      ["shop", {}],
+      ["web", {}],
+      ["ci", {}],
+    ]),
+  };
   reservations = new Map<string, VmReservation>([["vm-1", { memoryReservationMiB: 0, cpuReservationMhz: 0 }]]);
   pain = ["host-a"];
   hot = ["host-a"];
@@ -60,16 +79,41 @@ describe("TwoLayerViewCache", () => {
     await expectDirect(cache, fleet);
     const advice = await cache.advice();
     // not an empty comparison: the fixture fires most rules
-    expect(new Set(advice.findings.map((f) => f.rule))).to.include.members(["memory-reservation", "esxi-overcommit", "besteffort-on-warm-host", "oversell-on-hot-hosts", "limit-overcommit-on-warm-host"]);
+    expect(new Set(advice.findings.map((f) => f.rule))).to.include.members([
+      "memory-reservation",
+      "esxi-overcommit",
+      "besteffort-on-warm-host",
+      "oversell-on-hot-hosts",
+      "limit-overcommit-on-warm-host",
+    ]);
     expect((await cache.oversell()).totals.podsScaled).to.equal(3);
   });
 
   const changes: Array<{ name: string; change: (f: Fleet) => void; podsScaled: number }> = [
     { name: "a poll (new inventory)", change: (f) => f.poll(), podsScaled: 3 },
     { name: "a pod bound (new cluster view, other nodes' lists shared)", change: (f) => f.bind(scaled("s4", "w1", "web")), podsScaled: 4 },
-    { name: "a pod leaving", change: (f) => (f.cluster = { ...f.cluster, podsByNode: new Map([...f.cluster.podsByNode].map(([n, ps]) => [n, ps.filter((p) => p.name !== "s1")])) }), podsScaled: 2 },
-    { name: "a reservation read", change: (f) => f.reservations.set("vm-1", { memoryReservationMiB: 32768, cpuReservationMhz: 0 }), podsScaled: 3 },
-    { name: "the host cooling down", change: (f) => ((f.hot = []), (f.inventory = inventoryOf([hostView({ id: "host-a", name: "esx-a", vcpuPerPcpu: 4 }), hosts[1]!], vms))), podsScaled: 3 },
+    {
+      name: "a pod leaving",
+      change: (f) =>
+        (f.cluster = {
+          ...f.cluster,
+          podsByNode: new Map([...f.cluster.podsByNode].map(([n, ps]) => [n, ps.filter((p) => p.name !== "s1")])),
+        }),
+      podsScaled: 2,
+    },
+    {
+      name: "a reservation read",
+      change: (f) => f.reservations.set("vm-1", { memoryReservationMiB: 32768, cpuReservationMhz: 0 }),
+      podsScaled: 3,
+    },
+    {
+      name: "the host cooling down",
+      change: (f) => (
+        (f.hot = []),
+        (f.inventory = inventoryOf([hostView({ id: "host-a", name: "esx-a", vcpuPerPcpu: 4 }), hosts[1]!], vms))
+      ),
+      podsScaled: 3,
+    },
   ];
   for (const c of changes) {
     it(`given ${c.name}, follows the new snapshot with one more computation`, async () => {
@@ -123,7 +167,11 @@ describe("TwoLayerViewCache", () => {
     let yields = 0;
     let t = 0;
     // every pod list read "takes" a slice: the cache must yield between lists
-    const cache = cacheOf(fleet, { sliceMs: 1, elapsed: () => t++, yieldToLoop: () => new Promise((resolve) => setImmediate(() => resolve(void yields++))) });
+    const cache = cacheOf(fleet, {
+      sliceMs: 1,
+      elapsed: () => t++,
+      yieldToLoop: () => new Promise((resolve) => setImmediate(() => resolve(void yields++))),
+    });
     const answer = cache.oversell();
     expect(cache.lastLedger().hosts).to.deep.equal([]);
     expect(yields).to.equal(0);
@@ -136,7 +184,11 @@ describe("TwoLayerViewCache", () => {
     const fleet = new Fleet();
     let yields = 0;
     let t = 0;
-    const cache = cacheOf(fleet, { sliceMs: 1, elapsed: () => t++, yieldToLoop: () => new Promise((resolve) => setImmediate(() => resolve(void yields++))) });
+    const cache = cacheOf(fleet, {
+      sliceMs: 1,
+      elapsed: () => t++,
+      yieldToLoop: () => new Promise((resolve) => setImmediate(() => resolve(void yields++))),
+    });
     await cache.oversell();
     yields = 0;
     fleet.bind(scaled("s5", "w2"));

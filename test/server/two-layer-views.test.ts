@@ -22,10 +22,22 @@ function sources(withCluster = true): TwoLayerSources {
 
 describe("two-layer views", () => {
   const cases: Array<{ name: string; config: string; oversold: boolean }> = [
-    { name: "given admission on with cpuRatio 2, shop is oversold: half its hosts hot is a finding", config: "admission: { enabled: true, cpuRatio: 2.0 }", oversold: true },
-    { name: "given admission on with ratios 1, no finding", config: "admission: { enabled: true, cpuRatio: 1.0, memoryRatio: 1.0 }", oversold: false },
+    {
+      name: "given admission on with cpuRatio 2, shop is oversold: half its hosts hot is a finding",
+      config: "admission: { enabled: true, cpuRatio: 2.0 }",
+      oversold: true,
+    },
+    {
+      name: "given admission on with ratios 1, no finding",
+      config: "admission: { enabled: true, cpuRatio: 1.0, memoryRatio: 1.0 }",
+      oversold: false,
+    },
     { name: "given admission off, no finding", config: "admission: { enabled: false, cpuRatio: 2.0 }", oversold: false },
-    { name: "given shop excluded, no finding", config: "admission: { enabled: true, cpuRatio: 2.0, excludeNamespaces: [shop] }", oversold: false },
+    {
+      name: "given shop excluded, no finding",
+      config: "admission: { enabled: true, cpuRatio: 2.0, excludeNamespaces: [shop] }",
+      oversold: false,
+    },
   ];
   for (const c of cases) {
     it(c.name, () => {
@@ -42,7 +54,11 @@ describe("two-layer views", () => {
   });
 
   it("heatByHost leaves out hosts without an opinion (no sample)", () => {
-    const heat = heatByHost(inventoryOf([hosts[0]!, hostView({ id: "host-c", metrics: null })], []), parseConfig(undefined).thresholds, NOW_MS);
+    const heat = heatByHost(
+      inventoryOf([hosts[0]!, hostView({ id: "host-c", metrics: null })], []),
+      parseConfig(undefined).thresholds,
+      NOW_MS,
+    );
     expect([...heat.keys()]).to.deep.equal(["host-a"]);
   });
 });

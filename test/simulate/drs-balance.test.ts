@@ -49,7 +49,12 @@ describe("drsTolerance (KB 1007485: priority = 6 - ceil(imbalance / 0.1 x sqrt(h
 describe("drsPass", () => {
   it("moves the VM that lowers the host load standard deviation most, from the hot host to the idle one", () => {
     // host 0 at 90 %, hosts 1 and 2 at 40 %, host 3 idle
-    const vms: Array<[number, number, number]> = [[0, 6000, 1000], [0, 3000, 1000], [1, 4000, 1000], [2, 4000, 1000]];
+    const vms: Array<[number, number, number]> = [
+      [0, 6000, 1000],
+      [0, 3000, 1000],
+      [1, 4000, 1000],
+      [2, 4000, 1000],
+    ];
     const moves = drsPass(input(vms, { maxMoves: 1 }));
     expect(moves).to.deep.equal([{ vm: 1, from: 0, to: 3 }]);
   });
@@ -71,18 +76,48 @@ describe("drsPass", () => {
 
   it("stops when no single move lowers the imbalance, even above the tolerance", () => {
     // 0.6 / 0.6 / 0.3 / 0.3 in VMs of 0.3: any move only swaps which hosts are busy
-    const vms: Array<[number, number, number]> = [[0, 3000, 1], [0, 3000, 1], [1, 3000, 1], [1, 3000, 1], [2, 3000, 1], [3, 3000, 1]];
+    const vms: Array<[number, number, number]> = [
+      [0, 3000, 1],
+      [0, 3000, 1],
+      [1, 3000, 1],
+      [1, 3000, 1],
+      [2, 3000, 1],
+      [3, 3000, 1],
+    ];
     expect(drsPass(input(vms))).to.deep.equal([]);
   });
 
   it("does nothing within the tolerance, at threshold 1 (mandatory moves only), or with one host", () => {
-    expect(drsPass(input([[0, 1000, 1], [1, 1000, 1], [2, 1200, 1], [3, 1000, 1]]))).to.deep.equal([]);
+    expect(
+      drsPass(
+        input([
+          [0, 1000, 1],
+          [1, 1000, 1],
+          [2, 1200, 1],
+          [3, 1000, 1],
+        ]),
+      ),
+    ).to.deep.equal([]);
     expect(drsPass(input([[0, 9000, 1]], { migrationThreshold: 1 }))).to.deep.equal([]);
-    expect(drsPass(input([[0, 9000, 1], [0, 500, 1]], { hosts: 1 }))).to.deep.equal([]);
+    expect(
+      drsPass(
+        input(
+          [
+            [0, 9000, 1],
+            [0, 500, 1],
+          ],
+          { hosts: 1 },
+        ),
+      ),
+    ).to.deep.equal([]);
   });
 
   it("never moves onto a host in maintenance, nor onto one without memory for the VM", () => {
-    const vms: Array<[number, number, number]> = [[0, 5000, 60_000], [0, 4000, 60_000], [1, 1000, 60_000]];
+    const vms: Array<[number, number, number]> = [
+      [0, 5000, 60_000],
+      [0, 4000, 60_000],
+      [1, 1000, 60_000],
+    ];
     const moves = drsPass(input(vms, { hosts: 3, hostInMaintenance: [0, 0, 1] }));
     // host 2 is in maintenance; host 1 has 40 000 MiB left, less than either VM on host 0
     expect(moves).to.deep.equal([]);

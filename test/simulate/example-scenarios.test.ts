@@ -14,11 +14,16 @@ const dir = new URL("../../../examples/scenarios/", import.meta.url);
 
 describe("examples/scenarios", () => {
   for (const file of readdirSync(dir).filter((f) => f.endsWith(".yaml"))) {
-    it(`${file} loads as a simulation scenario`, () => expect(loadScenario(new URL(file, dir).pathname).name).to.equal(file.replace(/\.yaml$/, "")));
+    it(`${file} loads as a simulation scenario`, () =>
+      expect(loadScenario(new URL(file, dir).pathname).name).to.equal(file.replace(/\.yaml$/, "")));
   }
 
   it("your-cluster.yaml (docs/scenarios.md's worked example) runs: one hour, every strategy places its pods", () => {
-    const scenario = scenarioSchema.parse({ ...parse(readFileSync(new URL("your-cluster.yaml", dir), "utf8")), durationHours: 1, maintenance: [] });
+    const scenario = scenarioSchema.parse({
+      ...parse(readFileSync(new URL("your-cluster.yaml", dir), "utf8")),
+      durationHours: 1,
+      maintenance: [],
+    });
     const world = buildWorld(scenario);
     expect(world.hosts.count).to.equal(6);
     expect(world.nodes.count).to.equal(12);
@@ -46,7 +51,8 @@ describe("examples/scenarios", () => {
         const bundled = new URL(`traces/${sub}/`, dir).pathname;
         const names = readdirSync(bundled).sort();
         expect(readdirSync(join(out, sub)).sort()).to.deep.equal(names);
-        for (const name of names) expect(readFileSync(join(out, sub, name), "utf8"), `${sub}/${name}`).to.equal(readFileSync(join(bundled, name), "utf8"));
+        for (const name of names)
+          expect(readFileSync(join(out, sub, name), "utf8"), `${sub}/${name}`).to.equal(readFileSync(join(bundled, name), "utf8"));
       }
     } finally {
       rmSync(out, { recursive: true, force: true });

@@ -11,9 +11,11 @@ import { ScenarioError } from "../../src/simulate/scenario-error.js";
 import { UsageSeries } from "../../src/simulate/usage-series.js";
 import { smallScenario } from "./fixtures.js";
 
-const HEADER = "Timestamp [ms];\tCPU cores;\tCPU capacity provisioned [MHZ];\tCPU usage [MHZ];\tCPU usage [%];\tMemory capacity provisioned [KB];\tMemory usage [KB];\tDisk read throughput [KB/s]";
+const HEADER =
+  "Timestamp [ms];\tCPU cores;\tCPU capacity provisioned [MHZ];\tCPU usage [MHZ];\tCPU usage [%];\tMemory capacity provisioned [KB];\tMemory usage [KB];\tDisk read throughput [KB/s]";
 /** A GWA-T-12 row: time, CPU %, memory used of 1 000 000 KB. */
-const row = (t: number, cpu: number, memKB = 500_000, memCap = 1_000_000, cpuCap = 5200) => [t, 2, cpuCap, (cpu / 100) * cpuCap, cpu, memCap, memKB, 0].join(";\t");
+const row = (t: number, cpu: number, memKB = 500_000, memCap = 1_000_000, cpuCap = 5200) =>
+  [t, 2, cpuCap, (cpu / 100) * cpuCap, cpu, memCap, memKB, 0].join(";\t");
 const csv = (...rows: string[]) => [HEADER, ...rows].join("\n");
 
 describe("parseGwaTrace", () => {
@@ -28,7 +30,9 @@ describe("parseGwaTrace", () => {
     { name: "seconds (published files)", t0: 1_376_314_846, step: 300, want: [1_376_314_846, 1_376_315_146] },
     { name: "milliseconds (>= 10^11)", t0: 1_376_314_846_000, step: 300_000, want: [1_376_314_846, 1_376_315_146] },
   ];
-  for (const c of times) it(`reads timestamps in ${c.name}`, () => expect(Array.from(parseGwaTrace(csv(row(c.t0, 1), row(c.t0 + c.step, 2)), "a").timesS)).to.deep.equal(c.want));
+  for (const c of times)
+    it(`reads timestamps in ${c.name}`, () =>
+      expect(Array.from(parseGwaTrace(csv(row(c.t0, 1), row(c.t0 + c.step, 2)), "a").timesS)).to.deep.equal(c.want));
 
   it("sorts by time and keeps the later of two rows with the same timestamp", () => {
     const t = parseGwaTrace(csv(row(600, 30), row(0, 10), row(300, 20), row(300, 25)), "a");
@@ -68,7 +72,13 @@ describe("sampleTrace", () => {
 
 describe("compareTraceNames", () => {
   it("orders numbers numerically, then names lexically", () => {
-    expect(["10.csv", "2.csv", "b.csv", "1.csv", "a.csv"].sort(compareTraceNames)).to.deep.equal(["1.csv", "2.csv", "10.csv", "a.csv", "b.csv"]);
+    expect(["10.csv", "2.csv", "b.csv", "1.csv", "a.csv"].sort(compareTraceNames)).to.deep.equal([
+      "1.csv",
+      "2.csv",
+      "10.csv",
+      "a.csv",
+      "b.csv",
+    ]);
   });
 });
 
@@ -78,7 +88,8 @@ describe("traces in a scenario", () => {
     dir = mkdtempSync(join(tmpdir(), "hvx-trace-"));
     mkdirSync(join(dir, "vms"));
     // file k: constant CPU 10 x k %, memory k / 10
-    for (const k of [1, 2, 10]) writeFileSync(join(dir, "vms", `${k}.csv`), csv(row(0, 10 * k, k * 100_000), row(300, 10 * k, k * 100_000), "bad row"));
+    for (const k of [1, 2, 10])
+      writeFileSync(join(dir, "vms", `${k}.csv`), csv(row(0, 10 * k, k * 100_000), row(300, 10 * k, k * 100_000), "bad row"));
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -25,7 +25,13 @@ const SEED = 4;
 /** The mock vCenter's scenario: the world's hosts and VMs with their ids, sizes and BIOS UUIDs. */
 function mockScenarioOf(world: World): ScenarioInput {
   return {
-    hosts: world.hosts.ids.map((id, h) => ({ id, name: world.hosts.names[h]!, cpuCores: world.hosts.cores[h]!, cpuMhz: world.hosts.mhzPerCore[h]!, memoryMiB: world.hosts.memoryMiB[h]! })),
+    hosts: world.hosts.ids.map((id, h) => ({
+      id,
+      name: world.hosts.names[h]!,
+      cpuCores: world.hosts.cores[h]!,
+      cpuMhz: world.hosts.mhzPerCore[h]!,
+      memoryMiB: world.hosts.memoryMiB[h]!,
+    })),
     vms: world.vms.ids.map((id, v) => ({
       id,
       name: world.vms.names[v]!,
@@ -62,8 +68,21 @@ function wirePod(world: World, pod: number) {
   const owner = world.pods.owners[pod]!;
   const [kind, , ownerName] = owner.split("/");
   return {
-    metadata: { name: world.pods.names[pod], namespace: "default", uid: `pod-${pod}`, ownerReferences: [{ apiVersion: "apps/v1", kind, name: ownerName, uid: `owner-${ownerName}`, controller: true }] },
-    spec: { priority: world.pods.priority[pod], containers: [{ name: "app", resources: { requests: { cpu: `${world.pods.reqCpuMilli[pod]}m` }, limits: { cpu: `${world.pods.limCpuMilli[pod]}m` } } }] },
+    metadata: {
+      name: world.pods.names[pod],
+      namespace: "default",
+      uid: `pod-${pod}`,
+      ownerReferences: [{ apiVersion: "apps/v1", kind, name: ownerName, uid: `owner-${ownerName}`, controller: true }],
+    },
+    spec: {
+      priority: world.pods.priority[pod],
+      containers: [
+        {
+          name: "app",
+          resources: { requests: { cpu: `${world.pods.reqCpuMilli[pod]}m` }, limits: { cpu: `${world.pods.limCpuMilli[pod]}m` } },
+        },
+      ],
+    },
   };
 }
 
@@ -89,9 +108,18 @@ describe("simulator parity: direct placement code vs mock vCenter + poller + ext
     mockNowMs = world.startMs;
     mock = await startMockVcenter({ scenario: mockScenarioOf(world) as never, clock: () => mockNowMs });
     const registry = new Registry();
-    const vcenter = configSchema.parse({ vcenter: { url: mock.url, username: "administrator@vsphere.local", password: "hvx-demo" } }).vcenter;
+    const vcenter = configSchema.parse({
+      vcenter: { url: mock.url, username: "administrator@vsphere.local", password: "hvx-demo" },
+    }).vcenter;
     const parts = buildVcenterParts({ vcenter, log: silentLogger(), registry });
-    poller = new VcenterPoller({ vcenter, maxMetricAgeSeconds: 120, log: silentLogger(), ...parts, clock: () => mockNowMs, random: () => 0.5 });
+    poller = new VcenterPoller({
+      vcenter,
+      maxMetricAgeSeconds: 120,
+      log: silentLogger(),
+      ...parts,
+      clock: () => mockNowMs,
+      random: () => 0.5,
+    });
     const handlers = createExtenderHandlers({
       source: poller,
       policy,
@@ -113,7 +141,11 @@ describe("simulator parity: direct placement code vs mock vCenter + poller + ext
   });
 
   const post = async (verb: string, body: unknown) => {
-    const res = await fetch(`${base}/${verb}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const res = await fetch(`${base}/${verb}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
     expect(res.status, verb).to.equal(200);
     return (await res.json()) as Record<string, unknown>;
   };
@@ -126,7 +158,12 @@ describe("simulator parity: direct placement code vs mock vCenter + poller + ext
     for (const d of decisions) {
       if (d.observation === undefined) {
         // before the first sample the two paths know different things (no inventory vs no metrics): replay only the tie-break
-        if (d.passed.length > 0) selectHost(d.passed.map((_, i) => i), d.passed.map((_, i) => d.defaultScores[i]! + d.extenderScores[i]! * HVX_EXTENDER_WEIGHT * 10), rng);
+        if (d.passed.length > 0)
+          selectHost(
+            d.passed.map((_, i) => i),
+            d.passed.map((_, i) => d.defaultScores[i]! + d.extenderScores[i]! * HVX_EXTENDER_WEIGHT * 10),
+            rng,
+          );
         continue;
       }
       if (d.observation.step !== loadedStep) {
@@ -143,10 +180,23 @@ describe("simulator parity: direct placement code vs mock vCenter + poller + ext
       if (passed.length < d.feasible.length) rejectedSomewhere++;
       let chosen: string | undefined;
       if (passed.length > 0) {
-        const prioritized = (await post("prioritize", { Pod: wirePod(world, d.pod), Nodes: null, NodeNames: passed })) as unknown as Array<{ Host: string; Score: number }>;
-        expect(prioritized.map((p) => p.Score), `step ${d.step} pod ${d.pod}: prioritize`).to.deep.equal(d.extenderScores);
+        const prioritized = (await post("prioritize", { Pod: wirePod(world, d.pod), Nodes: null, NodeNames: passed })) as unknown as Array<{
+          Host: string;
+          Score: number;
+        }>;
+        expect(
+          prioritized.map((p) => p.Score),
+          `step ${d.step} pod ${d.pod}: prioritize`,
+        ).to.deep.equal(d.extenderScores);
         const scores = prioritized.map((p, i) => d.defaultScores[i]! + p.Score * HVX_EXTENDER_WEIGHT * 10);
-        chosen = passed[selectHost(passed.map((_, i) => i), scores, rng)];
+        chosen =
+          passed[
+            selectHost(
+              passed.map((_, i) => i),
+              scores,
+              rng,
+            )
+          ];
       }
       expect(chosen, `step ${d.step} pod ${d.pod}: placement`).to.equal(d.chosen);
       compared++;

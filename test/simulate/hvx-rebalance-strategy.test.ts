@@ -13,12 +13,26 @@ const EAGER: SimRebalancePolicy = { ...PRODUCTION, hotForMinutes: 2, hotHostBrak
 describe("hvx+rebalance strategy", function () {
   this.timeout(60_000);
   // Host 0's three noisy VMs idle, then burst to 100 % for an hour: pods placed there while it was cool end up on a hot host.
-  const bursting = { noisyVms: [{ hosts: [0], perHost: 3, vcpus: 8, memoryGiB: 16, cpu: { mean: 5, burst: { perHour: 4, minutes: 60, peak: 100 } } }] };
+  const bursting = {
+    noisyVms: [{ hosts: [0], perHost: 3, vcpus: 8, memoryGiB: 16, cpu: { mean: 5, burst: { perHour: 4, minutes: 60, peak: 100 } } }],
+  };
   const world = buildWorld(smallScenario(bursting));
-  const run = (strategy: "hvx" | "hvx+rebalance", rebalance: SimRebalancePolicy = EAGER, w = world) => simulateStrategy({ world: w, strategy, seed: 5, policy, rebalance });
+  const run = (strategy: "hvx" | "hvx+rebalance", rebalance: SimRebalancePolicy = EAGER, w = world) =>
+    simulateStrategy({ world: w, strategy, seed: 5, policy, rebalance });
 
   it("takes production's rebalance keys and the admission brake from the config", () => {
-    expect(PRODUCTION).to.deep.equal({ enabled: false, dryRun: true, intervalSeconds: 60, leaseDurationSeconds: 15, hotForMinutes: 10, maxEvictionsPerCycle: 2, maxEvictionsPerHour: 20, evictLocalStorage: false, hotHostBrakePercent: 25, hysteresisPercent: 10 });
+    expect(PRODUCTION).to.deep.equal({
+      enabled: false,
+      dryRun: true,
+      intervalSeconds: 60,
+      leaseDurationSeconds: 15,
+      hotForMinutes: 10,
+      maxEvictionsPerCycle: 2,
+      maxEvictionsPerHour: 20,
+      evictLocalStorage: false,
+      hotHostBrakePercent: 25,
+      hysteresisPercent: 10,
+    });
   });
 
   it("given a chronically hot host and room elsewhere, evicts, and every evicted pod is placed again", () => {

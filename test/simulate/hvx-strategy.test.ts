@@ -28,7 +28,11 @@ function setup(record?: (d: HvxDecision) => void) {
   const world = buildWorld(smallScenario());
   const state = new RunState(world);
   const ring = new ObservationRing(world, world.lagSteps);
-  const strategy = hvxStrategy({ world, state, ring, rng: mulberry32(1), evictPod: () => undefined }, productionPolicy(), record ? { record } : {});
+  const strategy = hvxStrategy(
+    { world, state, ring, rng: mulberry32(1), evictPod: () => undefined },
+    productionPolicy(),
+    record ? { record } : {},
+  );
   return { world, state, ring, strategy };
 }
 
@@ -96,7 +100,9 @@ describe("hvxStrategy: predicted heat learnt from its own samples", () => {
     const state = new RunState(world);
     const ring = new ObservationRing(world, world.lagSteps);
     const policy = { ...productionPolicy(), prediction: { enabled, horizonHours: 24, filter: false } };
-    const strategy = hvxStrategy({ world, state, ring, rng: mulberry32(1), evictPod: () => undefined }, policy, { record: (d) => decisions.push(d) });
+    const strategy = hvxStrategy({ world, state, ring, rng: mulberry32(1), evictPod: () => undefined }, policy, {
+      record: (d) => decisions.push(d),
+    });
     const last = 14;
     for (let step = 0; step <= last; step++) {
       observe(world, ring, state, step, step < 10 ? [1] : [], 3000);

@@ -1,7 +1,12 @@
 import { expect } from "chai";
 import { choosePodsToEvict, rankForEviction, type EvictionCandidate } from "../../src/simulate/kubelet-eviction.js";
 
-const pod = (p: number, usageMiB: number, requestMiB: number, priority = 0): EvictionCandidate => ({ pod: p, usageMiB, requestMiB, priority });
+const pod = (p: number, usageMiB: number, requestMiB: number, priority = 0): EvictionCandidate => ({
+  pod: p,
+  usageMiB,
+  requestMiB,
+  priority,
+});
 
 describe("rankForEviction (kubelet rankMemoryPressure)", () => {
   const cases: Array<{ name: string; pods: EvictionCandidate[]; want: number[] }> = [

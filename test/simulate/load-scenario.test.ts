@@ -11,20 +11,45 @@ describe("parseScenario / loadScenario", () => {
     it(`bundled ${file} is valid`, () => expect(loadScenario(join(SCENARIOS, file)).name).to.equal(file.replace(".yaml", "")));
   }
   it("bundles exactly the four scenarios of the issue", () => {
-    expect(readdirSync(SCENARIOS).sort()).to.include.members(["diurnal-correlated.yaml", "noisy-neighbours.yaml", "steady.yaml", "vmotion-storm.yaml"]);
+    expect(readdirSync(SCENARIOS).sort()).to.include.members([
+      "diurnal-correlated.yaml",
+      "noisy-neighbours.yaml",
+      "steady.yaml",
+      "vmotion-storm.yaml",
+    ]);
   });
   const bad: Array<{ name: string; text: string; want: RegExp }> = [
     { name: "not YAML", text: "a: [", want: /not valid YAML/ },
     { name: "not a mapping", text: "- 1", want: /\(top level\)/ },
-    { name: "missing hosts", text: "name: x\ndurationHours: 1\nnodeVms: {perHost: 1, vcpus: 1, memoryGiB: 1}\nworkloads: []", want: /hosts: Required/ },
+    {
+      name: "missing hosts",
+      text: "name: x\ndurationHours: 1\nnodeVms: {perHost: 1, vcpus: 1, memoryGiB: 1}\nworkloads: []",
+      want: /hosts: Required/,
+    },
     { name: "unknown key (typo)", text: "name: x\ndurationHours: 1\nhost: {}\n", want: /Unrecognized key/ },
-    { name: "maintenance of a host that does not exist", text: minimal("maintenance: [{host: 9, startMinute: 0, durationMinutes: 5}]"), want: /maintenance.0.host: no host 9/ },
+    {
+      name: "maintenance of a host that does not exist",
+      text: minimal("maintenance: [{host: 9, startMinute: 0, durationMinutes: 5}]"),
+      want: /maintenance.0.host: no host 9/,
+    },
     { name: "request above limit", text: minimal("", "cpuRequestMilli: 3000"), want: /requests must not exceed limits/ },
     { name: "the vSphere 7 DRS score model (not modelled)", text: minimal("drs: {enabled: true, model: vm-score}"), want: /drs.model/ },
-    { name: "a noisy VM group with both cpu and trace", text: minimal("noisyVms: [{vcpus: 2, memoryGiB: 2, cpu: {mean: 1}, trace: {dir: t}}]"), want: /noisyVms.0: give exactly one of cpu and trace/ },
-    { name: "a noisy VM group with neither cpu nor trace", text: minimal("noisyVms: [{vcpus: 2, memoryGiB: 2}]"), want: /noisyVms.0: give exactly one of cpu and trace/ },
+    {
+      name: "a noisy VM group with both cpu and trace",
+      text: minimal("noisyVms: [{vcpus: 2, memoryGiB: 2, cpu: {mean: 1}, trace: {dir: t}}]"),
+      want: /noisyVms.0: give exactly one of cpu and trace/,
+    },
+    {
+      name: "a noisy VM group with neither cpu nor trace",
+      text: minimal("noisyVms: [{vcpus: 2, memoryGiB: 2}]"),
+      want: /noisyVms.0: give exactly one of cpu and trace/,
+    },
     { name: "a DRS migration threshold outside 1..5", text: minimal("drs: {migrationThreshold: 6}"), want: /drs.migrationThreshold/ },
-    { name: "unknown CPU shares level", text: minimal("noisyVms: [{vcpus: 2, memoryGiB: 2, cpu: {mean: 1}, cpuAllocation: {shares: huge}}]"), want: /noisyVms.0.cpuAllocation.shares/ },
+    {
+      name: "unknown CPU shares level",
+      text: minimal("noisyVms: [{vcpus: 2, memoryGiB: 2, cpu: {mean: 1}, cpuAllocation: {shares: huge}}]"),
+      want: /noisyVms.0.cpuAllocation.shares/,
+    },
   ];
   for (const c of bad) {
     it(`given ${c.name}, throws a ScenarioError naming the problem`, () => {

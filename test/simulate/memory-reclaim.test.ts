@@ -35,7 +35,8 @@ describe("memStateIndex", () => {
     { free: 319, minFree: 1000, want: "low" },
     { free: 100, minFree: 1000, want: "low" },
   ];
-  for (const c of cases) it(`free ${c.free} of minFree ${c.minFree} is ${c.want}`, () => expect(MEM_STATES[memStateIndex(c.free, c.minFree)]).to.equal(c.want));
+  for (const c of cases)
+    it(`free ${c.free} of minFree ${c.minFree} is ${c.want}`, () => expect(MEM_STATES[memStateIndex(c.free, c.minFree)]).to.equal(c.want));
 });
 
 describe("reclaimHostMemory", () => {

@@ -4,12 +4,36 @@ import { ScenarioError } from "../../src/simulate/scenario-error.js";
 
 describe("parseSimulateArgs", () => {
   const ok = [
-    { name: "all three flags", argv: ["--scenario", "s.yaml", "--seed", "42", "--out", "o"], want: { scenarioPath: "s.yaml", seed: 42, outDir: "o", drs: "both" } },
-    { name: "a leading `simulate` and --flag=value", argv: ["simulate", "--scenario=s.yaml", "--seed=3"], want: { scenarioPath: "s.yaml", seed: 3, outDir: "simulation-out", drs: "both" } },
-    { name: "defaults: seed 1", argv: ["--scenario", "s.yaml"], want: { scenarioPath: "s.yaml", seed: 1, outDir: "simulation-out", drs: "both" } },
-    { name: "an hvx config file", argv: ["--scenario", "s.yaml", "--config", "c.yaml"], want: { scenarioPath: "s.yaml", seed: 1, outDir: "simulation-out", configPath: "c.yaml", drs: "both" } },
-    { name: "--drs on", argv: ["--scenario", "s.yaml", "--drs", "on"], want: { scenarioPath: "s.yaml", seed: 1, outDir: "simulation-out", drs: "on" } },
-    { name: "--drs=off", argv: ["--scenario", "s.yaml", "--drs=off"], want: { scenarioPath: "s.yaml", seed: 1, outDir: "simulation-out", drs: "off" } },
+    {
+      name: "all three flags",
+      argv: ["--scenario", "s.yaml", "--seed", "42", "--out", "o"],
+      want: { scenarioPath: "s.yaml", seed: 42, outDir: "o", drs: "both" },
+    },
+    {
+      name: "a leading `simulate` and --flag=value",
+      argv: ["simulate", "--scenario=s.yaml", "--seed=3"],
+      want: { scenarioPath: "s.yaml", seed: 3, outDir: "simulation-out", drs: "both" },
+    },
+    {
+      name: "defaults: seed 1",
+      argv: ["--scenario", "s.yaml"],
+      want: { scenarioPath: "s.yaml", seed: 1, outDir: "simulation-out", drs: "both" },
+    },
+    {
+      name: "an hvx config file",
+      argv: ["--scenario", "s.yaml", "--config", "c.yaml"],
+      want: { scenarioPath: "s.yaml", seed: 1, outDir: "simulation-out", configPath: "c.yaml", drs: "both" },
+    },
+    {
+      name: "--drs on",
+      argv: ["--scenario", "s.yaml", "--drs", "on"],
+      want: { scenarioPath: "s.yaml", seed: 1, outDir: "simulation-out", drs: "on" },
+    },
+    {
+      name: "--drs=off",
+      argv: ["--scenario", "s.yaml", "--drs=off"],
+      want: { scenarioPath: "s.yaml", seed: 1, outDir: "simulation-out", drs: "off" },
+    },
   ];
   for (const c of ok) it(`given ${c.name}, parses`, () => expect(parseSimulateArgs(c.argv)).to.deep.equal(c.want));
   const bad = [

@@ -11,7 +11,10 @@ import { runSimulation, simulateRuns, summaryOf } from "../../src/simulate/run-s
 import { writtenFilesMessage } from "../../src/simulate/written-files-message.js";
 import { smallScenario } from "./fixtures.js";
 
-function report(config = { thresholds: parseConfig(undefined).thresholds, changes: [] as ReturnType<typeof configChanges> }, path?: string): string {
+function report(
+  config = { thresholds: parseConfig(undefined).thresholds, changes: [] as ReturnType<typeof configChanges> },
+  path?: string,
+): string {
   const world = buildWorld(smallScenario());
   const runs = simulateRuns(world, 3);
   return renderReport(world, 3, runs, summaryOf(world, 3, runs), "small.yaml", { ...config, ...(path !== undefined ? { path } : {}) });
@@ -22,20 +25,39 @@ describe("renderReport", () => {
   const section = (title: string) => text.indexOf(`## ${title}`);
 
   it("opens with what the figures mean, the thresholds, the configuration and the model's limits, before the results", () => {
-    const order = ["What the figures mean", "Thresholds used", "hvx configuration used", "What the model does not do", "Results", "Charts"].map(section);
+    const order = [
+      "What the figures mean",
+      "Thresholds used",
+      "hvx configuration used",
+      "What the model does not do",
+      "Results",
+      "Charts",
+    ].map(section);
     for (const i of order) expect(i).to.be.greaterThan(0);
     expect([...order].sort((a, b) => a - b)).to.deep.equal(order);
   });
 
   it("defines contended, severe, p99 VM ready, cascade and says why 5 % is not hvx's rejection threshold", () => {
-    for (const phrase of ["**Contended pod-hours**", "own CPU ready time was >= 5 % per vCPU", "**Severe pod-hours**", ">= 10 %", "**p99 VM ready %**", "**Longest cascade**", "within 5 min", "**Host-contended pod-hours**", "Why 5 % and not hvx's rejection threshold", "`thresholds.cpuReadyPercent` (10 % in this run)"]) {
+    for (const phrase of [
+      "**Contended pod-hours**",
+      "own CPU ready time was >= 5 % per vCPU",
+      "**Severe pod-hours**",
+      ">= 10 %",
+      "**p99 VM ready %**",
+      "**Longest cascade**",
+      "within 5 min",
+      "**Host-contended pod-hours**",
+      "Why 5 % and not hvx's rejection threshold",
+      "`thresholds.cpuReadyPercent` (10 % in this run)",
+    ]) {
       expect(text, phrase).to.contain(phrase);
     }
   });
 
   it("names what is not modelled: the descheduler, vSphere 7's DRS score, the all-rejected valve and observe mode", () => {
     const limits = text.slice(section("What the model does not do"), section("Results"));
-    for (const phrase of ["no descheduler", "not vSphere 7's VM DRS score", "filter.whenAllRejected", "mode: observe"]) expect(limits, phrase).to.contain(phrase);
+    for (const phrase of ["no descheduler", "not vSphere 7's VM DRS score", "filter.whenAllRejected", "mode: observe"])
+      expect(limits, phrase).to.contain(phrase);
   });
 
   it("gives every strategy with DRS off and with DRS on, then compares the two", () => {
@@ -70,7 +92,10 @@ describe("headlineTable", () => {
     const f = { ...strategies.hvx!, balloonGiBSeconds: 9000, swapGiBSeconds: 360 };
     const rows = headlineTable({ ...strategies, hvx: f });
     expect(rows[0]).to.contain("balloon GiB-hours").and.contain("swap GiB-hours");
-    const cells = rows.find((r) => r.startsWith("| hvx |"))!.split("|").map((c) => c.trim());
+    const cells = rows
+      .find((r) => r.startsWith("| hvx |"))!
+      .split("|")
+      .map((c) => c.trim());
     expect(cells[5]).to.equal("2.5");
     expect(cells[6]).to.equal("0.1");
   });
@@ -80,13 +105,22 @@ describe("configChanges", () => {
   const defaults = parseConfig(undefined);
   const cases = [
     { name: "the defaults", config: {}, want: [] },
-    { name: "one threshold", config: { thresholds: { cpuReadyPercent: 8 } }, want: [{ key: "thresholds.cpuReadyPercent", value: "8", defaultValue: "10" }] },
+    {
+      name: "one threshold",
+      config: { thresholds: { cpuReadyPercent: 8 } },
+      want: [{ key: "thresholds.cpuReadyPercent", value: "8", defaultValue: "10" }],
+    },
     { name: "a value equal to its default", config: { thresholds: { cpuReadyPercent: 10 } }, want: [] },
   ];
-  for (const c of cases) it(`given ${c.name}, lists ${c.want.length} change(s)`, () => expect(configChanges(parseConfig(stringify(c.config)), defaults)).to.deep.equal(c.want));
+  for (const c of cases)
+    it(`given ${c.name}, lists ${c.want.length} change(s)`, () =>
+      expect(configChanges(parseConfig(stringify(c.config)), defaults)).to.deep.equal(c.want));
 
   it("never shows a password", () => {
-    const changes = configChanges(parseConfig(stringify({ vcenter: { url: "https://vc.example", username: "u", password: "s3cret-pw" } })), defaults);
+    const changes = configChanges(
+      parseConfig(stringify({ vcenter: { url: "https://vc.example", username: "u", password: "s3cret-pw" } })),
+      defaults,
+    );
     expect(JSON.stringify(changes)).to.not.contain("s3cret-pw");
     expect(changes.find((c) => c.key === "vcenter.password")?.value).to.match(/redacted/i);
   });

@@ -65,7 +65,12 @@ describe("hvx's cluster view and the bind latency", () => {
   it("with a latency of 0, shows it at once; a pod that leaves before it is seen never shows", () => {
     const instant = new SimClusterView(buildWorld(smallScenario({ bindLatencySeconds: 0 })), world.startMs);
     instant.bind(0, 1, t0);
-    expect(instant.current(t0).podsByNode.get(world.nodes.names[1]!)?.map((p) => p.uid)).to.deep.equal(["pod-0"]);
+    expect(
+      instant
+        .current(t0)
+        .podsByNode.get(world.nodes.names[1]!)
+        ?.map((p) => p.uid),
+    ).to.deep.equal(["pod-0"]);
     const lagging = new SimClusterView(world, world.startMs);
     lagging.bind(1, 2, t0);
     lagging.unbind(1, 2);

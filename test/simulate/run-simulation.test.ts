@@ -8,7 +8,23 @@ import { ConfigError } from "../../src/config/index.js";
 import { renderFiles, runSimulation, simulateAll, simulateRuns, summaryOf } from "../../src/simulate/run-simulation.js";
 import { smallScenario } from "./fixtures.js";
 
-const SUMMARY_KEYS = ["contendedPodSeconds", "severeContendedPodSeconds", "hostContendedPodSeconds", "p99VmReadyPercent", "balloonGiBSeconds", "swapGiBSeconds", "evictions", "pendingPods", "placedPods", "meanHostCpuUtilPercent", "vmotions", "hvxEvictions", "podHours", "skippedTraceRows", "fromDay2"];
+const SUMMARY_KEYS = [
+  "contendedPodSeconds",
+  "severeContendedPodSeconds",
+  "hostContendedPodSeconds",
+  "p99VmReadyPercent",
+  "balloonGiBSeconds",
+  "swapGiBSeconds",
+  "evictions",
+  "pendingPods",
+  "placedPods",
+  "meanHostCpuUtilPercent",
+  "vmotions",
+  "hvxEvictions",
+  "podHours",
+  "skippedTraceRows",
+  "fromDay2",
+];
 
 function render(seed: number): Record<string, string> {
   const world = buildWorld(smallScenario());
@@ -62,7 +78,13 @@ describe("runSimulation", () => {
   it("given the same seed twice, writes identical summary, report and charts, byte for byte", () => {
     const a = render(7);
     const b = render(7);
-    expect(Object.keys(a).sort()).to.deep.equal(["cumulative-contention.svg", "host-ready.svg", "report.md", "strategies.svg", "summary.json"]);
+    expect(Object.keys(a).sort()).to.deep.equal([
+      "cumulative-contention.svg",
+      "host-ready.svg",
+      "report.md",
+      "strategies.svg",
+      "summary.json",
+    ]);
     for (const file of Object.keys(a)) expect(b[file], file).to.equal(a[file]);
   });
 
@@ -115,7 +137,13 @@ describe("runSimulation", () => {
     writeFileSync(scenarioPath, stringify(smallScenario()));
     const out = join(dir, "out");
     const summary = await runSimulation({ scenarioPath, seed: 5, outDir: out });
-    expect(readdirSync(out).sort()).to.deep.equal(["cumulative-contention.svg", "host-ready.svg", "report.md", "strategies.svg", "summary.json"]);
+    expect(readdirSync(out).sort()).to.deep.equal([
+      "cumulative-contention.svg",
+      "host-ready.svg",
+      "report.md",
+      "strategies.svg",
+      "summary.json",
+    ]);
     expect(JSON.parse(readFileSync(join(out, "summary.json"), "utf8"))).to.deep.equal(JSON.parse(JSON.stringify(summary)));
     expect(readFileSync(join(out, "host-ready.svg"), "utf8")).to.match(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     expect(readFileSync(join(out, "report.md"), "utf8")).to.contain("| hvx |");

@@ -13,7 +13,16 @@ describe("simulateStrategy", () => {
       smallScenario({
         oversell: { cpuRatio: 1, memoryRatio: 1 },
         workloads: [
-          { name: "hog", replicas: 40, cpuRequestMilli: 100, cpuLimitMilli: 500, memoryRequestMiB: 1024, memoryLimitMiB: 8192, cpu: { mean: 100 }, memory: { meanMiB: 7000 } },
+          {
+            name: "hog",
+            replicas: 40,
+            cpuRequestMilli: 100,
+            cpuLimitMilli: 500,
+            memoryRequestMiB: 1024,
+            memoryLimitMiB: 8192,
+            cpu: { mean: 100 },
+            memory: { meanMiB: 7000 },
+          },
         ],
       }),
     );
@@ -48,7 +57,18 @@ describe("simulateStrategy", () => {
   it("given pods that fit nowhere, they stay pending and are counted", () => {
     const world = buildWorld(
       smallScenario({
-        workloads: [{ name: "huge", replicas: 3, cpuRequestMilli: 64_000, cpuLimitMilli: 64_000, memoryRequestMiB: 10, memoryLimitMiB: 10, cpu: { mean: 1 }, memory: { meanMiB: 1 } }],
+        workloads: [
+          {
+            name: "huge",
+            replicas: 3,
+            cpuRequestMilli: 64_000,
+            cpuLimitMilli: 64_000,
+            memoryRequestMiB: 10,
+            memoryLimitMiB: 10,
+            cpu: { mean: 1 },
+            memory: { meanMiB: 1 },
+          },
+        ],
       }),
     );
     const r = simulateStrategy({ world, strategy: "hvx", seed: 1, policy });

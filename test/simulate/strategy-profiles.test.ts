@@ -9,7 +9,13 @@ import { vmLoadAwareStrategy } from "../../src/simulate/vm-load-aware-strategy.j
 import { smallScenario } from "./fixtures.js";
 
 function depsOf(world: World): StrategyDeps {
-  return { world, state: new RunState(world), ring: new ObservationRing(world, world.lagSteps), rng: mulberry32(1), evictPod: () => undefined };
+  return {
+    world,
+    state: new RunState(world),
+    ring: new ObservationRing(world, world.lagSteps),
+    rng: mulberry32(1),
+    evictPod: () => undefined,
+  };
 }
 
 /** First pod of the workload named `name` (index in world.pods). */

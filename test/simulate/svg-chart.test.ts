@@ -36,7 +36,13 @@ describe("renderLineChart / renderPanelChart", () => {
     const svg = renderPanelChart({
       title: "t",
       panels: [
-        { unit: "pod-hours", groups: [{ label: "x", values: [1, 2, 3] }, { label: "y", values: [0, 0, 0] }] },
+        {
+          unit: "pod-hours",
+          groups: [
+            { label: "x", values: [1, 2, 3] },
+            { label: "y", values: [0, 0, 0] },
+          ],
+        },
         { unit: "%", groups: [{ label: "z", values: [0, 0.5, 0] }] },
         { unit: "evictions", groups: [{ label: "e", values: [0, 0, 0] }] },
       ],
@@ -49,12 +55,25 @@ describe("renderLineChart / renderPanelChart", () => {
     expect(svg).to.not.contain(">y</text>");
   });
   it("given only zeros, says so instead of drawing empty panels", () => {
-    const svg = renderPanelChart({ title: "t", panels: [{ unit: "pods", groups: [{ label: "p", values: [0, 0] }] }], seriesNames: ["a", "b"] });
+    const svg = renderPanelChart({
+      title: "t",
+      panels: [{ unit: "pods", groups: [{ label: "p", values: [0, 0] }] }],
+      seriesNames: ["a", "b"],
+    });
     expect(svg).to.contain("every figure is 0");
     expect(svg).to.not.contain(">pods</text>");
   });
   it("puts the threshold label in the right margin, outside the plot, and moves the legend clear of it", () => {
-    const spec = { title: "t", xLabel: "h", yLabel: "%", xOf: (i: number) => i, series: [{ name: "one", values: [0, 100] }, { name: "two", values: [0, 1] }] };
+    const spec = {
+      title: "t",
+      xLabel: "h",
+      yLabel: "%",
+      xOf: (i: number) => i,
+      series: [
+        { name: "one", values: [0, 100] },
+        { name: "two", values: [0, 1] },
+      ],
+    };
     // A threshold near the top of the axis lands where the legend would start.
     const svg = renderLineChart({ ...spec, threshold: { value: 95, label: "limit" } });
     const label = /<text x="([\d.]+)" y="([\d.]+)" fill="#666">limit<\/text>/.exec(svg);

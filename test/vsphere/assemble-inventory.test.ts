@@ -2,11 +2,18 @@ import { expect } from "chai";
 import { assembleInventory, toConnectionState, type PolledHost } from "../../src/vsphere/assemble-inventory.js";
 import type { EntitySample } from "../../src/vsphere/perf-samples.js";
 
-const sample = (values: Record<string, number>): EntitySample => ({ sampledAtMs: 1000, intervalS: 20, values: new Map(Object.entries(values)) });
+const sample = (values: Record<string, number>): EntitySample => ({
+  sampledAtMs: 1000,
+  intervalS: 20,
+  values: new Map(Object.entries(values)),
+});
 const host = (id: string, vms: PolledHost["vms"]): PolledHost => ({
   host: { host: id, name: `esx-${id}`, connection_state: "CONNECTED", power_state: "POWERED_ON" },
   clusterName: "prod-a",
-  summary: { hardware: { numCpuCores: 8, cpuMhz: 2600, memorySize: 64 * 1024 ** 3 }, runtime: { inMaintenanceMode: true, connectionState: "connected" } },
+  summary: {
+    hardware: { numCpuCores: 8, cpuMhz: 2600, memorySize: 64 * 1024 ** 3 },
+    runtime: { inMaintenanceMode: true, connectionState: "connected" },
+  },
   vms,
 });
 
@@ -68,7 +75,13 @@ describe("assembleInventory", () => {
 
   it("given a VM listed under two hosts mid-vMotion, keeps it once, on the last host", () => {
     const vm = { vm: "vm-9", name: "w9", power_state: "POWERED_ON", cpu_count: 2, memory_size_MiB: 1024 };
-    const v = assembleInventory({ hosts: [host("host-1", [vm]), host("host-2", [vm])], samples: new Map(), biosUuids: new Map(), memStateScale: "five", polledAtMs: 0 });
+    const v = assembleInventory({
+      hosts: [host("host-1", [vm]), host("host-2", [vm])],
+      samples: new Map(),
+      biosUuids: new Map(),
+      memStateScale: "five",
+      polledAtMs: 0,
+    });
     expect(v.vms.get("vm-9")?.hostId).to.equal("host-2");
     expect(v.hosts.get("host-1")?.vmIds).to.deep.equal([]);
     expect(v.hosts.get("host-2")?.vmIds).to.deep.equal(["vm-9"]);
@@ -82,5 +95,6 @@ describe("toConnectionState", () => {
     { automation: "weird", vi: "disconnected", want: "DISCONNECTED" },
     { automation: "weird", vi: undefined, want: "NOT_RESPONDING" },
   ];
-  for (const c of cases) it(`given ${c.automation} / ${c.vi}, returns ${c.want}`, () => expect(toConnectionState(c.automation, c.vi)).to.equal(c.want));
+  for (const c of cases)
+    it(`given ${c.automation} / ${c.vi}, returns ${c.want}`, () => expect(toConnectionState(c.automation, c.vi)).to.equal(c.want));
 });

@@ -46,14 +46,25 @@ describe("AutomationClient", () => {
   });
 
   const errors: Array<{ name: string; reply: Reply; want: string }> = [
-    { name: "UNABLE_TO_ALLOCATE_RESOURCE as 500", reply: { status: 500, body: vapiError("UNABLE_TO_ALLOCATE_RESOURCE") }, want: "UNABLE_TO_ALLOCATE_RESOURCE" },
-    { name: "UNABLE_TO_ALLOCATE_RESOURCE as 400", reply: { status: 400, body: vapiError("UNABLE_TO_ALLOCATE_RESOURCE") }, want: "UNABLE_TO_ALLOCATE_RESOURCE" },
+    {
+      name: "UNABLE_TO_ALLOCATE_RESOURCE as 500",
+      reply: { status: 500, body: vapiError("UNABLE_TO_ALLOCATE_RESOURCE") },
+      want: "UNABLE_TO_ALLOCATE_RESOURCE",
+    },
+    {
+      name: "UNABLE_TO_ALLOCATE_RESOURCE as 400",
+      reply: { status: 400, body: vapiError("UNABLE_TO_ALLOCATE_RESOURCE") },
+      want: "UNABLE_TO_ALLOCATE_RESOURCE",
+    },
     { name: "SERVICE_UNAVAILABLE", reply: { status: 503, body: vapiError("SERVICE_UNAVAILABLE") }, want: "SERVICE_UNAVAILABLE" },
   ];
   for (const c of errors) {
     it(`given ${c.name}, throws VcenterHttpError keyed on error_type`, async () => {
       const f = fake(() => c.reply);
-      const err = await f.client.listVmsOnHost("host-1").then(() => undefined, (e: unknown) => e);
+      const err = await f.client.listVmsOnHost("host-1").then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(err).to.be.instanceOf(VcenterHttpError);
       expect((err as VcenterHttpError).errorType).to.equal(c.want);
       expect(f.logins()).to.equal(1);
@@ -63,7 +74,10 @@ describe("AutomationClient", () => {
   it("given a VM list, filters by host and keeps memory_size_MiB", async () => {
     const f = fake(() => ({
       status: 200,
-      body: [{ vm: "vm-1", name: "w1", power_state: "POWERED_ON", cpu_count: 4, memory_size_MiB: 16384 }, { vm: "vm-2", name: "w2", power_state: "POWERED_OFF" }],
+      body: [
+        { vm: "vm-1", name: "w1", power_state: "POWERED_ON", cpu_count: 4, memory_size_MiB: 16384 },
+        { vm: "vm-2", name: "w2", power_state: "POWERED_OFF" },
+      ],
     }));
     const vms = await f.client.listVmsOnHost("host-9");
     expect(f.calls[1]?.query).to.deep.equal({ hosts: ["host-9"] });
@@ -72,7 +86,11 @@ describe("AutomationClient", () => {
   });
 
   const uuids: Array<{ name: string; reply: Reply; want: string | undefined }> = [
-    { name: "an upper-case BIOS UUID, returns it in lower case", reply: { status: 200, body: { identity: { name: "w", bios_uuid: "4226ABCD-0000-1111-2222-333344445555" } } }, want: "4226abcd-0000-1111-2222-333344445555" },
+    {
+      name: "an upper-case BIOS UUID, returns it in lower case",
+      reply: { status: 200, body: { identity: { name: "w", bios_uuid: "4226ABCD-0000-1111-2222-333344445555" } } },
+      want: "4226abcd-0000-1111-2222-333344445555",
+    },
     { name: "no identity block, returns undefined", reply: { status: 200, body: { name: "w" } }, want: undefined },
     { name: "NOT_FOUND, returns undefined", reply: { status: 404, body: vapiError("NOT_FOUND") }, want: undefined },
   ];
@@ -86,7 +104,10 @@ describe("AutomationClient", () => {
 
   it("given a garbage body, throws a response error without the body", async () => {
     const f = fake(() => ({ status: 200, raw: '[{"host":"host-1","na' }));
-    const err = await f.client.listHosts().then(() => undefined, (e: unknown) => e);
+    const err = await f.client.listHosts().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).to.be.instanceOf(VcenterResponseError);
     expect((err as Error).message).to.not.include("host-1");
   });
@@ -94,7 +115,10 @@ describe("AutomationClient", () => {
   it("given refused credentials, throws an auth error without them", async () => {
     const send: VcenterSend = async () => reply({ status: 401, body: vapiError("UNAUTHENTICATED") });
     const client = new AutomationClient({ send, username: "admin", password: "hunter2-secret" });
-    const err = await client.listClusters().then(() => undefined, (e: unknown) => e);
+    const err = await client.listClusters().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).to.be.instanceOf(VcenterAuthError);
     expect((err as Error).message).to.not.include("hunter2-secret");
   });

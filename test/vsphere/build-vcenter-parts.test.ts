@@ -9,7 +9,11 @@ const vcenterOf = (vcenter: Record<string, unknown>) => configSchema.parse({ vce
 
 describe("buildVcenterParts", () => {
   const refusals: Array<{ name: string; vcenter: Record<string, unknown>; message: RegExp }> = [
-    { name: "given no vcenter.url, refuses with a config error naming the key", vcenter: { username: "u", password: "p" }, message: /vcenter\.url is required/ },
+    {
+      name: "given no vcenter.url, refuses with a config error naming the key",
+      vcenter: { username: "u", password: "p" },
+      message: /vcenter\.url is required/,
+    },
     {
       name: "given an unreadable vcenter.caFile, names the key and the error code",
       vcenter: { url: "https://vc.example:443", username: "u", password: "p", caFile: "/nonexistent/hvx-ca.pem" },
@@ -19,7 +23,10 @@ describe("buildVcenterParts", () => {
   for (const c of refusals) {
     it(c.name, () => {
       const registry = new Registry();
-      expect(() => buildVcenterParts({ vcenter: vcenterOf(c.vcenter), log: silentLogger(), registry })).to.throw(VcenterConfigError, c.message);
+      expect(() => buildVcenterParts({ vcenter: vcenterOf(c.vcenter), log: silentLogger(), registry })).to.throw(
+        VcenterConfigError,
+        c.message,
+      );
     });
   }
 

@@ -20,15 +20,30 @@ describe("counterName", () => {
 
 describe("buildCounterIndex", () => {
   const cases: Array<{ name: string; catalogue: PerfCounterInfo[]; lookup: string; want: number | undefined }> = [
-    { name: "given cpu.ready.summation = 12, maps it to 12", catalogue: [info(12, "cpu", "ready", "summation")], lookup: "cpu.ready.summation", want: 12 },
-    { name: "given another vCenter's key 11, maps it to 11", catalogue: [info(11, "cpu", "ready", "summation")], lookup: "cpu.ready.summation", want: 11 },
+    {
+      name: "given cpu.ready.summation = 12, maps it to 12",
+      catalogue: [info(12, "cpu", "ready", "summation")],
+      lookup: "cpu.ready.summation",
+      want: 12,
+    },
+    {
+      name: "given another vCenter's key 11, maps it to 11",
+      catalogue: [info(11, "cpu", "ready", "summation")],
+      lookup: "cpu.ready.summation",
+      want: 11,
+    },
     {
       name: "given several rollups, keeps them apart",
       catalogue: [info(2, "cpu", "usage", "average"), info(3, "cpu", "usage", "maximum")],
       lookup: "cpu.usage.maximum",
       want: 3,
     },
-    { name: "given a missing counter, has no key", catalogue: [info(2, "cpu", "usage", "average")], lookup: "mem.state.latest", want: undefined },
+    {
+      name: "given a missing counter, has no key",
+      catalogue: [info(2, "cpu", "usage", "average")],
+      lookup: "mem.state.latest",
+      want: undefined,
+    },
   ];
   for (const c of cases) it(c.name, () => expect(buildCounterIndex(c.catalogue).keyByName.get(c.lookup)).to.equal(c.want));
 

@@ -34,7 +34,10 @@ describe("MultiVcenterSource: two mock vCenters with overlapping ids", function 
   let pollers: VcenterPoller[] = [];
 
   function configFor(urls: string[]): Readonly<Config> {
-    const list = urls.map((url, i) => `{ name: vc0${i + 1}, url: "${url}", username: "${demo.credentials.username}", password: "${demo.credentials.password}" }`);
+    const list = urls.map(
+      (url, i) =>
+        `{ name: vc0${i + 1}, url: "${url}", username: "${demo.credentials.username}", password: "${demo.credentials.password}" }`,
+    );
     return parseConfig(`vcenters: [${list.join(", ")}]`);
   }
 
@@ -119,7 +122,10 @@ describe("MultiVcenterSource: two mock vCenters with overlapping ids", function 
   it("maps a BIOS UUID found in both vCenters (same VM name too) to no node, not even by name, and warns once", async () => {
     const warnings: unknown[] = [];
     const log = { ...silentLogger(), warn: (...args: unknown[]) => void warnings.push(args) } as unknown as Logger;
-    const clone: Scenario = { ...second, vms: second.vms.map((vm) => (vm.id === "vm-113" ? { ...vm, name: worker13.name, biosUuid: worker13.biosUuid! } : vm)) };
+    const clone: Scenario = {
+      ...second,
+      vms: second.vms.map((vm) => (vm.id === "vm-113" ? { ...vm, name: worker13.name, biosUuid: worker13.biosUuid! } : vm)),
+    };
     const { config, source } = await start([demo, clone], log);
     const view = source.latest();
     const ctx = { inventory: view, policy: config, nowMs: now.ms };

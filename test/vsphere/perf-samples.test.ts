@@ -16,7 +16,12 @@ const index = buildCounterIndex([
   info(7004, "cpu", "usage", "average"),
   info(7009, "mem", "state", "latest"),
 ]);
-const metric = (id: string, type: string, series: Array<[number, string, number[]]>, timestamp = "2026-11-29T10:00:20Z"): PerfEntityMetric => ({
+const metric = (
+  id: string,
+  type: string,
+  series: Array<[number, string, number[]]>,
+  timestamp = "2026-11-29T10:00:20Z",
+): PerfEntityMetric => ({
   _typeName: "PerfEntityMetric",
   entity: { _typeName: "ManagedObjectReference", type, value: id },
   sampleInfo: [{ timestamp, interval: 20 }],
@@ -26,7 +31,13 @@ const metric = (id: string, type: string, series: Array<[number, string, number[
 describe("indexPerfSamples", () => {
   it("given counter keys from the catalogue, names the values and keeps the aggregate instance only", () => {
     const out = indexPerfSamples(
-      [metric("vm-31", "VirtualMachine", [[7013, "", [1530]], [7013, "0", [900]], [7001, "", [2048]]])],
+      [
+        metric("vm-31", "VirtualMachine", [
+          [7013, "", [1530]],
+          [7013, "0", [900]],
+          [7001, "", [2048]],
+        ]),
+      ],
       index,
     );
     const s = out.get("vm-31");
@@ -57,7 +68,15 @@ describe("indexPerfSamples", () => {
   });
 
   it("maps named values to raw samples", () => {
-    const s = indexPerfSamples([metric("host-1", "HostSystem", [[7004, "", [2067]], [7009, "", [3]]])], index).get("host-1")!;
+    const s = indexPerfSamples(
+      [
+        metric("host-1", "HostSystem", [
+          [7004, "", [2067]],
+          [7009, "", [3]],
+        ]),
+      ],
+      index,
+    ).get("host-1")!;
     expect(toRawHostSample(s)).to.deep.equal({ sampledAtMs: s.sampledAtMs, cpuUsageFixed: 2067, memState: 3 });
     const v = indexPerfSamples([metric("vm-1", "VirtualMachine", [[7013, "", [400]]])], index).get("vm-1")!;
     expect(toRawVmSample(v)).to.deep.equal({ sampledAtMs: v.sampledAtMs, intervalS: 20, readyMs: 400 });

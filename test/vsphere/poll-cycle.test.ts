@@ -134,8 +134,10 @@ function fleet(opts: {
       queryPerf: async (specs: readonly PerfQuerySpec[]): Promise<PerfEntityMetric[]> => {
         const size = specs.reduce((n, s) => n + s.metricId.length, 0);
         perfSizes.push(size);
-            if (opts.maxMetrics !== undefined && size > opts.maxMetrics) {
-          throw new VcenterHttpError("vijson", "POST QueryPerf", 500, "RestrictedByAdministrator", { faultDetail: "vpxd.stats.maxQueryMetrics" });
+        if (opts.maxMetrics !== undefined && size > opts.maxMetrics) {
+          throw new VcenterHttpError("vijson", "POST QueryPerf", 500, "RestrictedByAdministrator", {
+            faultDetail: "vpxd.stats.maxQueryMetrics",
+          });
         }
         const owner = (s: PerfQuerySpec) => (s.entity.type === "HostSystem" ? s.entity.value : hostOfVm.get(s.entity.value));
         if (specs.some((s) => opts.failPerfFor?.includes(owner(s) ?? ""))) throw boom("POST QueryPerf");
@@ -197,19 +199,34 @@ describe("runPollCycle: one host's failure does not blind the fleet", () => {
   });
 
   it("given every host failing, fails the cycle (nothing new was learned)", async () => {
-    const err = await runPollCycle(fleet({ hosts, failSummary: ["host-1", "host-2", "host-3"] }).deps).then(() => undefined, (e: unknown) => e);
+    const err = await runPollCycle(fleet({ hosts, failSummary: ["host-1", "host-2", "host-3"] }).deps).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).to.be.instanceOf(VcenterHttpError);
   });
 
   it("given a refused login on one host's call, fails the whole cycle", async () => {
-    const err = await runPollCycle(fleet({ hosts, authFailOn: "host-2" }).deps).then(() => undefined, (e: unknown) => e);
+    const err = await runPollCycle(fleet({ hosts, authFailOn: "host-2" }).deps).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).to.be.instanceOf(VcenterAuthError);
   });
 
   it("given the host list failing, fails the cycle", async () => {
     const w = fleet({ hosts });
-    const deps = { ...w.deps, automation: { ...w.deps.automation, listHosts: async () => Promise.reject(new VcenterHttpError("automation", "GET /api/vcenter/host", 503, "SERVICE_UNAVAILABLE")) } };
-    const err = await runPollCycle(deps).then(() => undefined, (e: unknown) => e);
+    const deps = {
+      ...w.deps,
+      automation: {
+        ...w.deps.automation,
+        listHosts: async () => Promise.reject(new VcenterHttpError("automation", "GET /api/vcenter/host", 503, "SERVICE_UNAVAILABLE")),
+      },
+    };
+    const err = await runPollCycle(deps).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect((err as VcenterHttpError).status).to.equal(503);
   });
 });
@@ -256,7 +273,8 @@ describe("runPollCycle: vpxd.stats.maxQueryMetrics", () => {
       vijson: {
         ...w.deps.vijson,
         queryPerf: async (specs: readonly PerfQuerySpec[]) => {
-          if (specs.reduce((n, s) => n + s.metricId.length, 0) > 6) throw new VcenterHttpError("vijson", "POST QueryPerf", 500, "InvalidArgument", { faultDetail: "querySpec.size" });
+          if (specs.reduce((n, s) => n + s.metricId.length, 0) > 6)
+            throw new VcenterHttpError("vijson", "POST QueryPerf", 500, "InvalidArgument", { faultDetail: "querySpec.size" });
           return base(specs);
         },
       },
@@ -271,10 +289,19 @@ describe("runPollCycle: vpxd.stats.maxQueryMetrics", () => {
     const w = fleet({ hosts });
     const deps = {
       ...w.deps,
-      vijson: { ...w.deps.vijson, queryPerf: async () => Promise.reject(new VcenterHttpError("vijson", "POST QueryPerf", 500, "RestrictedByAdministrator", { faultDetail: "vpxd.other.limit" })) },
+      vijson: {
+        ...w.deps.vijson,
+        queryPerf: async () =>
+          Promise.reject(
+            new VcenterHttpError("vijson", "POST QueryPerf", 500, "RestrictedByAdministrator", { faultDetail: "vpxd.other.limit" }),
+          ),
+      },
     };
     const perfLimit = { maxMetrics: 256 };
-    const err = await runPollCycle({ ...deps, perfLimit }).then(() => undefined, (e: unknown) => e);
+    const err = await runPollCycle({ ...deps, perfLimit }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).to.be.instanceOf(VcenterHttpError);
     expect(perfLimit.maxMetrics).to.equal(256);
   });
@@ -295,7 +322,11 @@ describe("runPollCycle: one clock", () => {
 
   it("given CurrentTime failing, uses the last offset and says it was not measured", async () => {
     const w = fleet({ hosts: { "host-1": ["vm-1"] }, vcenterAheadMs: 600_000 });
-    const deps = { ...w.deps, vijson: { ...w.deps.vijson, currentTimeMs: async () => Promise.reject(new Error("down")) }, lastClockOffsetMs: 600_000 };
+    const deps = {
+      ...w.deps,
+      vijson: { ...w.deps.vijson, currentTimeMs: async () => Promise.reject(new Error("down")) },
+      lastClockOffsetMs: 600_000,
+    };
     const out = await runPollCycle(deps);
     expect(out.clockMeasured).to.equal(false);
     expect(out.view.hosts.get("host-1")!.metrics!.sampledAtMs).to.equal(w.sampleAtMs - 600_000);

@@ -43,16 +43,19 @@ describe("SessionKeeper", () => {
   it("given many concurrent calls rejected together, shares one re-login", async () => {
     const { k, counts } = keeper();
     await k.call(async (t) => t);
-    const outs = await Promise.all(
-      Array.from({ length: 5 }, () => k.call(async (t) => (t === "token-1" ? SESSION_REJECTED : t))),
-    );
+    const outs = await Promise.all(Array.from({ length: 5 }, () => k.call(async (t) => (t === "token-1" ? SESSION_REJECTED : t))));
     expect(outs).to.deep.equal(Array(5).fill("token-2"));
     expect(counts()).to.deep.equal({ logins: 2, relogins: 1 });
   });
 
   it("given a fresh session rejected again, throws an auth error instead of looping", async () => {
     const { k, counts } = keeper();
-    const err = await k.call(async () => SESSION_REJECTED).then(() => undefined, (e: unknown) => e);
+    const err = await k
+      .call(async () => SESSION_REJECTED)
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(err).to.be.instanceOf(VcenterAuthError);
     expect(counts().logins).to.equal(2);
   });
@@ -91,7 +94,12 @@ describe("SessionKeeper", () => {
     expect(attempts).to.equal(1);
     expect(refused).to.deep.equal(["vijson"]);
     open = false;
-    const err = await k.call(async (t) => t).then(() => undefined, (e: unknown) => e);
+    const err = await k
+      .call(async (t) => t)
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect((err as Error).message).to.match(/suspended/);
     expect(attempts).to.equal(1);
     expect(refused).to.deep.equal(["vijson"]);

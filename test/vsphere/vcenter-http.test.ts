@@ -79,7 +79,10 @@ describe("createVcenterHttp", () => {
       path: "/sdk/vim25/8.0.1.0/SessionManager/SessionManager/Login",
       headers: { Authorization: `Basic ${SECRET_BASIC}`, "vmware-api-session-id": SECRET_TOKEN },
       body: { userName: "administrator@vsphere.local", password: "P@ssw0rd-never-leak" },
-    }).then(() => undefined, (e: unknown) => e);
+    }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     shut();
     expect(err).to.be.instanceOf(VcenterNetworkError);
     expect((err as Error).message).to.match(/no answer within 150 ms/);
@@ -92,8 +95,14 @@ describe("createVcenterHttp", () => {
     await close(server!);
     server = undefined;
     const { send, close: shut } = createVcenterHttp({ ...base, baseUrl: url });
-    const err = await send("automation", { method: "POST", path: "/api/session", headers: { Authorization: `Basic ${SECRET_BASIC}` } })
-      .then(() => undefined, (e: unknown) => e);
+    const err = await send("automation", {
+      method: "POST",
+      path: "/api/session",
+      headers: { Authorization: `Basic ${SECRET_BASIC}` },
+    }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     shut();
     expect(err).to.be.instanceOf(VcenterNetworkError);
     expect((err as VcenterNetworkError).code).to.equal("ECONNREFUSED");
@@ -124,7 +133,10 @@ describe("createVcenterHttp", () => {
     }
     it("given a self-signed certificate and no CA, refuses the connection", async () => {
       const { send, close: shut } = createVcenterHttp({ ...base, baseUrl: await serveTls() });
-      const err = await send("automation", { method: "GET", path: "/api/session" }).then(() => undefined, (e: unknown) => e);
+      const err = await send("automation", { method: "GET", path: "/api/session" }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       shut();
       expect(err).to.be.instanceOf(VcenterNetworkError);
     });
@@ -156,7 +168,9 @@ describe("createVcenterHttp", () => {
         err = e;
       }
       expect(err).to.be.instanceOf(VcenterConfigError);
-      expect((err as Error).message).to.match(c.want).and.not.include("pw@");
+      expect((err as Error).message)
+        .to.match(c.want)
+        .and.not.include("pw@");
     });
   }
 });

@@ -4,7 +4,14 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { expect } from "chai";
 import { Registry } from "prom-client";
-import { demoScenarioPath, generateScenario, loadScenario, startMockVcenter, type MockVcenterHandle, type Scenario } from "../../mocks/vcenter/index.js";
+import {
+  demoScenarioPath,
+  generateScenario,
+  loadScenario,
+  startMockVcenter,
+  type MockVcenterHandle,
+  type Scenario,
+} from "../../mocks/vcenter/index.js";
 import { configSchema } from "../../src/config/schema.js";
 import { createLogger, silentLogger, type Logger } from "../../src/observability/logger.js";
 import { assessHost } from "../../src/placement/assess-host.js";
@@ -63,7 +70,15 @@ function logSink(): { log: Logger; lines: () => Array<Record<string, unknown>> }
       done();
     },
   });
-  return { log: createLogger("debug", sink), lines: () => raw.join("").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Record<string, unknown>) };
+  return {
+    log: createLogger("debug", sink),
+    lines: () =>
+      raw
+        .join("")
+        .split("\n")
+        .filter((l) => l !== "")
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+  };
 }
 
 describe("VcenterPoller hardening against the mock vCenter", function () {
@@ -137,7 +152,10 @@ describe("VcenterPoller hardening against the mock vCenter", function () {
 
   describe("vpxd.stats.maxQueryMetrics", () => {
     it("given the setting at 64, reads it at start-up and never sends a larger QueryPerf", async () => {
-      r = await rig({ ...generateScenario({ hosts: 10, vmsPerHost: 20, seed: 3 }), advancedSettings: { "config.vpxd.stats.maxQueryMetrics": 64 } });
+      r = await rig({
+        ...generateScenario({ hosts: 10, vmsPerHost: 20, seed: 3 }),
+        advancedSettings: { "config.vpxd.stats.maxQueryMetrics": 64 },
+      });
       await r.poller.pollOnce();
       const stats = r.mock.controls.stats();
       expect(stats.maxMetricsInOneQuery).to.be.at.most(64).and.greaterThan(0);
@@ -195,7 +213,10 @@ describe("VcenterPoller hardening against the mock vCenter", function () {
     it("given a wrong password for 60 s of polling, tries at most one login per API, counts it and says so in /debug/hosts", async () => {
       r = await rig(demo, { vcenter: { password: "wrong-Pa55", pollIntervalSeconds: 5 } });
       for (let t = 0; t <= 60; t += 5) {
-        const err = await r.poller.pollOnce().then(() => undefined, (e: unknown) => e);
+        const err = await r.poller.pollOnce().then(
+          () => undefined,
+          (e: unknown) => e,
+        );
         expect(err, `t=${t}`).to.be.instanceOf(VcenterAuthError);
         r.now.ms += 5_000;
       }
@@ -261,7 +282,10 @@ describe("VcenterPoller hardening against the mock vCenter", function () {
       await r.poller.pollOnce();
       r.mock.controls.setFaults({ latencyMs: 1_500 });
       const started = Date.now();
-      const err = await r.poller.pollOnce().then(() => undefined, (e: unknown) => e);
+      const err = await r.poller.pollOnce().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(Date.now() - started).to.be.below(1_400);
       expect((err as Error).message).to.match(/no answer within 300 ms/);
       expect(r.poller.latest().hosts.size).to.equal(13);

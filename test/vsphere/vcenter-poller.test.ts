@@ -34,7 +34,10 @@ interface Rig {
   now: { ms: number };
 }
 
-async function rig(scenario: Scenario, opts: { vcenter?: Record<string, unknown>; log?: Logger; random?: () => number } = {}): Promise<Rig> {
+async function rig(
+  scenario: Scenario,
+  opts: { vcenter?: Record<string, unknown>; log?: Logger; random?: () => number } = {},
+): Promise<Rig> {
   const mock = await startMockVcenter({ scenario });
   const registry = new Registry();
   const now = { ms: Date.now() };
@@ -168,7 +171,10 @@ describe("VcenterPoller against the mock vCenter", function () {
     const intervalMs = r.poller.nextDelayMs();
     r.mock.controls.setFaults({ fixedStatus: 503 });
     r.now.ms += 20_000;
-    const err = await r.poller.pollOnce().then(() => undefined, (e: unknown) => e);
+    const err = await r.poller.pollOnce().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).to.be.instanceOf(VcenterHttpError);
     expect(r.poller.latest().hosts.size).to.equal(13);
     expect(r.poller.status().consecutiveFailures).to.equal(1);
@@ -192,7 +198,10 @@ describe("VcenterPoller against the mock vCenter", function () {
     await r.poller.pollOnce();
     r.mock.controls.setFaults({ malformedRate: 1 });
     r.mock.controls.expireAllSessions();
-    const err = await r.poller.pollOnce().then(() => undefined, (e: unknown) => e);
+    const err = await r.poller.pollOnce().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).to.be.instanceOf(VcenterResponseError);
     expect(r.poller.latest().hosts.size).to.equal(13);
     expect(await metricValue(r.registry, "hvx_vcenter_polls_total", { outcome: "failure", error_kind: "response" })).to.equal(1);
@@ -202,14 +211,22 @@ describe("VcenterPoller against the mock vCenter", function () {
     r = await rig(demo);
     await r.poller.pollOnce();
     await r.mock.close();
-    const err = await r.poller.pollOnce().then(() => undefined, (e: unknown) => e);
+    const err = await r.poller.pollOnce().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).to.be.instanceOf(VcenterNetworkError);
     expect((err as VcenterNetworkError).code).to.be.oneOf(["ECONNREFUSED", "ECONNRESET"]);
-    const again = await r.poller.pollOnce().then(() => undefined, (e: unknown) => e);
+    const again = await r.poller.pollOnce().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect((again as VcenterNetworkError).code).to.equal("ECONNREFUSED");
     expect(r.poller.status().consecutiveFailures).to.equal(2);
     expect(r.poller.latest().hosts.size).to.equal(13);
-    expect(await metricValue(r.registry, "hvx_vcenter_requests_total", { api: "automation", outcome: "network_error" })).to.be.greaterThan(0);
+    expect(await metricValue(r.registry, "hvx_vcenter_requests_total", { api: "automation", outcome: "network_error" })).to.be.greaterThan(
+      0,
+    );
   });
 
   it("given start(), polls at once; after stop(), schedules nothing more", async () => {
@@ -219,7 +236,8 @@ describe("VcenterPoller against the mock vCenter", function () {
     for (let i = 0; i < 100 && r.mock.controls.stats().requestsByRoute["GET /api/vcenter/cluster"] === undefined; i += 1) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    for (let i = 0; i < 100 && r.poller.status().lastSuccessMs === undefined; i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let i = 0; i < 100 && r.poller.status().lastSuccessMs === undefined; i += 1)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     expect(r.poller.latest().hosts.size).to.equal(13);
     await r.poller.stop();
     await new Promise((resolve) => setTimeout(resolve, 30));
@@ -247,7 +265,10 @@ describe("VcenterPoller against the mock vCenter", function () {
         log: silentLogger(),
         ...buildVcenterParts({ vcenter, log: silentLogger(), registry: new Registry() }),
       });
-      const err = await poller.pollOnce().then(() => undefined, (e: unknown) => e);
+      const err = await poller.pollOnce().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       await poller.stop();
       expect(err).to.be.instanceOf(VcenterAuthError);
       const everything = inspect(err, { depth: 20, showHidden: true }) + JSON.stringify(err) + String(poller.status().lastError);
@@ -261,8 +282,10 @@ describe("VcenterPoller against the mock vCenter", function () {
   it("given no credentials, refuses to start with a clear error", () => {
     const vcenter = configSchema.parse({ vcenter: { url: "http://127.0.0.1:1" } }).vcenter;
     const parts = buildVcenterParts({ vcenter, log: silentLogger(), registry: new Registry() });
-    expect(() => new VcenterPoller({ vcenter, maxMetricAgeSeconds: 120, log: silentLogger(), ...parts }))
-      .to.throw(VcenterConfigError, /credentials missing/);
+    expect(() => new VcenterPoller({ vcenter, maxMetricAgeSeconds: 120, log: silentLogger(), ...parts })).to.throw(
+      VcenterConfigError,
+      /credentials missing/,
+    );
   });
 
   it("never writes the password to the logs through expiry, failures and recovery", async () => {

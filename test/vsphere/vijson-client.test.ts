@@ -51,7 +51,9 @@ describe("VijsonClient", () => {
   ];
   for (const c of expiries) {
     it(`given ${c.name}, logs in again once and retries`, async () => {
-      const f = fake((_req, token) => (token === "s1" ? c.reply : { status: 200, body: { _typeName: "HostListSummary", hardware: { numCpuCores: 8 } } }));
+      const f = fake((_req, token) =>
+        token === "s1" ? c.reply : { status: 200, body: { _typeName: "HostListSummary", hardware: { numCpuCores: 8 } } },
+      );
       const summary = await f.client.hostSummary("host-16");
       expect(summary.hardware?.numCpuCores).to.equal(8);
       expect(f.logins()).to.equal(2);
@@ -60,7 +62,10 @@ describe("VijsonClient", () => {
 
   it("given another fault, throws VcenterHttpError named after the fault", async () => {
     const f = fake(() => ({ status: 500, body: fault("InvalidArgument") }));
-    const err = await f.client.queryPerf([]).then(() => undefined, (e: unknown) => e);
+    const err = await f.client.queryPerf([]).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).to.be.instanceOf(VcenterHttpError);
     expect((err as VcenterHttpError).errorType).to.equal("InvalidArgument");
   });
@@ -81,15 +86,29 @@ describe("VijsonClient", () => {
   });
 
   it("given InvalidLogin, throws an auth error without the password", async () => {
-    const f = fake(() => ({ status: 200 }), () => ({ status: 500, body: fault("InvalidLogin") }));
-    const err = await f.client.perfCounters().then(() => undefined, (e: unknown) => e);
+    const f = fake(
+      () => ({ status: 200 }),
+      () => ({ status: 500, body: fault("InvalidLogin") }),
+    );
+    const err = await f.client.perfCounters().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).to.be.instanceOf(VcenterAuthError);
     expect(JSON.stringify(err) + String(err)).to.not.include('"p"');
   });
 
   it("given a Login answer without the session header, throws a response error", async () => {
-    const f = fake(() => ({ status: 200 }), () => ({ status: 200, body: { _typeName: "UserSession" } }));
-    expect(await f.client.perfCounters().then(() => undefined, (e: unknown) => e)).to.be.instanceOf(VcenterResponseError);
+    const f = fake(
+      () => ({ status: 200 }),
+      () => ({ status: 200, body: { _typeName: "UserSession" } }),
+    );
+    expect(
+      await f.client.perfCounters().then(
+        () => undefined,
+        (e: unknown) => e,
+      ),
+    ).to.be.instanceOf(VcenterResponseError);
   });
 
   it("given QueryOptions, posts the name to the ServiceContent's setting manager and returns the OptionValues", async () => {
@@ -104,7 +123,10 @@ describe("VijsonClient", () => {
 
   it("given RestrictedByAdministrator, the error carries its details (the setting name)", async () => {
     const f = fake(() => ({ status: 500, body: { ...fault("RestrictedByAdministrator"), details: "vpxd.stats.maxQueryMetrics" } }));
-    const err = (await f.client.queryPerf([]).then(() => undefined, (e: unknown) => e)) as VcenterHttpError;
+    const err = (await f.client.queryPerf([]).then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as VcenterHttpError;
     expect(err.errorType).to.equal("RestrictedByAdministrator");
     expect(err.faultDetail).to.equal("vpxd.stats.maxQueryMetrics");
     expect(err.message).to.match(/RestrictedByAdministrator: vpxd\.stats\.maxQueryMetrics/);

@@ -6,8 +6,16 @@ const HOUR = 3_600_000;
 
 describe("toVmReservation", () => {
   const cases: Array<{ name: string; summary: VmSummaryInfo; want: unknown }> = [
-    { name: "given memoryReservation and cpuReservation, MB and MHz as they are", summary: { config: { memoryReservation: 16384, cpuReservation: 2000 } }, want: { memoryReservationMiB: 16384, cpuReservationMhz: 2000 } },
-    { name: "given zero reservations, zero (a finding may follow)", summary: { config: { memoryReservation: 0, cpuReservation: 0 } }, want: { memoryReservationMiB: 0, cpuReservationMhz: 0 } },
+    {
+      name: "given memoryReservation and cpuReservation, MB and MHz as they are",
+      summary: { config: { memoryReservation: 16384, cpuReservation: 2000 } },
+      want: { memoryReservationMiB: 16384, cpuReservationMhz: 2000 },
+    },
+    {
+      name: "given zero reservations, zero (a finding may follow)",
+      summary: { config: { memoryReservation: 0, cpuReservation: 0 } },
+      want: { memoryReservationMiB: 0, cpuReservationMhz: 0 },
+    },
     { name: "given no config (VM being created), unknown", summary: {}, want: undefined },
     { name: "given no memoryReservation, unknown", summary: { config: { cpuReservation: 0 } }, want: undefined },
   ];

@@ -19,7 +19,15 @@ async function rig(patch: Partial<ScenarioInput> = {}, prediction = true): Promi
   const registry = new Registry();
   const vcenter = configSchema.parse({ vcenter: { url: mock.url, username: USER, password: PASSWORD } }).vcenter;
   const parts = buildVcenterParts({ vcenter, log: silentLogger(), registry });
-  const poller = new VcenterPoller({ vcenter, maxMetricAgeSeconds: 120, log: silentLogger(), ...parts, clock, random: () => 1, prediction: { enabled: prediction } });
+  const poller = new VcenterPoller({
+    vcenter,
+    maxMetricAgeSeconds: 120,
+    log: silentLogger(),
+    ...parts,
+    clock,
+    random: () => 1,
+    prediction: { enabled: prediction },
+  });
   return { mock, poller, registry };
 }
 
@@ -35,7 +43,6 @@ async function pollWarm(r: Rig) {
   await r.poller.pollOnce();
   return r.poller.latest();
 }
-
 
 describe("VcenterPoller: load profiles warm-started from vCenter's history (QueryPerf intervalId 1800 and 300)", function () {
   this.timeout(20_000);

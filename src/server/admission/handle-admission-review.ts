@@ -6,11 +6,7 @@ import { decideEffectiveRatios } from "../../oversell/effective-ratios.js";
 import type { FleetView } from "../../oversell/fleet-view.js";
 import type { OversellPolicy } from "../../oversell/oversell-policy.js";
 import { type PodShape, podShapeProblem } from "../../oversell/pod-shape.js";
-import {
-  type AdmissionReviewRequest,
-  parseAdmissionReviewText,
-  toAdmissionResponseWire,
-} from "../../protocol/admission-review.js";
+import { type AdmissionReviewRequest, parseAdmissionReviewText, toAdmissionResponseWire } from "../../protocol/admission-review.js";
 
 export interface AdmissionContext {
   readonly policy: OversellPolicy;
@@ -94,7 +90,11 @@ function mutate(review: AdmissionReviewRequest, ctx: AdmissionContext): { patch:
   const decision = decideOversell({ pod, namespace, policy: ctx.policy, ownNamespace: ctx.ownNamespace, namespaceLabels: labels, fleet });
   ctx.metrics.setEffectiveRatios(
     decideEffectiveRatios(
-      { cpu: { ratio: ctx.policy.cpuRatio, source: "default" }, memory: { ratio: ctx.policy.memoryRatio, source: "default" }, warnings: [] },
+      {
+        cpu: { ratio: ctx.policy.cpuRatio, source: "default" },
+        memory: { ratio: ctx.policy.memoryRatio, source: "default" },
+        warnings: [],
+      },
       fleet,
       ctx.policy,
     ),
@@ -125,7 +125,12 @@ function mutate(review: AdmissionReviewRequest, ctx: AdmissionContext): { patch:
  * Observe mode: the pod is admitted unchanged and the response warns (kubectl prints it) with
  * the patch enforce mode would have applied, one warning per operation.
  */
-function observeOnly(review: AdmissionReviewRequest, patch: JsonPatchOp[], warnings: readonly string[], ctx: AdmissionContext): { patch: JsonPatchOp[]; warnings: readonly string[] } {
+function observeOnly(
+  review: AdmissionReviewRequest,
+  patch: JsonPatchOp[],
+  warnings: readonly string[],
+  ctx: AdmissionContext,
+): { patch: JsonPatchOp[]; warnings: readonly string[] } {
   ctx.shadow?.countShadow("mutate", patch.length > 0 ? "patch" : "unchanged", patch.length > 0 ? "oversell" : "none");
   if (patch.length === 0) return { patch, warnings };
   ctx.log.debug({ uid: review.request.uid, ops: patch.length }, "admission: observe mode, patch not applied");

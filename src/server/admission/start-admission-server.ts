@@ -78,7 +78,8 @@ export async function startAdmissionServer(deps: AdmissionServerDeps): Promise<R
     portKey: "admission.port",
     port: deps.port ?? deps.config.port,
     ...(deps.host !== undefined ? { host: deps.host } : {}),
-    handler: (req, res) => route(req, res, ctx, limitBytes, budget, deps.countRefusal ? (reason) => deps.countRefusal!("admission", reason) : undefined),
+    handler: (req, res) =>
+      route(req, res, ctx, limitBytes, budget, deps.countRefusal ? (reason) => deps.countRefusal!("admission", reason) : undefined),
     ...(tls ? { tls, tlsKey: "admission.tls" } : {}),
     log: deps.log,
     ...(deps.certReloadIntervalMs !== undefined ? { certReloadIntervalMs: deps.certReloadIntervalMs } : {}),
@@ -93,7 +94,14 @@ export async function startAdmissionServer(deps: AdmissionServerDeps): Promise<R
   };
 }
 
-function route(req: IncomingMessage, res: ServerResponse, ctx: AdmissionContext, limitBytes: number, budget: BodyBudget, onRefuse: ((reason: Refusal) => void) | undefined): void {
+function route(
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: AdmissionContext,
+  limitBytes: number,
+  budget: BodyBudget,
+  onRefuse: ((reason: Refusal) => void) | undefined,
+): void {
   if (refuseEncodedBody(req, res, onRefuse)) return;
   const path = (req.url ?? "").split("?")[0];
   if (path !== MUTATE_PATH) return reply(res, 404, `no route ${path ?? ""}; the webhook path is ${MUTATE_PATH}\n`);
@@ -101,16 +109,18 @@ function route(req: IncomingMessage, res: ServerResponse, ctx: AdmissionContext,
     res.setHeader("Allow", "POST");
     return reply(res, 405, `${MUTATE_PATH} accepts POST only\n`);
   }
-  void readBody(req, res, { limitBytes, limitKey: "admission.bodyLimitMB", budget, ...(onRefuse ? { onRefuse } : {}) }).then((text) => {
-    if (text === undefined) return;
-    const out = handleAdmissionReview(text, ctx);
-    res.writeHead(out.status, { "Content-Type": out.contentType });
-    res.end(out.body);
-  }).catch((err: unknown) => {
-    ctx.log.error({ err: err instanceof Error ? err.message : String(err) }, "admission: request failed");
-    if (!res.headersSent) sendJsonError(res, 500, "internal error");
-    else res.destroy();
-  });
+  void readBody(req, res, { limitBytes, limitKey: "admission.bodyLimitMB", budget, ...(onRefuse ? { onRefuse } : {}) })
+    .then((text) => {
+      if (text === undefined) return;
+      const out = handleAdmissionReview(text, ctx);
+      res.writeHead(out.status, { "Content-Type": out.contentType });
+      res.end(out.body);
+    })
+    .catch((err: unknown) => {
+      ctx.log.error({ err: err instanceof Error ? err.message : String(err) }, "admission: request failed");
+      if (!res.headersSent) sendJsonError(res, 500, "internal error");
+      else res.destroy();
+    });
 }
 
 function reply(res: ServerResponse, status: number, text: string): void {

@@ -10,7 +10,12 @@ async function get(url: string, headers: Record<string, string> = ADMIN): Promis
   return { status: res.status, body: await res.json() };
 }
 
-async function call(method: string, url: string, body: unknown, headers: Record<string, string> = ADMIN): Promise<{ status: number; body: any }> {
+async function call(
+  method: string,
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = ADMIN,
+): Promise<{ status: number; body: any }> {
   const res = await fetch(url, { method, headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) });
   return { status: res.status, body: await res.json() };
 }
@@ -82,7 +87,11 @@ describe("fake kube-apiserver wire behaviour", () => {
     expect(events.map((e) => e.type)).to.deep.equal(["ADDED", "MODIFIED", "DELETED", "BOOKMARK"]);
     expect(events[0].object.metadata.name).to.equal("p3");
     expect(Number(events[2].object.metadata.resourceVersion)).to.equal(fake.controls.resourceVersion());
-    expect(events[3].object).to.deep.equal({ kind: "Pod", apiVersion: "v1", metadata: { resourceVersion: String(fake.controls.resourceVersion()) } });
+    expect(events[3].object).to.deep.equal({
+      kind: "Pod",
+      apiVersion: "v1",
+      metadata: { resourceVersion: String(fake.controls.resourceVersion()) },
+    });
   });
 
   it("given a compacted resourceVersion, sends an ERROR event with a 410 Expired Status (or HTTP 410 when asked)", async () => {
@@ -104,8 +113,14 @@ describe("fake kube-apiserver wire behaviour", () => {
   it("given the three patch types from client-node, applies each to the node", async () => {
     const api = fake.kubeConfig().makeApiClient(CoreV1Api);
     await api.patchNode({ name: "n1", body: [{ op: "add", path: "/metadata/labels/hvx.io~1esxi-host", value: "esx-1" }] });
-    await api.patchNode({ name: "n1", body: { metadata: { annotations: { "hvx.io/host-heat": "cool" } } } }, setHeaderOptions("Content-Type", PatchStrategy.MergePatch));
-    await api.patchNode({ name: "n1", body: { metadata: { labels: { "kubernetes.io/os": null } } } }, setHeaderOptions("Content-Type", PatchStrategy.StrategicMergePatch));
+    await api.patchNode(
+      { name: "n1", body: { metadata: { annotations: { "hvx.io/host-heat": "cool" } } } },
+      setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
+    );
+    await api.patchNode(
+      { name: "n1", body: { metadata: { labels: { "kubernetes.io/os": null } } } },
+      setHeaderOptions("Content-Type", PatchStrategy.StrategicMergePatch),
+    );
     const node = fake.controls.getNode("n1");
     expect(node?.metadata.labels["hvx.io/esxi-host"]).to.equal("esx-1");
     expect(node?.metadata.labels).to.not.have.property("kubernetes.io/os");
@@ -121,7 +136,11 @@ describe("fake kube-apiserver wire behaviour", () => {
       body: JSON.stringify([{ op: "replace", path: "/metadata/labels/missing", value: "x" }]),
     });
     expect(failing.status).to.equal(422);
-    const yaml = await fetch(`${fake.url}/api/v1/nodes/n1`, { method: "PATCH", headers: { "Content-Type": "application/apply-patch+yaml", ...ADMIN }, body: "{}" });
+    const yaml = await fetch(`${fake.url}/api/v1/nodes/n1`, {
+      method: "PATCH",
+      headers: { "Content-Type": "application/apply-patch+yaml", ...ADMIN },
+      body: "{}",
+    });
     expect(yaml.status).to.equal(415);
   });
 
@@ -130,7 +149,10 @@ describe("fake kube-apiserver wire behaviour", () => {
     const missing = await get(`${fake.url}/apis/coordination.k8s.io/v1/namespaces/hvx/leases/l1`);
     expect(missing.status).to.equal(404);
     expect(missing.body).to.include({ reason: "NotFound", message: 'leases.coordination.k8s.io "l1" not found' });
-    const created = await api.createNamespacedLease({ namespace: "hvx", body: { metadata: { name: "l1" }, spec: { holderIdentity: "a" } } });
+    const created = await api.createNamespacedLease({
+      namespace: "hvx",
+      body: { metadata: { name: "l1" }, spec: { holderIdentity: "a" } },
+    });
     const again = await api.createNamespacedLease({ namespace: "hvx", body: { metadata: { name: "l1" } } }).catch((e) => e);
     expect(again.code).to.equal(409);
     const stale = { ...created, spec: { holderIdentity: "b" } };
@@ -142,9 +164,22 @@ describe("fake kube-apiserver wire behaviour", () => {
 
   it("given a Lease update without metadata.resourceVersion, refuses it with 422 Invalid as the real registry does; a Node update without one is allowed", async () => {
     const api = fake.kubeConfig().makeApiClient(CoordinationV1Api);
-    const created = await api.createNamespacedLease({ namespace: "hvx-system", body: { metadata: { name: "l1" }, spec: { holderIdentity: "a" } } });
+    const created = await api.createNamespacedLease({
+      namespace: "hvx-system",
+      body: { metadata: { name: "l1" }, spec: { holderIdentity: "a" } },
+    });
     const leaseUrl = `${fake.url}/apis/coordination.k8s.io/v1/namespaces/hvx-system/leases/l1`;
-    const bare = await call("PUT", leaseUrl, { apiVersion: "coordination.k8s.io/v1", kind: "Lease", metadata: { name: "l1", namespace: "hvx-system" }, spec: { holderIdentity: "b" } }, HVX);
+    const bare = await call(
+      "PUT",
+      leaseUrl,
+      {
+        apiVersion: "coordination.k8s.io/v1",
+        kind: "Lease",
+        metadata: { name: "l1", namespace: "hvx-system" },
+        spec: { holderIdentity: "b" },
+      },
+      HVX,
+    );
     expect(bare.status).to.equal(422);
     expect(bare.body).to.deep.equal({
       kind: "Status",
@@ -153,7 +188,18 @@ describe("fake kube-apiserver wire behaviour", () => {
       status: "Failure",
       message: 'leases.coordination.k8s.io "l1" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update',
       reason: "Invalid",
-      details: { name: "l1", group: "coordination.k8s.io", kind: "leases", causes: [{ reason: "FieldValueInvalid", message: "Invalid value: 0x0: must be specified for an update", field: "metadata.resourceVersion" }] },
+      details: {
+        name: "l1",
+        group: "coordination.k8s.io",
+        kind: "leases",
+        causes: [
+          {
+            reason: "FieldValueInvalid",
+            message: "Invalid value: 0x0: must be specified for an update",
+            field: "metadata.resourceVersion",
+          },
+        ],
+      },
       code: 422,
     });
     const empty = await call("PUT", leaseUrl, { metadata: { name: "l1", resourceVersion: "" }, spec: {} }, HVX);
@@ -161,7 +207,9 @@ describe("fake kube-apiserver wire behaviour", () => {
     const stale = await call("PUT", leaseUrl, { metadata: { name: "l1", resourceVersion: "1" }, spec: {} }, HVX);
     expect(stale.status).to.equal(409);
     expect(stale.body).to.include({ kind: "Status", reason: "Conflict", code: 409 });
-    expect(stale.body.message).to.equal('Operation cannot be fulfilled on leases.coordination.k8s.io "l1": the object has been modified; please apply your changes to the latest version and try again');
+    expect(stale.body.message).to.equal(
+      'Operation cannot be fulfilled on leases.coordination.k8s.io "l1": the object has been modified; please apply your changes to the latest version and try again',
+    );
     expect(fake.controls.getLease("hvx-system", "l1")?.spec.holderIdentity).to.equal("a");
     const ok = await call("PUT", leaseUrl, { ...created, spec: { holderIdentity: "c" } }, HVX);
     expect(ok.status).to.equal(200);
@@ -175,7 +223,15 @@ describe("fake kube-apiserver wire behaviour", () => {
     for (const headers of [{}, { Authorization: "Bearer nope" }, { Authorization: "Basic YTpi" }] as Record<string, string>[]) {
       const res = await get(`${fake.url}/api/v1/nodes`, headers);
       expect(res.status).to.equal(401);
-      expect(res.body).to.deep.equal({ kind: "Status", apiVersion: "v1", metadata: {}, status: "Failure", message: "Unauthorized", reason: "Unauthorized", code: 401 });
+      expect(res.body).to.deep.equal({
+        kind: "Status",
+        apiVersion: "v1",
+        metadata: {},
+        status: "Failure",
+        message: "Unauthorized",
+        reason: "Unauthorized",
+        code: 401,
+      });
     }
     expect(fake.controls.stats().unauthorized).to.equal(3);
   });
@@ -186,7 +242,12 @@ describe("fake kube-apiserver wire behaviour", () => {
       await get(`${fake.url}/api/v1/nodes/n1`, HVX),
       await get(`${fake.url}/api/v1/pods?fieldSelector=spec.nodeName%21%3D`, HVX),
       await get(`${fake.url}/api/v1/namespaces`, HVX),
-      await call("PATCH", `${fake.url}/api/v1/nodes/n1`, { metadata: { labels: { x: "y" } } }, { ...HVX, "Content-Type": "application/merge-patch+json" }),
+      await call(
+        "PATCH",
+        `${fake.url}/api/v1/nodes/n1`,
+        { metadata: { labels: { x: "y" } } },
+        { ...HVX, "Content-Type": "application/merge-patch+json" },
+      ),
       await get(`${fake.url}/apis/coordination.k8s.io/v1/namespaces/hvx-system/leases/none`, HVX),
     ];
     expect(allowed.map((r) => r.status)).to.deep.equal([200, 200, 200, 200, 200, 404]);
@@ -202,7 +263,8 @@ describe("fake kube-apiserver wire behaviour", () => {
       apiVersion: "v1",
       metadata: {},
       status: "Failure",
-      message: 'secrets is forbidden: User "system:serviceaccount:hvx-system:hvx" cannot list resource "secrets" in API group "" at the cluster scope',
+      message:
+        'secrets is forbidden: User "system:serviceaccount:hvx-system:hvx" cannot list resource "secrets" in API group "" at the cluster scope',
       reason: "Forbidden",
       details: { kind: "secrets" },
       code: 403,
@@ -210,18 +272,34 @@ describe("fake kube-apiserver wire behaviour", () => {
     expect((await get(`${fake.url}/api/v1/namespaces/a/pods/p1`, HVX)).status, "pods: get (hvx explain) allowed").to.equal(200);
     const podInA = await call("DELETE", `${fake.url}/api/v1/namespaces/a/pods/p1`, undefined, HVX);
     expect(podInA.status, "pods: get/list/watch only").to.equal(403);
-    expect(podInA.body.message).to.equal('pods "p1" is forbidden: User "system:serviceaccount:hvx-system:hvx" cannot delete resource "pods" in API group "" in the namespace "a"');
+    expect(podInA.body.message).to.equal(
+      'pods "p1" is forbidden: User "system:serviceaccount:hvx-system:hvx" cannot delete resource "pods" in API group "" in the namespace "a"',
+    );
     expect(podInA.body.details).to.deep.equal({ name: "p1", kind: "pods" });
-    const elsewhere = await call("POST", `${fake.url}/apis/coordination.k8s.io/v1/namespaces/kube-system/leases`, { metadata: { name: "kube-scheduler" } }, HVX);
+    const elsewhere = await call(
+      "POST",
+      `${fake.url}/apis/coordination.k8s.io/v1/namespaces/kube-system/leases`,
+      { metadata: { name: "kube-scheduler" } },
+      HVX,
+    );
     expect(elsewhere.status, "Leases only in hvx-system").to.equal(403);
-    expect(elsewhere.body.message).to.equal('leases.coordination.k8s.io is forbidden: User "system:serviceaccount:hvx-system:hvx" cannot create resource "leases" in API group "coordination.k8s.io" in the namespace "kube-system"');
+    expect(elsewhere.body.message).to.equal(
+      'leases.coordination.k8s.io is forbidden: User "system:serviceaccount:hvx-system:hvx" cannot create resource "leases" in API group "coordination.k8s.io" in the namespace "kube-system"',
+    );
     expect(elsewhere.body.details).to.deep.equal({ group: "coordination.k8s.io", kind: "leases" });
     const deleteNode = await fetch(`${fake.url}/api/v1/nodes/n1`, { method: "DELETE", headers: HVX });
     expect(deleteNode.status).to.equal(403);
     const updatePod = await call("PUT", `${fake.url}/api/v1/namespaces/a/pods/p1`, fake.controls.getPod("a", "p1"), HVX);
     expect(updatePod.status).to.equal(403);
     expect(fake.controls.getNode("n1")).to.not.equal(undefined);
-    expect(fake.controls.stats().forbidden).to.deep.equal(["get /metrics", "list /secrets", "delete /pods a/p1", "create coordination.k8s.io/leases kube-system/", "delete /nodes n1", "update /pods a/p1"]);
+    expect(fake.controls.stats().forbidden).to.deep.equal([
+      "get /metrics",
+      "list /secrets",
+      "delete /pods a/p1",
+      "create coordination.k8s.io/leases kube-system/",
+      "delete /nodes n1",
+      "update /pods a/p1",
+    ]);
   });
 
   it("given RBAC text of its own, enforces that instead (a missing verb fails the informer's list)", async () => {
@@ -260,7 +338,10 @@ describe("fake kube-apiserver wire behaviour", () => {
 
   it("given silenceWatches(), open watches stay connected but deliver nothing; a new watch works", async () => {
     const controller = new AbortController();
-    const res = await fetch(`${fake.url}/api/v1/nodes?watch=true&resourceVersion=${fake.controls.resourceVersion()}&allowWatchBookmarks=true`, { headers: ADMIN, signal: controller.signal });
+    const res = await fetch(
+      `${fake.url}/api/v1/nodes?watch=true&resourceVersion=${fake.controls.resourceVersion()}&allowWatchBookmarks=true`,
+      { headers: ADMIN, signal: controller.signal },
+    );
     const reader = res.body!.getReader();
     const firstBookmark = new TextDecoder().decode((await reader.read()).value);
     expect(firstBookmark).to.contain("BOOKMARK");

@@ -1,5 +1,12 @@
 import { expect } from "chai";
-import { MAX_VMS, demoScenarioPath, generateScenario, loadScenario, startMockVcenter, type MockVcenterHandle } from "../../../mocks/vcenter/index.js";
+import {
+  MAX_VMS,
+  demoScenarioPath,
+  generateScenario,
+  loadScenario,
+  startMockVcenter,
+  type MockVcenterHandle,
+} from "../../../mocks/vcenter/index.js";
 import { automationLogin, getWith, startSmall } from "./mock-vcenter-client.js";
 
 describe("mock vCenter: Automation API inventory (demo scenario)", () => {

@@ -1,6 +1,18 @@
 import { expect } from "chai";
 import type { MockVcenterHandle } from "../../../mocks/vcenter/index.js";
-import { PASSWORD, USER, VI, automationLogin, basic, call, getWith, manualClock, smallScenario, startSmall, viLogin } from "./mock-vcenter-client.js";
+import {
+  PASSWORD,
+  USER,
+  VI,
+  automationLogin,
+  basic,
+  call,
+  getWith,
+  manualClock,
+  smallScenario,
+  startSmall,
+  viLogin,
+} from "./mock-vcenter-client.js";
 
 const UNAUTHENTICATED = {
   error_type: "UNAUTHENTICATED",

@@ -8,8 +8,18 @@ describe("mock vCenter: fault injection", () => {
 
   const fixed = [
     { name: "an Automation call", path: "/api/vcenter/host", status: 500, check: (j: any) => expect(j.error_type).to.equal("ERROR") },
-    { name: "an Automation call (503)", path: "/api/vcenter/host", status: 503, check: (j: any) => expect(j.error_type).to.equal("SERVICE_UNAVAILABLE") },
-    { name: "a VI/JSON call", path: `${VI}/ServiceInstance/ServiceInstance/content`, status: 502, check: (j: any) => expect(j._typeName).to.equal("SystemError") },
+    {
+      name: "an Automation call (503)",
+      path: "/api/vcenter/host",
+      status: 503,
+      check: (j: any) => expect(j.error_type).to.equal("SERVICE_UNAVAILABLE"),
+    },
+    {
+      name: "a VI/JSON call",
+      path: `${VI}/ServiceInstance/ServiceInstance/content`,
+      status: 502,
+      check: (j: any) => expect(j._typeName).to.equal("SystemError"),
+    },
   ];
   for (const c of fixed) {
     it(`given fixedStatus ${c.status}, ${c.name} answers ${c.status} with that API's error body`, async () => {
@@ -62,7 +72,11 @@ describe("mock vCenter: fault injection", () => {
     vc.controls.setFaults({ latencyMs: 5_000 });
     let error: unknown;
     try {
-      await fetch(`${vc.url}/api/session`, { method: "POST", headers: { authorization: basic(USER, PASSWORD) }, signal: AbortSignal.timeout(100) });
+      await fetch(`${vc.url}/api/session`, {
+        method: "POST",
+        headers: { authorization: basic(USER, PASSWORD) },
+        signal: AbortSignal.timeout(100),
+      });
     } catch (err) {
       error = err;
     }

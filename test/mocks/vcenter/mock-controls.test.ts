@@ -12,10 +12,18 @@ describe("MockVcenterControls", () => {
   const throws: Array<{ name: string; act: (h: MockVcenterHandle) => void; want: RegExp }> = [
     { name: "moveVm to an unknown host", act: (h) => h.controls.moveVm("vm-1", "host-9"), want: /unknown host host-9/ },
     { name: "moveVm of an unknown VM", act: (h) => h.controls.moveVm("vm-9", "host-1"), want: /unknown vm vm-9/ },
-    { name: "setHostMetric with a bad memState", act: (h) => h.controls.setHostMetric("host-1", "memState", "melting" as never), want: /Invalid/ },
+    {
+      name: "setHostMetric with a bad memState",
+      act: (h) => h.controls.setHostMetric("host-1", "memState", "melting" as never),
+      want: /Invalid/,
+    },
     { name: "setVmMetric on an unknown VM", act: (h) => h.controls.setVmMetric("vm-9", "readyPercent", 1), want: /unknown vm/ },
     { name: "setFaults with an error rate of 2", act: (h) => h.controls.setFaults({ errorRate: 2 }), want: /less than or equal to 1/ },
-    { name: "setHostState on an unknown host", act: (h) => h.controls.setHostState("host-9", { inMaintenance: true }), want: /unknown host/ },
+    {
+      name: "setHostState on an unknown host",
+      act: (h) => h.controls.setHostState("host-9", { inMaintenance: true }),
+      want: /unknown host/,
+    },
   ];
   for (const c of throws) it(`given ${c.name}, throws`, () => expect(() => c.act(vc)).to.throw(c.want));
 

@@ -48,24 +48,59 @@ export async function viLogin(base: string): Promise<string> {
 
 export const getWith = (url: string, token: string) => call(url, { headers: { "vmware-api-session-id": token } });
 export const postWith = (url: string, token: string, body: unknown) =>
-  call(url, { method: "POST", headers: { "vmware-api-session-id": token, "content-type": "application/json" }, body: JSON.stringify(body) });
+  call(url, {
+    method: "POST",
+    headers: { "vmware-api-session-id": token, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 
 /** A small scenario: one cluster, two hosts, three VMs (vm-1 has 4 vCPUs at 10 % ready). */
 export function smallScenario(patch: Partial<ScenarioInput> = {}): ScenarioInput {
   return {
-    clusters: [{ id: "domain-c8", name: "prod-a" }, { id: "domain-c9", name: "prod-b" }],
+    clusters: [
+      { id: "domain-c8", name: "prod-a" },
+      { id: "domain-c9", name: "prod-b" },
+    ],
     hosts: [
-      { id: "host-1", name: "esx-1", cluster: "domain-c8", cpuCores: 16, cpuMhz: 2000, memoryMiB: 262144,
-        metrics: { cpuUsagePercent: 20.67, memUsagePercent: 55.5, swapInKBps: 12, memState: "hard" } },
+      {
+        id: "host-1",
+        name: "esx-1",
+        cluster: "domain-c8",
+        cpuCores: 16,
+        cpuMhz: 2000,
+        memoryMiB: 262144,
+        metrics: { cpuUsagePercent: 20.67, memUsagePercent: 55.5, swapInKBps: 12, memState: "hard" },
+      },
       { id: "host-2", name: "esx-2", cluster: "domain-c9", cpuCores: 8, cpuMhz: 3000, memoryMiB: 131072 },
     ],
     vms: [
-      { id: "vm-1", name: "k8s-a", biosUuid: "4226AAAA-0000-4000-8000-000000000001", vcpus: 4, memoryMiB: 8192, host: "host-1",
-        metrics: { readyPercent: 10, balloonMiB: 100, swappedMiB: 3 } },
-      { id: "vm-2", name: "k8s-b", biosUuid: "4226aaaa-0000-4000-8000-000000000002", vcpus: 2, memoryMiB: 4096, host: "host-1",
-        metrics: { readyPercent: 2.5, balloonMiB: 50 } },
-      { id: "vm-3", name: "sql-1", biosUuid: "4226aaaa-0000-4000-8000-000000000003", vcpus: 8, memoryMiB: 65536, host: "host-2",
-        powerState: "POWERED_OFF" },
+      {
+        id: "vm-1",
+        name: "k8s-a",
+        biosUuid: "4226AAAA-0000-4000-8000-000000000001",
+        vcpus: 4,
+        memoryMiB: 8192,
+        host: "host-1",
+        metrics: { readyPercent: 10, balloonMiB: 100, swappedMiB: 3 },
+      },
+      {
+        id: "vm-2",
+        name: "k8s-b",
+        biosUuid: "4226aaaa-0000-4000-8000-000000000002",
+        vcpus: 2,
+        memoryMiB: 4096,
+        host: "host-1",
+        metrics: { readyPercent: 2.5, balloonMiB: 50 },
+      },
+      {
+        id: "vm-3",
+        name: "sql-1",
+        biosUuid: "4226aaaa-0000-4000-8000-000000000003",
+        vcpus: 8,
+        memoryMiB: 65536,
+        host: "host-2",
+        powerState: "POWERED_OFF",
+      },
     ],
     ...patch,
   };
@@ -80,5 +115,10 @@ export function startSmall(opts: { scenario?: ScenarioInput; clock?: () => numbe
 /** A settable clock for tests. */
 export function manualClock(startMs = T0_MS): { now: () => number; advanceS: (s: number) => void } {
   let t = startMs;
-  return { now: () => t, advanceS: (s) => { t += s * 1000; } };
+  return {
+    now: () => t,
+    advanceS: (s) => {
+      t += s * 1000;
+    },
+  };
 }

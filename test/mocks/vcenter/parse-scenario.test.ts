@@ -3,7 +3,8 @@ import { readFileSync } from "node:fs";
 import { ScenarioError, demoScenarioPath, loadScenario, parseScenario } from "../../../mocks/vcenter/index.js";
 
 const HOST = "{ id: host-1, name: esx-1, cpuCores: 8, cpuMhz: 2000, memoryMiB: 1024 }";
-const VM = (extra = "") => `{ id: vm-1, name: a, biosUuid: 4226aaaa-0000-4000-8000-000000000001, vcpus: 2, memoryMiB: 512, host: host-1${extra} }`;
+const VM = (extra = "") =>
+  `{ id: vm-1, name: a, biosUuid: 4226aaaa-0000-4000-8000-000000000001, vcpus: 2, memoryMiB: 512, host: host-1${extra} }`;
 
 const errorMessage = (text: string): string => {
   try {
@@ -25,16 +26,48 @@ describe("parseScenario", () => {
   });
 
   const bad: Array<{ name: string; text: string; want: string }> = [
-    { name: "a missing host field", text: "hosts: [{ id: host-1, name: esx-1, cpuMhz: 2000, memoryMiB: 1024 }]", want: "hosts.0.cpuCores: Required" },
-    { name: "a string for a number", text: "hosts: [{ id: host-1, name: esx-1, cpuCores: many, cpuMhz: 2000, memoryMiB: 1024 }]", want: "hosts.0.cpuCores: Expected number, received string" },
-    { name: "a VM on an unknown host", text: `hosts: [${HOST}]\nvms: [${VM().replace("host: host-1", "host: host-9")}]`, want: "vms.0.host: unknown host host-9" },
-    { name: "a host in an unknown cluster", text: `hosts: [${HOST.replace("}", ", cluster: domain-c1 }")}]`, want: "hosts.0.cluster: unknown cluster domain-c1" },
+    {
+      name: "a missing host field",
+      text: "hosts: [{ id: host-1, name: esx-1, cpuMhz: 2000, memoryMiB: 1024 }]",
+      want: "hosts.0.cpuCores: Required",
+    },
+    {
+      name: "a string for a number",
+      text: "hosts: [{ id: host-1, name: esx-1, cpuCores: many, cpuMhz: 2000, memoryMiB: 1024 }]",
+      want: "hosts.0.cpuCores: Expected number, received string",
+    },
+    {
+      name: "a VM on an unknown host",
+      text: `hosts: [${HOST}]\nvms: [${VM().replace("host: host-1", "host: host-9")}]`,
+      want: "vms.0.host: unknown host host-9",
+    },
+    {
+      name: "a host in an unknown cluster",
+      text: `hosts: [${HOST.replace("}", ", cluster: domain-c1 }")}]`,
+      want: "hosts.0.cluster: unknown cluster domain-c1",
+    },
     { name: "duplicate VM ids", text: `hosts: [${HOST}]\nvms: [${VM()}, ${VM()}]`, want: "vms.1.id: duplicate id vm-1" },
-    { name: "a bad VM id", text: `hosts: [${HOST}]\nvms: [${VM().replace("id: vm-1", "id: myvm")}]`, want: "vms.0.id: must look like vm-<number>" },
-    { name: "a bad BIOS UUID", text: `hosts: [${HOST}]\nvms: [${VM().replace("4226aaaa-0000-4000-8000-000000000001", "nope")}]`, want: "vms.0.biosUuid: must be a UUID" },
+    {
+      name: "a bad VM id",
+      text: `hosts: [${HOST}]\nvms: [${VM().replace("id: vm-1", "id: myvm")}]`,
+      want: "vms.0.id: must look like vm-<number>",
+    },
+    {
+      name: "a bad BIOS UUID",
+      text: `hosts: [${HOST}]\nvms: [${VM().replace("4226aaaa-0000-4000-8000-000000000001", "nope")}]`,
+      want: "vms.0.biosUuid: must be a UUID",
+    },
     { name: "an unknown key", text: "hostz: []", want: "Unrecognized key(s) in object: 'hostz'" },
-    { name: "a bad memState", text: `hosts: [${HOST.replace("}", ", metrics: { memState: melting } }")}]`, want: "hosts.0.metrics.memState" },
-    { name: "steps out of order", text: `hosts: [${HOST}]\nvms: [${VM(", metrics: { readyPercent: [{ atSeconds: 60, value: 1 }, { atSeconds: 0, value: 2 }] }")}]`, want: "vms.0.metrics.readyPercent" },
+    {
+      name: "a bad memState",
+      text: `hosts: [${HOST.replace("}", ", metrics: { memState: melting } }")}]`,
+      want: "hosts.0.metrics.memState",
+    },
+    {
+      name: "steps out of order",
+      text: `hosts: [${HOST}]\nvms: [${VM(", metrics: { readyPercent: [{ atSeconds: 60, value: 1 }, { atSeconds: 0, value: 2 }] }")}]`,
+      want: "vms.0.metrics.readyPercent",
+    },
     { name: "an error rate above 1", text: "faults: { errorRate: 2 }", want: "faults.errorRate: Number must be less than or equal to 1" },
     { name: "broken YAML", text: "hosts: [", want: "YAML:" },
   ];
@@ -58,7 +91,9 @@ describe("parseScenario", () => {
   it("loads the demo scenario: prod-a, esx-01..13, k8s-worker-01..12 two per host on esx-01..06, 13..19 one per host on esx-07..13, lower-case 4226 UUIDs", () => {
     const s = loadScenario(demoScenarioPath());
     expect(s.clusters.map((c) => c.name)).to.deep.equal(["prod-a"]);
-    expect(s.hosts.map((h) => `${h.id}=${h.name}`)).to.deep.equal(Array.from({ length: 13 }, (_, i) => `host-${11 + i}=esx-${String(1 + i).padStart(2, "0")}`));
+    expect(s.hosts.map((h) => `${h.id}=${h.name}`)).to.deep.equal(
+      Array.from({ length: 13 }, (_, i) => `host-${11 + i}=esx-${String(1 + i).padStart(2, "0")}`),
+    );
     for (const h of s.hosts) expect([h.cpuCores, h.cpuMhz, h.memoryMiB]).to.deep.equal([32, 2600, 524288]);
     const workers = s.vms.filter((v) => v.name.startsWith("k8s-worker-"));
     expect(workers).to.have.length(19);

@@ -2,8 +2,16 @@ import { expect } from "chai";
 import { memStateValue, seriesValue } from "../../../mocks/vcenter/series-value.js";
 import type { MemStateSeries, NumberSeries } from "../../../mocks/vcenter/index.js";
 
-const steps: NumberSeries = [{ atSeconds: 0, value: 3 }, { atSeconds: 60, value: 14 }];
-const ramp: NumberSeries = { ramp: [{ atSeconds: 10, value: 0 }, { atSeconds: 110, value: 100 }] };
+const steps: NumberSeries = [
+  { atSeconds: 0, value: 3 },
+  { atSeconds: 60, value: 14 },
+];
+const ramp: NumberSeries = {
+  ramp: [
+    { atSeconds: 10, value: 0 },
+    { atSeconds: 110, value: 100 },
+  ],
+};
 
 describe("seriesValue", () => {
   const cases: Array<{ name: string; series: NumberSeries; at: number; want: number }> = [
@@ -20,8 +28,15 @@ describe("seriesValue", () => {
 });
 
 describe("memStateValue", () => {
-  const states: MemStateSeries = [{ atSeconds: 0, value: "high" }, { atSeconds: 30, value: "hard" }];
-  const cases: Array<{ at: number; want: string }> = [{ at: 0, want: "high" }, { at: 29, want: "high" }, { at: 30, want: "hard" }];
+  const states: MemStateSeries = [
+    { atSeconds: 0, value: "high" },
+    { atSeconds: 30, value: "hard" },
+  ];
+  const cases: Array<{ at: number; want: string }> = [
+    { at: 0, want: "high" },
+    { at: 29, want: "high" },
+    { at: 30, want: "hard" },
+  ];
   for (const c of cases) it(`given t=${c.at}, returns ${c.want}`, () => expect(memStateValue(states, c.at)).to.equal(c.want));
   it("given a constant, returns it", () => expect(memStateValue("soft", 99)).to.equal("soft"));
 });

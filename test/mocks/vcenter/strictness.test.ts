@@ -1,6 +1,20 @@
 import { expect } from "chai";
 import { COUNTERS, counterFullName, type MockVcenterHandle } from "../../../mocks/vcenter/index.js";
-import { PASSWORD, T0_MS, USER, VI, automationLogin, basic, call, getWith, manualClock, postWith, smallScenario, startSmall, viLogin } from "./mock-vcenter-client.js";
+import {
+  PASSWORD,
+  T0_MS,
+  USER,
+  VI,
+  automationLogin,
+  basic,
+  call,
+  getWith,
+  manualClock,
+  postWith,
+  smallScenario,
+  startSmall,
+  viLogin,
+} from "./mock-vcenter-client.js";
 
 const OFFSET = 300;
 const key = (name: string) => OFFSET + COUNTERS.find((x) => counterFullName(x) === name)!.slot;
@@ -33,7 +47,11 @@ describe("mock vCenter: as strict as the real server", () => {
     for (const c of cases) {
       it(`given a VI/JSON Login body with ${c.name}, answers 415 and opens no session`, async () => {
         // fetch adds text/plain to a string body unless told otherwise: send bytes for "no Content-Type".
-        const r = await call(loginUrl(), { method: "POST", headers: c.headers, body: c.name === "no Content-Type" ? new TextEncoder().encode(body) : body });
+        const r = await call(loginUrl(), {
+          method: "POST",
+          headers: c.headers,
+          body: c.name === "no Content-Type" ? new TextEncoder().encode(body) : body,
+        });
         expect(r.status).to.equal(415);
         expect(r.json._typeName).to.equal("InvalidRequest");
         expect(vc.controls.stats().logins.viJson).to.equal(0);
@@ -46,7 +64,11 @@ describe("mock vCenter: as strict as the real server", () => {
     });
 
     it("given an Automation API POST with a text body, answers 415 INVALID_ARGUMENT", async () => {
-      const r = await call(`${vc.url}/api/session`, { method: "POST", headers: { authorization: basic(USER, PASSWORD), "content-type": "text/plain" }, body: "x" });
+      const r = await call(`${vc.url}/api/session`, {
+        method: "POST",
+        headers: { authorization: basic(USER, PASSWORD), "content-type": "text/plain" },
+        body: "x",
+      });
       expect(r.status).to.equal(415);
       expect(r.json.error_type).to.equal("INVALID_ARGUMENT");
     });
@@ -56,7 +78,10 @@ describe("mock vCenter: as strict as the real server", () => {
       expect(token).to.match(/^[0-9a-f]{32}$/);
       expect((await call(`${vc.url}${VI}/ServiceInstance/ServiceInstance/CurrentTime`, { method: "POST" })).status).to.equal(200);
       const vi = await viLogin(vc.url);
-      const out = await call(`${vc.url}${VI}/SessionManager/SessionManager/Logout`, { method: "POST", headers: { "vmware-api-session-id": vi } });
+      const out = await call(`${vc.url}${VI}/SessionManager/SessionManager/Logout`, {
+        method: "POST",
+        headers: { "vmware-api-session-id": vi },
+      });
       expect(out.status).to.equal(204);
       expect(vc.controls.stats().logouts).to.deep.equal({ automation: 0, viJson: 1 });
     });
@@ -113,10 +138,26 @@ describe("mock vCenter: as strict as the real server", () => {
     });
 
     const malformed: Array<{ name: string; spec: object; message: RegExp }> = [
-      { name: "a PerfMetricId without instance", spec: { ...realtime("vm-1", []), metricId: [{ counterId: key("cpu.ready.summation") }] }, message: /Required property instance is missing from data object of type PerfMetricId/ },
-      { name: "a PerfMetricId without counterId", spec: { ...realtime("vm-1", []), metricId: [{ instance: "" }] }, message: /Required property counterId is missing/ },
-      { name: "no entity", spec: { metricId: [], intervalId: 20 }, message: /Required property entity is missing from data object of type PerfQuerySpec/ },
-      { name: "a wrong _typeName", spec: { ...realtime("vm-1", ["cpu.ready.summation"]), _typeName: "PerfMetricId" }, message: /PerfQuerySpec is expected/ },
+      {
+        name: "a PerfMetricId without instance",
+        spec: { ...realtime("vm-1", []), metricId: [{ counterId: key("cpu.ready.summation") }] },
+        message: /Required property instance is missing from data object of type PerfMetricId/,
+      },
+      {
+        name: "a PerfMetricId without counterId",
+        spec: { ...realtime("vm-1", []), metricId: [{ instance: "" }] },
+        message: /Required property counterId is missing/,
+      },
+      {
+        name: "no entity",
+        spec: { metricId: [], intervalId: 20 },
+        message: /Required property entity is missing from data object of type PerfQuerySpec/,
+      },
+      {
+        name: "a wrong _typeName",
+        spec: { ...realtime("vm-1", ["cpu.ready.summation"]), _typeName: "PerfMetricId" },
+        message: /PerfQuerySpec is expected/,
+      },
     ];
     for (const c of malformed) {
       it(`given ${c.name}, answers 400 InvalidRequest instead of a silent default`, async () => {
@@ -143,8 +184,12 @@ describe("mock vCenter: as strict as the real server", () => {
     it("given no metricId, QueryPerf returns every counter of the entity with all instances", async () => {
       const { metricId: _omit, ...spec } = realtime("vm-1", []);
       const r = await queryPerf([spec]);
-      const ids = (r.json[0].value as Array<{ id: { counterId: number; instance: string } }>).map((s) => `${s.id.counterId}/${s.id.instance}`);
-      expect(ids).to.include(`${key("cpu.ready.summation")}/`).and.to.include(`${key("cpu.ready.summation")}/3`);
+      const ids = (r.json[0].value as Array<{ id: { counterId: number; instance: string } }>).map(
+        (s) => `${s.id.counterId}/${s.id.instance}`,
+      );
+      expect(ids)
+        .to.include(`${key("cpu.ready.summation")}/`)
+        .and.to.include(`${key("cpu.ready.summation")}/3`);
       expect(ids.length).to.equal(COUNTERS.filter((c) => c.entities.includes("vm")).length + 4);
     });
 
@@ -159,7 +204,8 @@ describe("mock vCenter: as strict as the real server", () => {
 
   describe("advanced settings and the metric limit", () => {
     let token: string;
-    const queryOptions = (name?: string) => postWith(`${vc.url}${VI}/OptionManager/VpxSettings/QueryOptions`, token, name === undefined ? {} : { name });
+    const queryOptions = (name?: string) =>
+      postWith(`${vc.url}${VI}/OptionManager/VpxSettings/QueryOptions`, token, name === undefined ? {} : { name });
     const queryPerf = (querySpec: unknown) => postWith(`${vc.url}${VI}/PerformanceManager/PerfMgr/QueryPerf`, token, { querySpec });
     const specs = (metrics: number) => Array.from({ length: metrics }, () => realtime("vm-1", ["cpu.ready.summation"]));
     beforeEach(async () => {
@@ -178,7 +224,9 @@ describe("mock vCenter: as strict as the real server", () => {
       vc.controls.setAdvancedSetting("config.vpxd.stats.maxQueryMetrics", 64);
       const r = await queryOptions("config.vpxd.stats.maxQueryMetrics");
       expect(r.status).to.equal(200);
-      expect(r.json).to.deep.equal([{ _typeName: "OptionValue", key: "config.vpxd.stats.maxQueryMetrics", value: { _typeName: "int", _value: 64 } }]);
+      expect(r.json).to.deep.equal([
+        { _typeName: "OptionValue", key: "config.vpxd.stats.maxQueryMetrics", value: { _typeName: "int", _value: 64 } },
+      ]);
       expect((await queryPerf(specs(64))).status).to.equal(200);
       const refused = await queryPerf(specs(65));
       expect(refused.status).to.equal(500);
@@ -188,12 +236,18 @@ describe("mock vCenter: as strict as the real server", () => {
     it("given a tree node name, returns the settings under it; -1 lifts the limit", async () => {
       vc.controls.setAdvancedSetting("config.vpxd.stats.maxQueryMetrics", "-1");
       const r = await queryOptions("config.vpxd.stats.");
-      expect(r.json).to.deep.equal([{ _typeName: "OptionValue", key: "config.vpxd.stats.maxQueryMetrics", value: { _typeName: "string", _value: "-1" } }]);
+      expect(r.json).to.deep.equal([
+        { _typeName: "OptionValue", key: "config.vpxd.stats.maxQueryMetrics", value: { _typeName: "string", _value: "-1" } },
+      ]);
       expect((await queryPerf(specs(300))).status).to.equal(200);
     });
 
     it("given no session, QueryOptions answers NotAuthenticated", async () => {
-      const r = await call(`${vc.url}${VI}/OptionManager/VpxSettings/QueryOptions`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+      const r = await call(`${vc.url}${VI}/OptionManager/VpxSettings/QueryOptions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      });
       expect(r.json._typeName).to.equal("NotAuthenticated");
     });
   });
@@ -205,7 +259,9 @@ describe("mock vCenter: as strict as the real server", () => {
       expect(r.json).to.equal(new Date(T0_MS + 605_000).toISOString());
       expect(Date.parse(r.headers.get("date")!)).to.equal(T0_MS + 605_000);
       const token = await viLogin(vc.url);
-      const q = await postWith(`${vc.url}${VI}/PerformanceManager/PerfMgr/QueryPerf`, token, { querySpec: [realtime("vm-1", ["cpu.ready.summation"])] });
+      const q = await postWith(`${vc.url}${VI}/PerformanceManager/PerfMgr/QueryPerf`, token, {
+        querySpec: [realtime("vm-1", ["cpu.ready.summation"])],
+      });
       expect(q.json[0].sampleInfo[0].timestamp).to.equal("2026-11-29T10:10:00Z");
       vc.controls.setFaults({ clockOffsetSeconds: -600 });
       const behind = await call(`${vc.url}${VI}/ServiceInstance/ServiceInstance/CurrentTime`, { method: "POST" });

@@ -38,7 +38,13 @@ describe("mock vCenter: historical statistics (historicalInterval, QueryPerf wit
 
   it("given intervalId 1800 and the week before yesterday, returns 6 x 48 samples on 30-minute boundaries, ready summed over 1800 s", async () => {
     await start();
-    const r = await queryPerf([spec("VirtualMachine", "vm-1", ["cpu.ready.summation"], { intervalId: 1800, startTime: iso(T0_MS - 7 * DAY_MS), endTime: iso(T0_MS - DAY_MS) })]);
+    const r = await queryPerf([
+      spec("VirtualMachine", "vm-1", ["cpu.ready.summation"], {
+        intervalId: 1800,
+        startTime: iso(T0_MS - 7 * DAY_MS),
+        endTime: iso(T0_MS - DAY_MS),
+      }),
+    ]);
     expect(r.status, JSON.stringify(r.json)).to.equal(200);
     const info = r.json[0].sampleInfo as Array<{ timestamp: string; interval: number }>;
     expect(info.length).to.equal(6 * 48);
@@ -52,14 +58,22 @@ describe("mock vCenter: historical statistics (historicalInterval, QueryPerf wit
 
   it("given intervalId 300 and the past day, returns 288 samples of 300 s", async () => {
     await start();
-    const r = await queryPerf([spec("HostSystem", "host-1", ["cpu.usage.average"], { intervalId: 300, startTime: iso(T0_MS - DAY_MS), endTime: iso(T0_MS) })]);
+    const r = await queryPerf([
+      spec("HostSystem", "host-1", ["cpu.usage.average"], { intervalId: 300, startTime: iso(T0_MS - DAY_MS), endTime: iso(T0_MS) }),
+    ]);
     expect(r.json[0].sampleInfo.length).to.equal(288);
     expect(r.json[0].value[0].value[0]).to.equal(2067);
   });
 
   it("given a counter above the interval's statistics level (mem.state.latest is level 2), returns no series for it", async () => {
     await start();
-    const r = await queryPerf([spec("HostSystem", "host-1", ["mem.state.latest", "cpu.usage.average"], { intervalId: 1800, startTime: iso(T0_MS - DAY_MS), endTime: iso(T0_MS) })]);
+    const r = await queryPerf([
+      spec("HostSystem", "host-1", ["mem.state.latest", "cpu.usage.average"], {
+        intervalId: 1800,
+        startTime: iso(T0_MS - DAY_MS),
+        endTime: iso(T0_MS),
+      }),
+    ]);
     expect(r.json[0].value.map((s: { id: { counterId: number } }) => s.id.counterId)).to.deep.equal([key("cpu.usage.average")]);
   });
 
@@ -80,7 +94,9 @@ describe("mock vCenter: historical statistics (historicalInterval, QueryPerf wit
 
   it("given a startTime older than the interval keeps, returns only what it keeps (the past day at 300 s)", async () => {
     await start();
-    const r = await queryPerf([spec("HostSystem", "host-1", ["cpu.usage.average"], { intervalId: 300, startTime: iso(T0_MS - 3 * DAY_MS) })]);
+    const r = await queryPerf([
+      spec("HostSystem", "host-1", ["cpu.usage.average"], { intervalId: 300, startTime: iso(T0_MS - 3 * DAY_MS) }),
+    ]);
     expect(r.json[0].sampleInfo.length).to.equal(288);
   });
 });

@@ -83,18 +83,33 @@ describe("mock vCenter: QueryPerf and QueryPerfComposite", () => {
       { _typeName: "PerfSampleInfo", timestamp: "2026-11-29T10:00:00Z", interval: 20 },
     ]);
     expect(m.value).to.deep.equal([
-      { _typeName: "PerfMetricIntSeries", id: { _typeName: "PerfMetricId", counterId: key("cpu.ready.summation"), instance: "" }, value: [8000, 8000, 8000] },
+      {
+        _typeName: "PerfMetricIntSeries",
+        id: { _typeName: "PerfMetricId", counterId: key("cpu.ready.summation"), instance: "" },
+        value: [8000, 8000, 8000],
+      },
     ]);
   });
 
   it("given instance '*', adds one cpu.ready series per vCPU (2000 ms each at 10 %)", async () => {
-    const r = await queryPerf([{ ...spec("VirtualMachine", "vm-1", []), metricId: [{ counterId: key("cpu.ready.summation"), instance: "*" }] }]);
+    const r = await queryPerf([
+      { ...spec("VirtualMachine", "vm-1", []), metricId: [{ counterId: key("cpu.ready.summation"), instance: "*" }] },
+    ]);
     const series = r.json[0].value as Array<{ id: { instance: string }; value: number[] }>;
-    expect(series.map((s) => [s.id.instance, s.value[0]])).to.deep.equal([["", 8000], ["0", 2000], ["1", 2000], ["2", 2000], ["3", 2000]]);
+    expect(series.map((s) => [s.id.instance, s.value[0]])).to.deep.equal([
+      ["", 8000],
+      ["0", 2000],
+      ["1", 2000],
+      ["2", 2000],
+      ["3", 2000],
+    ]);
   });
 
   it("given a powered-off VM, returns no entity for it", async () => {
-    const r = await queryPerf([spec("VirtualMachine", "vm-3", ["cpu.ready.summation"]), spec("VirtualMachine", "vm-2", ["cpu.ready.summation"])]);
+    const r = await queryPerf([
+      spec("VirtualMachine", "vm-3", ["cpu.ready.summation"]),
+      spec("VirtualMachine", "vm-2", ["cpu.ready.summation"]),
+    ]);
     expect(r.json.map((m: { entity: { value: string } }) => m.entity.value)).to.deep.equal(["vm-2"]);
   });
 
@@ -105,9 +120,24 @@ describe("mock vCenter: QueryPerf and QueryPerfComposite", () => {
 
   const faults: Array<{ name: string; querySpec: unknown; type: string; prop?: string }> = [
     { name: "an unknown VM", querySpec: [spec("VirtualMachine", "vm-404", ["cpu.ready.summation"])], type: "ManagedObjectNotFound" },
-    { name: "intervalId 60 (no such interval)", querySpec: [spec("VirtualMachine", "vm-1", ["cpu.ready.summation"], { intervalId: 60 })], type: "InvalidArgument", prop: "querySpec.interval" },
-    { name: "maxSample 0", querySpec: [spec("VirtualMachine", "vm-1", ["cpu.ready.summation"], { maxSample: 0 })], type: "InvalidArgument", prop: "querySpec.maxSample" },
-    { name: "format csv", querySpec: [spec("VirtualMachine", "vm-1", ["cpu.ready.summation"], { format: "csv" })], type: "InvalidArgument", prop: "querySpec.format" },
+    {
+      name: "intervalId 60 (no such interval)",
+      querySpec: [spec("VirtualMachine", "vm-1", ["cpu.ready.summation"], { intervalId: 60 })],
+      type: "InvalidArgument",
+      prop: "querySpec.interval",
+    },
+    {
+      name: "maxSample 0",
+      querySpec: [spec("VirtualMachine", "vm-1", ["cpu.ready.summation"], { maxSample: 0 })],
+      type: "InvalidArgument",
+      prop: "querySpec.maxSample",
+    },
+    {
+      name: "format csv",
+      querySpec: [spec("VirtualMachine", "vm-1", ["cpu.ready.summation"], { format: "csv" })],
+      type: "InvalidArgument",
+      prop: "querySpec.format",
+    },
     { name: "no querySpec array", querySpec: { entity: ref("VirtualMachine", "vm-1") }, type: "InvalidArgument", prop: "querySpec" },
   ];
   for (const c of faults) {
@@ -127,7 +157,9 @@ describe("mock vCenter: QueryPerf and QueryPerfComposite", () => {
   ];
   for (const c of limits) {
     it(`given ${c.name} in one QueryPerf, answers ${c.status}`, async () => {
-      const specs = Array.from({ length: c.entities }, () => spec("VirtualMachine", "vm-1", ["cpu.ready.summation", "mem.vmmemctl.average"]));
+      const specs = Array.from({ length: c.entities }, () =>
+        spec("VirtualMachine", "vm-1", ["cpu.ready.summation", "mem.vmmemctl.average"]),
+      );
       const r = await queryPerf(specs);
       expect(r.status).to.equal(c.status);
       if (c.status === 500) expect(r.json).to.include({ _typeName: "RestrictedByAdministrator", details: "vpxd.stats.maxQueryMetrics" });
@@ -142,7 +174,10 @@ describe("mock vCenter: QueryPerf and QueryPerfComposite", () => {
     expect(r.json._typeName).to.equal("PerfCompositeMetric");
     expect(r.json.entity.entity).to.deep.equal(ref("HostSystem", "host-1"));
     const children = r.json.childEntity as Array<{ entity: { value: string }; value: Array<{ value: number[] }> }>;
-    expect(children.map((c) => [c.entity.value, c.value[0]?.value[0]])).to.deep.equal([["vm-1", 8000], ["vm-2", 1000]]);
+    expect(children.map((c) => [c.entity.value, c.value[0]?.value[0]])).to.deep.equal([
+      ["vm-1", 8000],
+      ["vm-2", 1000],
+    ]);
     expect(vc.controls.stats().queryPerfCompositeCalls).to.equal(1);
   });
 
@@ -153,7 +188,10 @@ describe("mock vCenter: QueryPerf and QueryPerfComposite", () => {
 
   it("given a disconnected host, QueryPerf returns nothing for it or its VMs", async () => {
     vc.controls.setHostState("host-1", { connectionState: "DISCONNECTED" });
-    const r = await queryPerf([spec("HostSystem", "host-1", ["cpu.usage.average"]), spec("VirtualMachine", "vm-1", ["cpu.ready.summation"])]);
+    const r = await queryPerf([
+      spec("HostSystem", "host-1", ["cpu.usage.average"]),
+      spec("VirtualMachine", "vm-1", ["cpu.ready.summation"]),
+    ]);
     expect(r.json).to.deep.equal([]);
   });
 });
@@ -166,8 +204,26 @@ describe("mock vCenter: time-varying values with an injected clock", () => {
       scenario: smallScenario({
         counterKeyOffset: OFFSET,
         vms: [
-          { id: "vm-1", name: "a", biosUuid: "4226aaaa-0000-4000-8000-000000000001", vcpus: 1, memoryMiB: 1024, host: "host-1",
-            metrics: { readyPercent: [{ atSeconds: 0, value: 3 }, { atSeconds: 60, value: 14 }], balloonMiB: { ramp: [{ atSeconds: 0, value: 0 }, { atSeconds: 100, value: 100 }] } } },
+          {
+            id: "vm-1",
+            name: "a",
+            biosUuid: "4226aaaa-0000-4000-8000-000000000001",
+            vcpus: 1,
+            memoryMiB: 1024,
+            host: "host-1",
+            metrics: {
+              readyPercent: [
+                { atSeconds: 0, value: 3 },
+                { atSeconds: 60, value: 14 },
+              ],
+              balloonMiB: {
+                ramp: [
+                  { atSeconds: 0, value: 0 },
+                  { atSeconds: 100, value: 100 },
+                ],
+              },
+            },
+          },
         ],
       }),
     });

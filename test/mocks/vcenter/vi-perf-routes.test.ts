@@ -2,8 +2,25 @@ import { expect } from "chai";
 import type { MockVcenterHandle } from "../../../mocks/vcenter/index.js";
 import { VI, getWith, smallScenario, startSmall, viLogin } from "./mock-vcenter-client.js";
 
-const REQUIRED = ["cpu.ready.summation", "cpu.usage.average", "mem.usage.average", "mem.vmmemctl.average", "mem.swapped.average", "mem.swapinRate.average", "mem.state.latest"];
-type Info = { _typeName: string; key: number; nameInfo: { key: string; label: string; summary: string }; groupInfo: { key: string }; unitInfo: { key: string }; rollupType: string; statsType: string; level: number };
+const REQUIRED = [
+  "cpu.ready.summation",
+  "cpu.usage.average",
+  "mem.usage.average",
+  "mem.vmmemctl.average",
+  "mem.swapped.average",
+  "mem.swapinRate.average",
+  "mem.state.latest",
+];
+type Info = {
+  _typeName: string;
+  key: number;
+  nameInfo: { key: string; label: string; summary: string };
+  groupInfo: { key: string };
+  unitInfo: { key: string };
+  rollupType: string;
+  statsType: string;
+  level: number;
+};
 const fullName = (c: Info) => `${c.groupInfo.key}.${c.nameInfo.key}.${c.rollupType}`;
 
 describe("mock vCenter: VI/JSON perfCounter and HostSystem summary", () => {

@@ -66,7 +66,11 @@ describe("mock vCenter: VI/JSON session", () => {
   }
 
   it("given a malformed JSON body, Login answers 400 with an InvalidRequest fault", async () => {
-    const r = await call(`${vc.url}${VI}/SessionManager/SessionManager/Login`, { method: "POST", headers: { "content-type": "application/json" }, body: "{nope" });
+    const r = await call(`${vc.url}${VI}/SessionManager/SessionManager/Login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{nope",
+    });
     expect(r.status).to.equal(400);
     expect(r.json._typeName).to.equal("InvalidRequest");
   });
@@ -92,7 +96,10 @@ describe("mock vCenter: VI/JSON session", () => {
 
   it("given Logout, the token stops working", async () => {
     const token = await viLogin(vc.url);
-    const out = await call(`${vc.url}${VI}/SessionManager/SessionManager/Logout`, { method: "POST", headers: { "vmware-api-session-id": token } });
+    const out = await call(`${vc.url}${VI}/SessionManager/SessionManager/Logout`, {
+      method: "POST",
+      headers: { "vmware-api-session-id": token },
+    });
     expect(out.status).to.equal(204);
     expect((await getWith(`${vc.url}${VI}/PerformanceManager/PerfMgr/perfCounter`, token)).json._typeName).to.equal("NotAuthenticated");
     expect(vc.controls.stats().logins.viJson).to.equal(1);

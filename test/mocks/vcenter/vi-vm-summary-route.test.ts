@@ -9,12 +9,23 @@ describe("mock vCenter: VI/JSON VirtualMachine summary", () => {
 
   it("given a VM with reservations in the scenario, summary.config carries them (MB, MHz) and hvx reads them", async () => {
     const base = smallScenario();
-    vc = await startSmall({ scenario: { ...base, vms: (base.vms ?? []).map((v) => (v.id === "vm-1" ? { ...v, memoryReservationMiB: 8192, cpuReservationMhz: 1000 } : v)) } });
+    vc = await startSmall({
+      scenario: {
+        ...base,
+        vms: (base.vms ?? []).map((v) => (v.id === "vm-1" ? { ...v, memoryReservationMiB: 8192, cpuReservationMhz: 1000 } : v)),
+      },
+    });
     const token = await viLogin(vc.url);
     const r = await getWith(`${vc.url}${VI}/VirtualMachine/vm-1/summary`, token);
     expect(r.status).to.equal(200);
     expect(r.json._typeName).to.equal("VirtualMachineSummary");
-    expect(r.json.config).to.include({ _typeName: "VirtualMachineConfigSummary", memoryReservation: 8192, cpuReservation: 1000, memorySizeMB: 8192, numCpu: 4 });
+    expect(r.json.config).to.include({
+      _typeName: "VirtualMachineConfigSummary",
+      memoryReservation: 8192,
+      cpuReservation: 1000,
+      memorySizeMB: 8192,
+      numCpu: 4,
+    });
     expect(toVmReservation(vmSummarySchema.parse(r.json))).to.deep.equal({ memoryReservationMiB: 8192, cpuReservationMhz: 1000 });
   });
 

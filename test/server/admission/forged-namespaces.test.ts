@@ -18,7 +18,10 @@ function review(i: number, namespace: string): string {
       resource: { group: "", version: "v1", resource: "pods" },
       namespace,
       operation: "CREATE",
-      object: { metadata: { name: `p-${i}` }, spec: { containers: [{ name: "c", resources: { requests: { cpu: "500m", memory: "256Mi" } } }] } },
+      object: {
+        metadata: { name: `p-${i}` },
+        spec: { containers: [{ name: "c", resources: { requests: { cpu: "500m", memory: "256Mi" } } }] },
+      },
     },
   });
 }
@@ -34,7 +37,8 @@ function context(registry: Registry, knownNamespace?: (ns: string) => boolean | 
   };
 }
 
-const series = (text: string) => new Set([...text.matchAll(/hvx_admission_cpu_millicores_removed_total\{namespace="([^"]*)"\}/g)].map((m) => m[1]));
+const series = (text: string) =>
+  new Set([...text.matchAll(/hvx_admission_cpu_millicores_removed_total\{namespace="([^"]*)"\}/g)].map((m) => m[1]));
 
 /**
  * Issue 8 section 1: label values from requests are bounded. Anyone who reaches the webhook

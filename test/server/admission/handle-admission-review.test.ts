@@ -4,7 +4,11 @@ import { Registry } from "prom-client";
 import { createAdmissionMetrics } from "../../../src/observability/admission-metrics.js";
 import { silentLogger } from "../../../src/observability/logger.js";
 import { fleetView } from "../../../src/oversell/fleet-view.js";
-import { type AdmissionContext, handleAdmissionReview, INTERNAL_ERROR_WARNING } from "../../../src/server/admission/handle-admission-review.js";
+import {
+  type AdmissionContext,
+  handleAdmissionReview,
+  INTERNAL_ERROR_WARNING,
+} from "../../../src/server/admission/handle-admission-review.js";
 import { LastKnownFleet } from "../../../src/server/admission/last-known-fleet.js";
 import type { HostView } from "../../../src/model/inventory.js";
 import { assessHostAlone } from "../../../src/placement/assess-host.js";
@@ -36,7 +40,11 @@ function context(over: Partial<AdmissionContext> = {}): AdmissionContext & { reg
 }
 
 function reply(body: string) {
-  return JSON.parse(body) as { apiVersion: string; kind: string; response: { uid: string; allowed: boolean; patch?: string; patchType?: string; warnings?: string[] } };
+  return JSON.parse(body) as {
+    apiVersion: string;
+    kind: string;
+    response: { uid: string; allowed: boolean; patch?: string; patchType?: string; warnings?: string[] };
+  };
 }
 
 describe("handleAdmissionReview", () => {
@@ -51,10 +59,20 @@ describe("handleAdmissionReview", () => {
   const unchanged: Array<{ name: string; edit: (r: Review) => void }> = [
     { name: "an UPDATE", edit: (r) => void (r.request.operation = "UPDATE") },
     { name: "a subresource (pods/ephemeralcontainers)", edit: (r) => void (r.request.subResource = "ephemeralcontainers") },
-    { name: "another resource (deployments)", edit: (r) => void Object.assign(r.request, { resource: { group: "apps", version: "v1", resource: "deployments" }, kind: { group: "apps", version: "v1", kind: "Deployment" } }) },
+    {
+      name: "another resource (deployments)",
+      edit: (r) =>
+        void Object.assign(r.request, {
+          resource: { group: "apps", version: "v1", resource: "deployments" },
+          kind: { group: "apps", version: "v1", kind: "Deployment" },
+        }),
+    },
     { name: "an excluded namespace", edit: (r) => void (r.request.namespace = "kube-system") },
     { name: "hvx's own namespace", edit: (r) => void (r.request.namespace = "hvx-system") },
-    { name: "an opted-out pod", edit: (r) => void ((r.request.object.metadata.annotations as Record<string, string>)["hvx.io/oversell"] = "false") },
+    {
+      name: "an opted-out pod",
+      edit: (r) => void ((r.request.object.metadata.annotations as Record<string, string>)["hvx.io/oversell"] = "false"),
+    },
   ];
   for (const c of unchanged) {
     it(`given ${c.name}, allows it unchanged and echoes the uid`, () => {
@@ -84,7 +102,13 @@ describe("handleAdmissionReview", () => {
     expect(await ctx.registry.metrics()).to.include('hvx_admission_cpu_millicores_removed_total{namespace="payments"} 400');
   });
 
-  const malformed = ["", "{", "[]", '{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview"}', '{"apiVersion":"v1","kind":"AdmissionReview","request":{}}'];
+  const malformed = [
+    "",
+    "{",
+    "[]",
+    '{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview"}',
+    '{"apiVersion":"v1","kind":"AdmissionReview","request":{}}',
+  ];
   for (const body of malformed) {
     it(`given malformed body ${JSON.stringify(body)}, returns 400 with a clear message`, async () => {
       const ctx = context();
@@ -103,13 +127,20 @@ describe("handleAdmissionReview", () => {
     });
     const out = handleAdmissionReview(requestText, ctx);
     expect(out.status).to.equal(200);
-    expect(reply(out.body).response).to.deep.equal({ uid: "9b2f4c1e-6a3d-4f0b-8e2a-1c7d5e9f3a41", allowed: true, warnings: [INTERNAL_ERROR_WARNING] });
+    expect(reply(out.body).response).to.deep.equal({
+      uid: "9b2f4c1e-6a3d-4f0b-8e2a-1c7d5e9f3a41",
+      allowed: true,
+      warnings: [INTERNAL_ERROR_WARNING],
+    });
     expect(await ctx.registry.metrics()).to.include('hvx_admission_reviews_total{outcome="error"} 1');
   });
 
   it("given an invalid quantity in the pod, allows it unchanged with a warning (never 500, never a denial)", () => {
     const body = review();
-    ((body.request.object as unknown as { spec: { containers: Array<{ resources: { requests: Record<string, string> } }> } }).spec.containers[0] as { resources: { requests: Record<string, string> } }).resources.requests.cpu = "lots";
+    (
+      (body.request.object as unknown as { spec: { containers: Array<{ resources: { requests: Record<string, string> } }> } }).spec
+        .containers[0] as { resources: { requests: Record<string, string> } }
+    ).resources.requests.cpu = "lots";
     const out = handleAdmissionReview(JSON.stringify(body), context());
     expect(out.status).to.equal(200);
     expect(reply(out.body).response.allowed).to.equal(true);
@@ -131,7 +162,12 @@ describe("handleAdmissionReview", () => {
   });
 
   it("given namespace labels from the lookup, uses them", () => {
-    const r = reply(handleAdmissionReview(requestText, context({ namespaceLabels: (ns) => (ns === "payments" ? { "hvx.io/oversell-cpu": "1.25" } : undefined) })).body);
+    const r = reply(
+      handleAdmissionReview(
+        requestText,
+        context({ namespaceLabels: (ns) => (ns === "payments" ? { "hvx.io/oversell-cpu": "1.25" } : undefined) }),
+      ).body,
+    );
     const patch = JSON.parse(Buffer.from(r.response.patch ?? "", "base64").toString()) as Array<{ path: string; value: string }>;
     expect(patch[0]).to.deep.equal({ op: "replace", path: "/spec/containers/0/resources/requests/cpu", value: "200m" }); // 250m / 1.25
   });
@@ -147,21 +183,35 @@ describe("handleAdmissionReview: the safety cap never disappears", () => {
   const T = DEFAULT_THRESHOLDS;
   const NOW = Date.parse("2026-11-29T10:00:00Z");
   const fresh = (id: string, over: Partial<HostView> = {}): HostView =>
-    host({ id, vcpuPerPcpu: 2.5, polledAtMs: NOW, metrics: { sampledAtMs: NOW, cpuReadyPercent: 1 }, ...over } as Partial<HostView> & { id: string });
+    host({ id, vcpuPerPcpu: 2.5, polledAtMs: NOW, metrics: { sampledAtMs: NOW, cpuReadyPercent: 1 }, ...over } as Partial<HostView> & {
+      id: string;
+    });
   /** The production wiring (src/main.ts): the hosts, judged on a clock the test moves, through LastKnownFleet. */
   function wiring(hostsNow: () => readonly HostView[], nowMs: () => number): Partial<AdmissionContext> {
-    const fleet = new LastKnownFleet({ hosts: hostsNow, assess: (h, now) => assessHostAlone(h, T, now), clock: nowMs, log: silentLogger() });
+    const fleet = new LastKnownFleet({
+      hosts: hostsNow,
+      assess: (h, now) => assessHostAlone(h, T, now),
+      clock: nowMs,
+      log: silentLogger(),
+    });
     return { fleet: () => fleet.current() };
   }
   const cpuPatch = (body: string) => {
     const r = reply(body);
-    const patch = r.response.patch ? (JSON.parse(Buffer.from(r.response.patch, "base64").toString()) as Array<{ path: string; value: unknown }>) : [];
+    const patch = r.response.patch
+      ? (JSON.parse(Buffer.from(r.response.patch, "base64").toString()) as Array<{ path: string; value: unknown }>)
+      : [];
     return { cpu: patch.find((p) => p.path === "/spec/containers/0/resources/requests/cpu")?.value, warnings: r.response.warnings ?? [] };
   };
 
   it("given host data that later goes away, keeps the last known stacked cap (1.6) instead of the full ratio (2)", () => {
     let hosts: readonly HostView[] = [fresh("host-1")];
-    const ctx = context(wiring(() => hosts, () => NOW));
+    const ctx = context(
+      wiring(
+        () => hosts,
+        () => NOW,
+      ),
+    );
     expect(cpuPatch(handleAdmissionReview(requestText, ctx).body).cpu).to.equal("156m"); // 250m / 1.6
     hosts = [];
     const after = cpuPatch(handleAdmissionReview(requestText, ctx).body);
@@ -171,8 +221,16 @@ describe("handleAdmissionReview: the safety cap never disappears", () => {
 
   it("given hot hosts whose data then goes stale, keeps the hot-host brake on", () => {
     let now = NOW;
-    const hosts = [fresh("host-1", { vcpuPerPcpu: 1 }), fresh("host-2", { vcpuPerPcpu: 1, metrics: { sampledAtMs: NOW, cpuReadyPercent: 14 } })];
-    const ctx = context(wiring(() => hosts, () => now));
+    const hosts = [
+      fresh("host-1", { vcpuPerPcpu: 1 }),
+      fresh("host-2", { vcpuPerPcpu: 1, metrics: { sampledAtMs: NOW, cpuReadyPercent: 14 } }),
+    ];
+    const ctx = context(
+      wiring(
+        () => hosts,
+        () => now,
+      ),
+    );
     expect(cpuPatch(handleAdmissionReview(requestText, ctx).body).cpu).to.equal(undefined); // 50 % hot > 25 %: braked
     now = NOW + 600_000;
     expect(cpuPatch(handleAdmissionReview(requestText, ctx).body).cpu).to.equal(undefined);
@@ -181,7 +239,12 @@ describe("handleAdmissionReview: the safety cap never disappears", () => {
   it("given cool hosts whose data then goes stale, keeps the brake off and the last known cap", () => {
     let now = NOW;
     const hosts = [fresh("host-1"), fresh("host-2")];
-    const ctx = context(wiring(() => hosts, () => now));
+    const ctx = context(
+      wiring(
+        () => hosts,
+        () => now,
+      ),
+    );
     expect(cpuPatch(handleAdmissionReview(requestText, ctx).body).cpu).to.equal("156m");
     now = NOW + 600_000;
     expect(cpuPatch(handleAdmissionReview(requestText, ctx).body).cpu).to.equal("156m");
@@ -191,16 +254,24 @@ describe("handleAdmissionReview: the safety cap never disappears", () => {
 describe("handleAdmissionReview in admission.mode: observe", () => {
   it("given the reference pod CREATE, admits it unchanged and warns with each operation enforce would have applied", () => {
     const counted: string[] = [];
-    const ctx = context({ mode: "observe", shadow: { countShadow: (verb, verdict, reason) => counted.push(`${verb}/${verdict}/${reason}`) } });
+    const ctx = context({
+      mode: "observe",
+      shadow: { countShadow: (verb, verdict, reason) => counted.push(`${verb}/${verdict}/${reason}`) },
+    });
     const r = reply(handleAdmissionReview(requestText, ctx).body);
     expect(r.response.allowed).to.equal(true);
     expect(r.response.patch).to.equal(undefined);
     expect(r.response.patchType).to.equal(undefined);
     const warnings = r.response.warnings ?? [];
-    expect(warnings).to.include(`hvx: admission.mode is observe: pod admitted unchanged; enforce would have applied ${expectedPatch.length} JSON Patch operation(s):`);
+    expect(warnings).to.include(
+      `hvx: admission.mode is observe: pod admitted unchanged; enforce would have applied ${expectedPatch.length} JSON Patch operation(s):`,
+    );
     for (const op of expectedPatch as Array<{ op: string; path: string; value: unknown }>) {
       const text = `hvx: would ${op.op} ${op.path} = ${JSON.stringify(op.value)}`;
-      expect(warnings.some((w) => w === text || (text.length > 256 && w === `${text.slice(0, 255)}\u2026`)), text).to.equal(true);
+      expect(
+        warnings.some((w) => w === text || (text.length > 256 && w === `${text.slice(0, 255)}\u2026`)),
+        text,
+      ).to.equal(true);
     }
     for (const w of warnings) expect(w.length).to.be.at.most(256);
     expect(counted).to.deep.equal(["mutate/patch/oversell"]);
@@ -212,7 +283,10 @@ describe("handleAdmissionReview in admission.mode: observe", () => {
     r0.request.operation = "UPDATE";
     const text = JSON.stringify(r0);
     const enforce = reply(handleAdmissionReview(text, context()).body);
-    const observe = reply(handleAdmissionReview(text, context({ mode: "observe", shadow: { countShadow: (v, d, why) => counted.push(`${v}/${d}/${why}`) } })).body);
+    const observe = reply(
+      handleAdmissionReview(text, context({ mode: "observe", shadow: { countShadow: (v, d, why) => counted.push(`${v}/${d}/${why}`) } }))
+        .body,
+    );
     expect(observe).to.deep.equal(enforce);
     expect(counted).to.deep.equal(["mutate/unchanged/none"]);
   });

@@ -16,7 +16,12 @@ function tracker(initial: readonly HostView[]) {
   const lines: Array<{ level: number; msg: string }> = [];
   const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(JSON.parse(String(chunk))), done()) });
   const state = { hosts: initial, now: NOW_MS };
-  const fleet = new LastKnownFleet({ hosts: () => state.hosts, assess: (h, now) => assessHostAlone(h, T, now), clock: () => state.now, log: createLogger("info", sink) });
+  const fleet = new LastKnownFleet({
+    hosts: () => state.hosts,
+    assess: (h, now) => assessHostAlone(h, T, now),
+    clock: () => state.now,
+    log: createLogger("info", sink),
+  });
   return { fleet, state, lines };
 }
 
@@ -25,7 +30,9 @@ describe("LastKnownFleet", () => {
     const { fleet, lines } = tracker([]);
     expect(fleet.current()).to.equal(undefined);
     expect(fleet.current()).to.equal(undefined);
-    expect(lines.map((l) => l.msg)).to.deep.equal(["admission: no vCenter host data since start; no oversell (ratios capped at 1.0) until hosts are known"]);
+    expect(lines.map((l) => l.msg)).to.deep.equal([
+      "admission: no vCenter host data since start; no oversell (ratios capped at 1.0) until hosts are known",
+    ]);
   });
 
   it("given fresh hosts, returns the current view, not marked last known", () => {
@@ -38,7 +45,9 @@ describe("LastKnownFleet", () => {
     fleet.current();
     state.hosts = [];
     expect(fleet.current()).to.deep.include({ vcpuPerPcpu: 2, hotPercent: 50, lastKnown: true });
-    expect(lines.at(-1)?.msg).to.equal("admission: vCenter host data missing or stale; keeping the last known stacked cap and hot-host brake");
+    expect(lines.at(-1)?.msg).to.equal(
+      "admission: vCenter host data missing or stale; keeping the last known stacked cap and hot-host brake",
+    );
   });
 
   it("given every host's inventory stale, returns the view of those hosts marked last known, hot ones still hot", () => {
@@ -51,7 +60,10 @@ describe("LastKnownFleet", () => {
   it("given a hot host whose metrics go stale while the inventory stays fresh, keeps counting it hot (the brake keeps its state)", () => {
     const { fleet, state } = tracker([cool("a"), hot("b")]);
     fleet.current();
-    state.hosts = [cool("a", { polledAtMs: LATER }), cool("b", { polledAtMs: LATER, metrics: { sampledAtMs: NOW_MS - 14_000, cpuReadyPercent: 14 } })];
+    state.hosts = [
+      cool("a", { polledAtMs: LATER }),
+      cool("b", { polledAtMs: LATER, metrics: { sampledAtMs: NOW_MS - 14_000, cpuReadyPercent: 14 } }),
+    ];
     state.now = LATER;
     const view = fleet.current();
     // a: last judged not hot; b: last judged hot. The inventory is fresh, so the view is current.

@@ -22,25 +22,56 @@ const requestText = readFileSync(new URL("admissionreview-request-pod-create.jso
 function makeCert(dir: string, cn: string): { cert: string; key: string } {
   const keyFile = join(dir, `${cn}.key`);
   const certFile = join(dir, `${cn}.crt`);
-  execFileSync("/usr/bin/openssl", [
-    "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-    "-keyout", keyFile, "-out", certFile, "-days", "1", "-subj", `/CN=${cn}`,
-    "-addext", "subjectAltName=IP:127.0.0.1,DNS:hvx.hvx-system.svc",
-  ], { stdio: "ignore" });
+  execFileSync(
+    "/usr/bin/openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-keyout",
+      keyFile,
+      "-out",
+      certFile,
+      "-days",
+      "1",
+      "-subj",
+      `/CN=${cn}`,
+      "-addext",
+      "subjectAltName=IP:127.0.0.1,DNS:hvx.hvx-system.svc",
+    ],
+    { stdio: "ignore" },
+  );
   return { cert: readFileSync(certFile, "utf8"), key: readFileSync(keyFile, "utf8") };
 }
 
-interface Answer { status: number; body: string; peerCn?: string }
+interface Answer {
+  status: number;
+  body: string;
+  peerCn?: string;
+}
 
 function post(port: number, opts: { tls?: { ca: string }; path?: string; method?: string; body?: string | Buffer }): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const options = { host: "127.0.0.1", port, path: opts.path ?? "/mutate?timeout=10s", method: opts.method ?? "POST", headers: { "Content-Type": "application/json" }, agent: false as const };
+    const options = {
+      host: "127.0.0.1",
+      port,
+      path: opts.path ?? "/mutate?timeout=10s",
+      method: opts.method ?? "POST",
+      headers: { "Content-Type": "application/json" },
+      agent: false as const,
+    };
     const req = opts.tls ? httpsRequest({ ...options, ca: opts.tls.ca }) : httpRequest(options);
     req.on("response", (res) => {
       const chunks: Buffer[] = [];
       const peer = opts.tls ? (res.socket as TLSSocket).getPeerCertificate() : undefined;
       res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString(), peerCn: peer?.subject?.CN as string | undefined }));
+      res.on("end", () =>
+        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString(), peerCn: peer?.subject?.CN as string | undefined }),
+      );
     });
     req.on("error", reject);
     req.end(opts.body);
@@ -107,7 +138,10 @@ describe("startAdmissionServer", () => {
     expect(after?.peerCn).to.equal("second");
     expect(after?.status).to.equal(200);
     // The old certificate is no longer trusted by a client pinned to it.
-    const old = await post(running.port, { tls: { ca: first.cert }, body: requestText }).then(() => "accepted", (e: Error) => e.message);
+    const old = await post(running.port, { tls: { ca: first.cert }, body: requestText }).then(
+      () => "accepted",
+      (e: Error) => e.message,
+    );
     expect(old).to.not.equal("accepted");
   });
 
@@ -127,7 +161,10 @@ describe("startAdmissionServer", () => {
   });
 
   it("refuses to start when the TLS files are missing", async () => {
-    const err = await startAdmissionServer(deps(admission({ tls: { certFile: join(dir, "no.crt"), keyFile: join(dir, "no.key") } }))).then(() => undefined, (e: Error) => e);
+    const err = await startAdmissionServer(deps(admission({ tls: { certFile: join(dir, "no.crt"), keyFile: join(dir, "no.key") } }))).then(
+      () => undefined,
+      (e: Error) => e,
+    );
     expect(err?.message).to.equal(`admission.tls.certFile: cannot read ${join(dir, "no.crt")} (ENOENT)`);
   });
 
@@ -153,13 +190,22 @@ describe("startAdmissionServer", () => {
       expect(JSON.parse(a.body).Error).to.match(/^hvx: request body larger than .* MB \(admission\.bodyLimitMB\)$/);
     });
     it("given a chunked body that grows past the limit, answers 413 while it is still streaming", async () => {
-      const a = await rawRequest({ port: port(), path: "/mutate", stream: { chunk: Buffer.alloc(16 * 1024, 0x20), totalBytes: 100 * 1024 * 1024 } });
+      const a = await rawRequest({
+        port: port(),
+        path: "/mutate",
+        stream: { chunk: Buffer.alloc(16 * 1024, 0x20), totalBytes: 100 * 1024 * 1024 },
+      });
       expect(a.status).to.equal(413);
       expect(a.sentBytes).to.be.below(20 * 1024 * 1024);
     });
     for (const path of ["/mutate", "/other"]) {
       it(`given Content-Encoding: gzip on ${path}, answers 415 with a JSON Error and never inflates`, async () => {
-        const a = await rawRequest({ port: port(), path, headers: { "Content-Type": "application/json", "Content-Encoding": "gzip" }, body: gzipSync(requestText) });
+        const a = await rawRequest({
+          port: port(),
+          path,
+          headers: { "Content-Type": "application/json", "Content-Encoding": "gzip" },
+          body: gzipSync(requestText),
+        });
         expect(a.status).to.equal(415);
         expect(JSON.parse(a.body).Error).to.match(/^hvx: Content-Encoding "gzip" is not accepted/);
       });
