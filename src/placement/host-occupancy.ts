@@ -47,7 +47,24 @@ export function buildHostOccupancy(view: ClusterView, index: VmIndex, rules: rea
     if (!list) nodesOnHost.set(vm.hostId, (list = []));
     list.push(node.name);
   }
-  const podCache = new Map<string, readonly PodView[]>();
+  return occupancyOf(view, vmOfNode, hostOfNode, nodesOnHost, new Map());
+}
+
+/**
+ * `occupancy`'s node -> VM tables for `view`, whose nodes are the same as the tables were built
+ * for (only pod lists differ); `known` holds the hosts' pod lists that are still the same.
+ */
+export function reoccupy(occupancy: HostOccupancy, view: ClusterView, known: ReadonlyMap<string, readonly PodView[]>): HostOccupancy {
+  return occupancyOf(view, occupancy.vmOfNode, occupancy.hostOfNode, occupancy.nodesOnHost, new Map(known));
+}
+
+function occupancyOf(
+  view: ClusterView,
+  vmOfNode: ReadonlyMap<string, VmView>,
+  hostOfNode: ReadonlyMap<string, string>,
+  nodesOnHost: ReadonlyMap<string, readonly string[]>,
+  podCache: Map<string, readonly PodView[]>,
+): HostOccupancy {
   const occupancy: HostOccupancy = {
     vmOfNode,
     hostOfNode,

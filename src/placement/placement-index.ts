@@ -3,7 +3,7 @@ import type { HostView, InventoryView, VmView } from "../model/inventory.js";
 import type { NodeIdentity } from "../model/node.js";
 import { ageSeconds, judgeHostAlone, judgeVm, type HostAssessment } from "./assess-host.js";
 import { NO_PENDING, pendingDemand, projectHost, sumPending, type PendingDemand } from "./burst-guard.js";
-import { buildHostOccupancy, type HostOccupancy } from "./host-occupancy.js";
+import { buildHostOccupancy, reoccupy, type HostOccupancy } from "./host-occupancy.js";
 import { mapNodeToVm, vmIndexOf, type VmIndex } from "./map-node.js";
 import { limitReasonsOf } from "./limit-overcommit.js";
 import { computePodTotals, listed, podTotals, type PodTotals } from "./pod-totals.js";
@@ -94,10 +94,41 @@ export class PlacementIndex {
     readonly policy: PlacementPolicy,
     readonly view: ClusterView | undefined,
     private readonly overlay?: IndexOverlay,
+    /** The index of the previous view of the same inventory and policy: what did not change is taken from it, not kept. */
+    predecessor?: PlacementIndex,
   ) {
-    this.vms = overlay ? overlay.base.vms : vmIndexOf(inventory);
-    this.occupancy = overlay ? overlay.occupancy : view ? buildHostOccupancy(view, this.vms, policy.nodeMapping) : undefined;
+    this.vms = overlay ? overlay.base.vms : predecessor ? predecessor.vms : vmIndexOf(inventory);
+    this.occupancy = overlay
+      ? overlay.occupancy
+      : view
+        ? predecessor
+          ? this.reuse(predecessor, view)
+          : buildHostOccupancy(view, this.vms, policy.nodeMapping)
+        : undefined;
     Object.freeze(this);
+  }
+
+  /**
+   * Takes from `prev` (same inventory and policy, another view) the node entries whose node and
+   * pod list are the same objects and, when the nodes are the same map (same node -> VM mapping),
+   * the host entries whose every node's pod list is the same object; returns this view's occupancy.
+   * Verdicts and kept decisions are not taken (fewest-replicas counts span hosts).
+   */
+  private reuse(prev: PlacementIndex, view: ClusterView): HostOccupancy {
+    const before = prev.view!;
+    for (const [name, entry] of prev.nodes) {
+      if (entry && view.nodes.get(name) === entry.node && view.podsByNode.get(name) === before.podsByNode.get(name))
+        this.nodes.set(name, entry);
+    }
+    if (view.nodes !== before.nodes || !prev.occupancy) return buildHostOccupancy(view, this.vms, this.policy.nodeMapping);
+    const { nodesOnHost } = prev.occupancy;
+    const known = new Map<string, readonly PodView[]>();
+    for (const [hostId, entry] of prev.hosts) {
+      if (entry && !(nodesOnHost.get(hostId) ?? []).every((n) => view.podsByNode.get(n) === before.podsByNode.get(n))) continue;
+      this.hosts.set(hostId, entry);
+      if (entry) known.set(hostId, entry.podsOnHost);
+    }
+    return reoccupy(prev.occupancy, view, known);
   }
 
   /**
@@ -386,14 +417,18 @@ function markPending(a: HostAssessment, pods: number): HostAssessment {
 /**
  * Keeps the index of the latest snapshot pair: `indexFor` answers the same index while the
  * inventory, the cluster view and the policy stay the same objects, and builds a new one when
- * any changes (a poll, a cluster-cache change). Owned by the edge that serves requests.
+ * any changes (a poll, a cluster-cache change); a new view alone reuses the previous index's
+ * unchanged node and host entries. Owned by the edge that serves requests.
  */
 export class LatestPlacementIndex {
   private last: PlacementIndex | undefined;
 
   indexFor(inventory: InventoryView, view: ClusterView | undefined, policy: PlacementPolicy): PlacementIndex {
-    if (this.last?.serves(inventory, view, policy) && this.last.policy === policy) return this.last;
-    this.last = new PlacementIndex(inventory, policy, view);
+    const last = this.last;
+    if (last?.serves(inventory, view, policy) && last.policy === policy) return last;
+    // A new view of the same inventory (a binding, an in-flight pod) reuses what did not change; one step back only.
+    const predecessor = last && view && last.view && last.inventory === inventory && last.policy === policy ? last : undefined;
+    this.last = new PlacementIndex(inventory, policy, view, undefined, predecessor);
     return this.last;
   }
 }
