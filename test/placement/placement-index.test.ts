@@ -1,10 +1,13 @@
 import { expect } from "chai";
 import { applyAllRejectedValve } from "../../src/placement/all-rejected-valve.js";
 import { RequestMemo } from "../../src/placement/decide-node.js";
+import { withInFlight } from "../../src/placement/in-flight-ledger.js";
 import { filterNodes, prioritizeNodes } from "../../src/placement/filter-nodes.js";
 import { LatestPlacementIndex, PlacementIndex } from "../../src/placement/placement-index.js";
 import type { PlacementContext } from "../../src/placement/decide-node.js";
 import type { PodMeta } from "../../src/placement/exemption.js";
+import type { ClusterView, PodView } from "../../src/model/cluster.js";
+import type { InventoryView } from "../../src/model/inventory.js";
 import { formatReasons } from "../../src/protocol/format-reason.js";
 import { amounts, clusterViewOf, nodeView, podMetaOf, podView, withBinding } from "../fixtures/cluster.js";
 import { hostView, inventoryOf, NOW_MS, vmView } from "../fixtures/inventory.js";
@@ -109,6 +112,75 @@ describe("PlacementIndex", () => {
     };
     expect(at(NOW_MS)).to.contain("(sampled 14s ago)");
     expect(at(NOW_MS + 1000)).to.contain("(sampled 15s ago)");
+  });
+
+  describe("given a new view of the same inventory and policy, derived from the previous index", () => {
+    const spread = { ...pod, annotations: { "hvx.io/host-spread": "required" } };
+    const asked: Array<{ pod: PodView; meta: PodMeta }> = [
+      { pod: incoming(2), meta: pod },
+      { pod: incoming(3), meta: pod },
+      { pod: replica, meta: spread },
+      { pod: incoming(3), meta: { ...pod, ownerKinds: ["DaemonSet"] } },
+    ];
+    const hotter = inventoryOf(
+      [...inventory.hosts.values()].map((h) =>
+        h.id === "host-2" ? hostView({ id: "host-2", name: "esx-warm", metrics: { cpuReadyPercent: 12 } }) : h,
+      ),
+      [...inventory.vms.values()],
+    );
+    const withoutWarm = { ...spreadView, nodes: new Map([...spreadView.nodes].filter(([n]) => n !== "n-warm")) };
+    const steps: Array<{
+      name: string;
+      next: (v: ClusterView) => ClusterView;
+      inventory?: InventoryView;
+      reused: string[];
+      rebuilt: string[];
+    }> = [
+      {
+        // One more core on host-3 puts incoming(2) over the stacked cap: a reused host-3 entry would pass it.
+        name: "one node's pod list changed",
+        next: (v) => withBinding(v, podView({ uid: "bound-1", ownerKey: OWNER, limits: amounts(1, 1) }), "n-cool-a", NOW_MS),
+        reused: ["host-1", "host-2"],
+        rebuilt: ["host-3"],
+      },
+      {
+        name: "a pod added by the in-flight ledger",
+        next: (v) => withInFlight(v, [{ pod: { ...replica, uid: "in-flight-1", nodeName: "n-warm", boundAtMs: NOW_MS } }]),
+        reused: ["host-1", "host-3"],
+        rebuilt: ["host-2"],
+      },
+      { name: "a node removed", next: () => withoutWarm, reused: [], rebuilt: ["host-1", "host-2", "host-3"] },
+      { name: "a node added back", next: () => spreadView, reused: [], rebuilt: ["host-1", "host-2", "host-3"] },
+      { name: "the inventory changed", next: (v) => v, inventory: hotter, reused: [], rebuilt: ["host-1", "host-2", "host-3"] },
+    ];
+    it("answers at every step exactly what a fresh index answers, and reuses only the host entries whose pod lists are unchanged", () => {
+      const latest = new LatestPlacementIndex();
+      let current: ClusterView = spreadView;
+      let inv: InventoryView = inventory;
+      let previous = latest.indexFor(inv, current, DEFAULT_POLICY);
+      const askAll = (index: PlacementIndex) => {
+        for (const a of asked) {
+          const ctx: PlacementContext = {
+            inventory: inv,
+            policy: DEFAULT_POLICY,
+            nowMs: NOW_MS + 500,
+            cluster: { view: current, pod: a.pod },
+          };
+          expect(answers({ ...ctx, index }, a.meta)).to.deep.equal(answers(ctx, a.meta));
+        }
+      };
+      askAll(previous);
+      for (const step of steps) {
+        current = step.next(current);
+        inv = step.inventory ?? inv;
+        const index = latest.indexFor(inv, current, DEFAULT_POLICY);
+        expect(index, step.name).to.not.equal(previous);
+        for (const id of step.reused) expect(index.hostEntry(id), `${step.name}: ${id}`).to.equal(previous.hostEntry(id));
+        for (const id of step.rebuilt) expect(index.hostEntry(id), `${step.name}: ${id}`).to.not.equal(previous.hostEntry(id));
+        askAll(index);
+        previous = index;
+      }
+    });
   });
 
   it("given the same snapshots and policy, answers the same index; a new inventory, cluster view or policy builds a new one", () => {
