@@ -34,7 +34,13 @@ export function hostOccupancyOf(view: ClusterView, inventory: InventoryView, rul
 }
 
 /** `hostOccupancyOf` without the memo: for the placement index, which is its own memo. */
-export function buildHostOccupancy(view: ClusterView, index: VmIndex, rules: readonly NodeMappingRule[]): HostOccupancy {
+export function buildHostOccupancy(
+  view: ClusterView,
+  index: VmIndex,
+  rules: readonly NodeMappingRule[],
+  /** Hosts' pod lists known already (the caller fills it before asking `podsOnHost`). */
+  known = new Map<string, readonly PodView[]>(),
+): HostOccupancy {
   const vmOfNode = new Map<string, VmView>();
   const hostOfNode = new Map<string, string>();
   const nodesOnHost = new Map<string, string[]>();
@@ -47,7 +53,7 @@ export function buildHostOccupancy(view: ClusterView, index: VmIndex, rules: rea
     if (!list) nodesOnHost.set(vm.hostId, (list = []));
     list.push(node.name);
   }
-  return occupancyOf(view, vmOfNode, hostOfNode, nodesOnHost, new Map());
+  return occupancyOf(view, vmOfNode, hostOfNode, nodesOnHost, known);
 }
 
 /**

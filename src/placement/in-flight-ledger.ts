@@ -47,7 +47,10 @@ export class InFlightLedger {
   viewWith(view: ClusterView, nowMs: number, schedulingUid?: string): ClusterView {
     const entries = this.current(nowMs);
     if (schedulingUid !== undefined && entries.some((e) => e.pod.uid === schedulingUid)) return withInFlight(view, entries, schedulingUid);
-    if (this.merged?.view !== view || this.merged.entries !== entries) this.merged = { view, entries, result: withInFlight(view, entries) };
+    if (this.merged?.view !== view || this.merged.entries !== entries) {
+      const before = this.merged?.view === view ? this.merged : undefined;
+      this.merged = { view, entries, result: withInFlight(view, entries, undefined, before) };
+    }
     return this.merged.result;
   }
 
@@ -64,16 +67,48 @@ export class InFlightLedger {
  * view already shows on that node, and except the pod being scheduled itself. The same
  * object when nothing is added, so per-snapshot caches keep working.
  */
-export function withInFlight(view: ClusterView, inFlight: readonly InFlightPod[], schedulingUid?: string): ClusterView {
+export function withInFlight(
+  view: ClusterView,
+  inFlight: readonly InFlightPod[],
+  schedulingUid?: string,
+  /** An earlier merge of the same view (no scheduling uid): a node with the same in-flight pods keeps its merged list object. */
+  before?: { readonly entries: readonly InFlightPod[]; readonly result: ClusterView },
+): ClusterView {
   let podsByNode: Map<string, readonly PodView[]> | undefined;
+  const same = before && schedulingUid === undefined ? sameNodes(before.entries, inFlight) : undefined;
   for (const { pod } of inFlight) {
     if (pod.uid === schedulingUid || !view.nodes.has(pod.nodeName)) continue;
+    if (same?.has(pod.nodeName)) {
+      podsByNode ??= new Map(view.podsByNode);
+      podsByNode.set(pod.nodeName, before!.result.podsByNode.get(pod.nodeName)!);
+      continue;
+    }
     const onNode = podsByNode?.get(pod.nodeName) ?? view.podsByNode.get(pod.nodeName) ?? [];
     if (onNode.some((p) => p.uid === pod.uid)) continue;
     podsByNode ??= new Map(view.podsByNode);
     podsByNode.set(pod.nodeName, [...onNode, pod]);
   }
   return podsByNode === undefined ? view : { ...view, podsByNode };
+}
+
+/** The nodes whose in-flight entries are the same objects in the same order in both lists. */
+function sameNodes(a: readonly InFlightPod[], b: readonly InFlightPod[]): Set<string> {
+  const byNode = (list: readonly InFlightPod[]) => {
+    const m = new Map<string, InFlightPod[]>();
+    for (const e of list) {
+      let l = m.get(e.pod.nodeName);
+      if (!l) m.set(e.pod.nodeName, (l = []));
+      l.push(e);
+    }
+    return m;
+  };
+  const before = byNode(a);
+  const same = new Set<string>();
+  for (const [node, list] of byNode(b)) {
+    const old = before.get(node);
+    if (old && old.length === list.length && old.every((e, i) => e === list[i])) same.add(node);
+  }
+  return same;
 }
 
 /**

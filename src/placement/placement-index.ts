@@ -97,38 +97,54 @@ export class PlacementIndex {
     /** The index of the previous view of the same inventory and policy: what did not change is taken from it, not kept. */
     predecessor?: PlacementIndex,
   ) {
-    this.vms = overlay ? overlay.base.vms : predecessor ? predecessor.vms : vmIndexOf(inventory);
+    const sameVms = predecessor !== undefined && sameHostsAndVms(predecessor.inventory, inventory);
+    this.vms = overlay ? overlay.base.vms : sameVms ? predecessor.vms : vmIndexOf(inventory);
     this.occupancy = overlay
       ? overlay.occupancy
       : view
         ? predecessor
-          ? this.reuse(predecessor, view)
+          ? this.reuse(predecessor, view, sameVms)
           : buildHostOccupancy(view, this.vms, policy.nodeMapping)
         : undefined;
     Object.freeze(this);
   }
 
   /**
-   * Takes from `prev` (same inventory and policy, another view) the node entries whose node and
-   * pod list are the same objects and, when the nodes are the same map (same node -> VM mapping),
-   * the host entries whose every node's pod list is the same object; returns this view's occupancy.
-   * Verdicts and kept decisions are not taken (fewest-replicas counts span hosts).
+   * Takes from `prev` (same policy, another view) the node entries whose node and pod list are
+   * the same objects. With the same hosts and VMs and the same nodes map (so the same node -> VM
+   * mapping) it takes the mapping and the host entries whose every node's pod list is the same
+   * object; with another inventory, only such hosts' pod lists and sums (their burst-guard
+   * projection is computed again on the new sample). Returns this view's occupancy. Verdicts and
+   * kept decisions are not taken (fewest-replicas counts span hosts).
    */
-  private reuse(prev: PlacementIndex, view: ClusterView): HostOccupancy {
+  private reuse(prev: PlacementIndex, view: ClusterView, sameVms: boolean): HostOccupancy {
     const before = prev.view!;
+    const samePods = (names: readonly string[]) => names.every((n) => view.podsByNode.get(n) === before.podsByNode.get(n));
     for (const [name, entry] of prev.nodes) {
-      if (entry && view.nodes.get(name) === entry.node && view.podsByNode.get(name) === before.podsByNode.get(name))
-        this.nodes.set(name, entry);
+      if (entry && view.nodes.get(name) === entry.node && samePods([name])) this.nodes.set(name, entry);
     }
-    if (view.nodes !== before.nodes || !prev.occupancy) return buildHostOccupancy(view, this.vms, this.policy.nodeMapping);
-    const { nodesOnHost } = prev.occupancy;
     const known = new Map<string, readonly PodView[]>();
-    for (const [hostId, entry] of prev.hosts) {
-      if (entry && !(nodesOnHost.get(hostId) ?? []).every((n) => view.podsByNode.get(n) === before.podsByNode.get(n))) continue;
-      this.hosts.set(hostId, entry);
-      if (entry) known.set(hostId, entry.podsOnHost);
+    if (sameVms && view.nodes === before.nodes && prev.occupancy) {
+      for (const [hostId, entry] of prev.hosts) {
+        if (entry && !samePods(prev.occupancy.nodesOnHost.get(hostId) ?? [])) continue;
+        this.hosts.set(hostId, entry);
+        if (entry) known.set(hostId, entry.podsOnHost);
+      }
+      return reoccupy(prev.occupancy, view, known);
     }
-    return reoccupy(prev.occupancy, view, known);
+    const occupancy = buildHostOccupancy(view, this.vms, this.policy.nodeMapping, known);
+    if (!prev.occupancy) return occupancy;
+    const guard = this.policy.burstGuard;
+    for (const [hostId, entry] of prev.hosts) {
+      const host = this.inventory.hosts.get(hostId);
+      const names = occupancy.nodesOnHost.get(hostId) ?? [];
+      if (!entry || !host || !sameList(names, prev.occupancy.nodesOnHost.get(hostId) ?? []) || !samePods(names)) continue;
+      const { podsOnHost, totals } = entry;
+      const pending = guard.enabled ? sumPending(podsOnHost, host.metrics?.sampledAtMs, guard.settleSeconds * 1000) : NO_PENDING;
+      this.hosts.set(hostId, { host, podsOnHost, totals, pending, projected: projectHost(host, pending) });
+      known.set(hostId, podsOnHost);
+    }
+    return occupancy;
   }
 
   /**
@@ -401,6 +417,14 @@ interface IndexOverlay {
   readonly nodeName: string;
 }
 
+function sameHostsAndVms(a: InventoryView, b: InventoryView): boolean {
+  return a === b || (a.hosts === b.hosts && a.vms === b.vms && a.ambiguousBiosUuids === b.ambiguousBiosUuids);
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
 function sameNames(names: readonly string[], candidates: readonly NodeIdentity[]): boolean {
   if (names.length !== candidates.length) return false;
   for (let i = 0; i < names.length; i++) if (names[i] !== candidates[i]!.name) return false;
@@ -426,8 +450,8 @@ export class LatestPlacementIndex {
   indexFor(inventory: InventoryView, view: ClusterView | undefined, policy: PlacementPolicy): PlacementIndex {
     const last = this.last;
     if (last?.serves(inventory, view, policy) && last.policy === policy) return last;
-    // A new view of the same inventory (a binding, an in-flight pod) reuses what did not change; one step back only.
-    const predecessor = last && view && last.view && last.inventory === inventory && last.policy === policy ? last : undefined;
+    // A new view (a binding, an in-flight pod) or poll reuses what did not change; one step back only.
+    const predecessor = last && view && last.view && last.policy === policy ? last : undefined;
     this.last = new PlacementIndex(inventory, policy, view, undefined, predecessor);
     return this.last;
   }
