@@ -57,6 +57,29 @@ describe("InFlightLedger.viewWith", () => {
     expect(uidsOn(ledger.viewWith(view, T + 1, "x"), "n2")).to.deep.equal(["a", "b"]);
   });
 
+  it("keeps a node's merged list object while its in-flight pods stay the same, and merges what a fresh merge does", () => {
+    const ledger = new InFlightLedger();
+    const steps: Array<{ change: () => void; kept: string[]; renewed: string[] }> = [
+      { change: () => ledger.record(podView({ uid: "c" }), "n2", T + 1), kept: ["n1"], renewed: ["n2"] },
+      { change: () => ledger.record(podView({ uid: "d" }), "n1", T + 2), kept: ["n2"], renewed: ["n1"] },
+      { change: () => ledger.seen("a"), kept: ["n2"], renewed: ["n1"] },
+      // "old" is on n1 already: the merge adds nothing there.
+      { change: () => ledger.record(podView({ uid: "old" }), "n1", T + 3), kept: ["n2"], renewed: ["n1"] },
+    ];
+    ledger.record(podView({ uid: "a" }), "n1", T);
+    ledger.record(podView({ uid: "b" }), "n2", T);
+    let previous = ledger.viewWith(view, T + 5, "x");
+    for (const step of steps) {
+      step.change();
+      const next = ledger.viewWith(view, T + 5, "x");
+      for (const n of step.kept) expect(next.podsByNode.get(n), n).to.equal(previous.podsByNode.get(n));
+      for (const n of step.renewed) expect(next.podsByNode.get(n), n).to.not.equal(previous.podsByNode.get(n));
+      const fresh = withInFlight(view, ledger.current(T + 5));
+      for (const n of ["n1", "n2"]) expect(uidsOn(next, n), n).to.deep.equal(uidsOn(fresh, n));
+      previous = next;
+    }
+  });
+
   it("drops expired entries: after the TTL the bare view comes back", () => {
     const ledger = new InFlightLedger();
     ledger.record(podView({ uid: "a" }), "n2", T);

@@ -128,13 +128,14 @@ describe("PlacementIndex", () => {
       ),
       [...inventory.vms.values()],
     );
-    const withoutWarm = { ...spreadView, nodes: new Map([...spreadView.nodes].filter(([n]) => n !== "n-warm")) };
+    const withoutWarm = new Map([...spreadView.nodes].filter(([n]) => n !== "n-warm"));
     const steps: Array<{
       name: string;
       next: (v: ClusterView) => ClusterView;
       inventory?: InventoryView;
       reused: string[];
       rebuilt: string[];
+      sums?: string[];
     }> = [
       {
         // One more core on host-3 puts incoming(2) over the stacked cap: a reused host-3 entry would pass it.
@@ -149,9 +150,28 @@ describe("PlacementIndex", () => {
         reused: ["host-1", "host-3"],
         rebuilt: ["host-2"],
       },
-      { name: "a node removed", next: () => withoutWarm, reused: [], rebuilt: ["host-1", "host-2", "host-3"] },
-      { name: "a node added back", next: () => spreadView, reused: [], rebuilt: ["host-1", "host-2", "host-3"] },
-      { name: "the inventory changed", next: (v) => v, inventory: hotter, reused: [], rebuilt: ["host-1", "host-2", "host-3"] },
+      {
+        name: "a node removed",
+        next: (v) => ({ ...v, nodes: withoutWarm }),
+        reused: [],
+        rebuilt: ["host-1", "host-2", "host-3"],
+        sums: ["host-1", "host-3"],
+      },
+      {
+        name: "a node added back",
+        next: (v) => ({ ...v, nodes: spreadView.nodes }),
+        reused: [],
+        rebuilt: ["host-1", "host-2", "host-3"],
+        sums: ["host-1", "host-3"],
+      },
+      {
+        name: "the inventory changed",
+        next: (v) => v,
+        inventory: hotter,
+        reused: [],
+        rebuilt: ["host-1", "host-2", "host-3"],
+        sums: ["host-1", "host-2", "host-3"],
+      },
     ];
     it("answers at every step exactly what a fresh index answers, and reuses only the host entries whose pod lists are unchanged", () => {
       const latest = new LatestPlacementIndex();
@@ -177,6 +197,9 @@ describe("PlacementIndex", () => {
         expect(index, step.name).to.not.equal(previous);
         for (const id of step.reused) expect(index.hostEntry(id), `${step.name}: ${id}`).to.equal(previous.hostEntry(id));
         for (const id of step.rebuilt) expect(index.hostEntry(id), `${step.name}: ${id}`).to.not.equal(previous.hostEntry(id));
+        // Pod lists and sums of hosts whose nodes and pods are the same carry over a new mapping or inventory too.
+        for (const id of step.sums ?? [])
+          expect(index.hostEntry(id)!.totals, `${step.name}: ${id}`).to.equal(previous.hostEntry(id)!.totals);
         askAll(index);
         previous = index;
       }
