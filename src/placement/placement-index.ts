@@ -94,7 +94,7 @@ export class PlacementIndex {
     readonly policy: PlacementPolicy,
     readonly view: ClusterView | undefined,
     private readonly overlay?: IndexOverlay,
-    /** The index of the previous view of the same inventory and policy: what did not change is taken from it, not kept. */
+    /** The previous index of the same policy (another view or inventory): what did not change is taken from it, not kept. */
     predecessor?: PlacementIndex,
   ) {
     const sameVms = predecessor !== undefined && sameHostsAndVms(predecessor.inventory, inventory);
@@ -441,8 +441,8 @@ function markPending(a: HostAssessment, pods: number): HostAssessment {
 /**
  * Keeps the index of the latest snapshot pair: `indexFor` answers the same index while the
  * inventory, the cluster view and the policy stay the same objects, and builds a new one when
- * any changes (a poll, a cluster-cache change); a new view alone reuses the previous index's
- * unchanged node and host entries. Owned by the edge that serves requests.
+ * any changes (a poll, a cluster-cache change), reusing the previous index's unchanged node and
+ * host entries (see `reuse`). Owned by the edge that serves requests.
  */
 export class LatestPlacementIndex {
   private last: PlacementIndex | undefined;
