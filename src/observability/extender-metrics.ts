@@ -2,11 +2,15 @@ import { Counter, Histogram, type Registry } from "prom-client";
 
 export type ExtenderVerb = "filter" | "prioritize" | "preempt";
 
+const VERDICTS = ["reject", "no_opinion", "pass"] as const;
+
 /** Metrics of the extender routes. Labels are closed sets: verb, outcome, verdict, reason code. */
 export class ExtenderMetrics {
   private readonly requests: Counter<"verb" | "outcome">;
   private readonly duration: Histogram<"verb">;
   private readonly verdicts: Counter<"verdict" | "reason">;
+  /** Each reason code seen, numbered. */
+  private readonly codeIds = new Map<string, number>();
 
   constructor(registry: Registry) {
     this.requests = new Counter({
@@ -41,14 +45,20 @@ export class ExtenderMetrics {
   countVerdicts(
     decisions: ReadonlyArray<{ verdict: "pass" | "reject"; noOpinion: boolean; reasons: ReadonlyArray<{ code: string }> }>,
   ): void {
-    const tally = new Map<string, Map<string, number>>();
+    // Reason codes are a closed set: a counter per (code, verdict) in a flat array, no map written per node.
+    const counts: number[] = [];
     for (const d of decisions) {
-      const verdict = d.verdict === "reject" ? "reject" : d.noOpinion ? "no_opinion" : "pass";
-      const reason = d.reasons[0]?.code ?? "none";
-      let byReason = tally.get(verdict);
-      if (!byReason) tally.set(verdict, (byReason = new Map()));
-      byReason.set(reason, (byReason.get(reason) ?? 0) + 1);
+      const code = d.reasons.length > 0 ? d.reasons[0]!.code : "none";
+      let id = this.codeIds.get(code);
+      if (id === undefined) this.codeIds.set(code, (id = this.codeIds.size));
+      const slot = id * 3 + (d.verdict === "reject" ? 0 : d.noOpinion ? 1 : 2);
+      counts[slot] = (counts[slot] ?? 0) + 1;
     }
-    for (const [verdict, byReason] of tally) for (const [reason, n] of byReason) this.verdicts.inc({ verdict, reason }, n);
+    if (counts.length === 0) return;
+    for (const [reason, id] of this.codeIds)
+      for (let v = 0; v < 3; v++) {
+        const n = counts[id * 3 + v];
+        if (n) this.verdicts.inc({ verdict: VERDICTS[v]!, reason }, n);
+      }
   }
 }

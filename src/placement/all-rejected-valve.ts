@@ -77,7 +77,21 @@ export function applyAllRejectedValve(
   for (const e of eligible) tier = Math.min(tier, e.tier);
   const chosen = new Set(eligible.filter((e) => e.tier === tier).map((e) => e.d.node));
   const hotter = eligible.filter((e) => !chosen.has(e.d.node)).map((e) => e.d.node);
-  if (setting === "reject") return { ...outcome, valve: { action: "rejected", passed: [...chosen], tier, hotter } };
+  if (setting === "reject") {
+    const valve = { action: "rejected", passed: [...chosen], tier, hotter } as const;
+    // Not a spread: the outcome's reason maps are built only when read (filterNodes).
+    return {
+      passed: outcome.passed,
+      decisions: outcome.decisions,
+      get failed() {
+        return outcome.failed;
+      },
+      get unresolvable() {
+        return outcome.unresolvable;
+      },
+      valve,
+    };
+  }
   const unresolvable = new Map([...outcome.unresolvable].filter(([node]) => !chosen.has(node)));
   return {
     ...outcome,

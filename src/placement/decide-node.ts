@@ -6,6 +6,7 @@ import type { PendingDemand } from "./burst-guard.js";
 import { clusterViewFresh } from "./cluster-freshness.js";
 import { exemptionOf, type Exemption, type PodMeta } from "./exemption.js";
 import { checkSpread, replicasIn, spreadRuleOf, type SpreadCheck, type SpreadRule } from "./host-spread.js";
+import type { KeptDecisions } from "./kept-decisions.js";
 import { PlacementIndex, type HostEntry } from "./placement-index.js";
 import type { PlacementPolicy } from "./policy.js";
 import { predictionHorizonMs } from "./predicted-heat.js";
@@ -71,6 +72,8 @@ interface RequestFacts {
   readonly horizonMs: number;
   /** Key of the kept decisions; undefined: not kept (exempt pod without a cluster view). */
   readonly podKey: string | undefined;
+  /** The decisions kept for `podKey`. */
+  readonly kept: KeptDecisions<NodeDecision> | undefined;
 }
 
 /** What one request computes once and shares between its candidate nodes. */
@@ -106,7 +109,8 @@ export class RequestMemo {
     const ahead = horizonMs > 0 ? `|ahead ${horizonMs}` : "";
     // What of the pod this decision depends on: nothing but the horizon without a cluster view (if not exempt).
     const podKey = cluster ? this.podKey(index, cluster, pod, exemption, k8sRules, policy) + ahead : exemption ? undefined : ahead;
-    const facts = { index, exemption, k8sRules, horizonMs, podKey };
+    const kept = podKey === undefined ? undefined : index.keptDecisions<NodeDecision>(policy, podKey);
+    const facts = { index, exemption, k8sRules, horizonMs, podKey, kept };
     this.lastFacts = { ctx, pod, facts };
     return facts;
   }
@@ -189,12 +193,11 @@ export function decideNode(
   memo: RequestMemo = new RequestMemo([node]),
 ): NodeDecision {
   const { policy, cluster } = ctx;
-  const { index, exemption, k8sRules, horizonMs, podKey } = memo.facts(ctx, pod);
+  const { index, exemption, k8sRules, horizonMs, podKey, kept } = memo.facts(ctx, pod);
+  const uid = cluster?.pod.uid ?? "";
+  const known = kept?.get(node, ctx.nowMs, uid);
+  if (known) return known;
   const exemptBy = exemption?.by;
-  if (podKey === "") {
-    const kept = index.keptDecision<NodeDecision>(node, "", policy, ctx.nowMs);
-    if (kept) return kept;
-  }
   const nodeEntry = cluster && k8sRules ? index.nodeEntry(node.name) : undefined;
   const vm = index.vmOf(node);
   const entry = vm ? index.hostEntry(vm.hostId) : undefined;
@@ -204,26 +207,31 @@ export function decideNode(
     const reason: Reason = !vm
       ? { code: "node_unmapped", node: node.name }
       : { code: "vm_host_unknown", vm: { id: vm.id, name: vm.name }, hostId: vm.hostId };
-    if (nodeReasons.length > 0) return rejected(node.name, false, nodeReasons, vm, host, undefined, exemptBy);
-    return noOpinion(node.name, reason, policy, exemptBy, vm, undefined, undefined);
+    const decision =
+      nodeReasons.length > 0
+        ? rejected(node.name, false, nodeReasons, vm, host, undefined, exemptBy)
+        : noOpinion(node.name, reason, policy, exemptBy, vm, undefined, undefined);
+    // Nothing here reads an age; a pod counted on the node is not kept (its limits were not added twice).
+    if (!(uid !== "" && nodeEntry?.totals.uids.has(uid))) kept?.keep(node, [], ctx.nowMs, nodeEntry?.totals.uids, decision);
+    return decision;
   }
 
   // A pod already counted on the node or the host (a re-sent bound pod) is not counted twice: its uid joins the key.
-  const listedHere =
-    cluster !== undefined &&
-    cluster.pod.uid !== "" &&
-    (entry.totals.uids.has(cluster.pod.uid) || (nodeEntry?.totals.uids.has(cluster.pod.uid) ?? false));
-  const key = podKey === undefined ? undefined : listedHere ? `${podKey}|listed ${cluster!.pod.uid}` : podKey;
-  if (key !== undefined && key !== "") {
-    const kept = index.keptDecision<NodeDecision>(node, key, policy, ctx.nowMs);
-    if (kept) return kept;
+  const listedHere = uid !== "" && (entry.totals.uids.has(uid) || (nodeEntry?.totals.uids.has(uid) ?? false));
+  const table = listedHere && podKey !== undefined ? index.keptDecisions<NodeDecision>(policy, `${podKey}|listed ${uid}`) : kept;
+  if (listedHere) {
+    const again = table?.get(node, ctx.nowMs, "");
+    if (again) return again;
   }
   const nodeReasons = nodeEntry ? index.limitReasons(nodeEntry, cluster!.pod, policy.limits) : NO_REASONS;
   const present = index.hostAlone(entry, policy.thresholds, ctx.nowMs);
   const predicted = horizonMs > 0 ? index.predicted(entry, present, horizonMs, policy) : undefined;
   const assessment = index.assessment(entry, predicted?.assessment ?? present, vm, policy.thresholds, ctx.nowMs);
   const decision = judged(node.name, vm, entry, assessment, predicted?.metrics, exemptBy, pod, ctx, index, memo, nodeReasons, k8sRules);
-  if (key !== undefined) index.keepDecision(node, key, entry, vm, policy, ctx.nowMs, decision);
+  const sampled = entry.projected;
+  const times = [sampled.polledAtMs, sampled.metrics?.sampledAtMs, vm.metrics?.sampledAtMs];
+  // The host's pods include the node's (the node is mapped to one of the host's VMs).
+  table?.keep(node, times, ctx.nowMs, listedHere ? undefined : entry.totals.uids, decision);
   return decision;
 }
 

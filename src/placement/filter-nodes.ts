@@ -24,14 +24,31 @@ export function filterNodes(
   memo: RequestMemo = new RequestMemo(nodes),
 ): FilterOutcome {
   const passed: string[] = [];
+  const decisions: NodeDecision[] = new Array(nodes.length);
+  for (let i = 0; i < nodes.length; i++) {
+    const d = (decisions[i] = decideNode(nodes[i]!, pod, ctx, memo));
+    if (d.verdict === "pass") passed.push(d.node);
+  }
+  // The reason maps only when asked for: the extender's reply is built from the decisions.
+  let rejected: { failed: Map<string, readonly Reason[]>; unresolvable: Map<string, readonly Reason[]> } | undefined;
+  const split = () => (rejected ??= splitRejected(decisions));
+  return {
+    passed,
+    decisions,
+    get failed() {
+      return split().failed;
+    },
+    get unresolvable() {
+      return split().unresolvable;
+    },
+  };
+}
+
+function splitRejected(decisions: readonly NodeDecision[]) {
   const failed = new Map<string, readonly Reason[]>();
   const unresolvable = new Map<string, readonly Reason[]>();
-  const decisions = nodes.map((node) => decideNode(node, pod, ctx, memo));
-  for (const d of decisions) {
-    if (d.verdict === "pass") passed.push(d.node);
-    else (d.unresolvable ? unresolvable : failed).set(d.node, d.reasons);
-  }
-  return { passed, failed, unresolvable, decisions };
+  for (const d of decisions) if (d.verdict !== "pass") (d.unresolvable ? unresolvable : failed).set(d.node, d.reasons);
+  return { failed, unresolvable };
 }
 
 export interface NodeScore {
@@ -42,11 +59,8 @@ export interface NodeScore {
   readonly reasons?: readonly Reason[];
 }
 
-/** The extender's prioritize: an integer 0..10 per node, in the order sent. */
+/** The extender's prioritize: an integer 0..10 per node, in the order sent (each node's decision is its score). */
 export function prioritizeNodes(pod: PodMeta, nodes: readonly NodeIdentity[], ctx: PlacementContext): NodeScore[] {
   const memo = new RequestMemo(nodes);
-  return nodes.map((node) => {
-    const d = decideNode(node, pod, ctx, memo);
-    return { node: node.name, score: d.score, reasons: d.reasons };
-  });
+  return nodes.map((node) => decideNode(node, pod, ctx, memo));
 }

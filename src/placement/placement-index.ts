@@ -6,14 +6,15 @@ import { NO_PENDING, pendingDemand, projectHost, sumPending, type PendingDemand 
 import { buildHostOccupancy, reoccupy, type HostOccupancy } from "./host-occupancy.js";
 import { mapNodeToVm, vmIndexOf, type VmIndex } from "./map-node.js";
 import { limitReasonsOf } from "./limit-overcommit.js";
+import { KeptDecisions } from "./kept-decisions.js";
 import { computePodTotals, listed, podTotals, type PodTotals } from "./pod-totals.js";
 import type { LimitsPolicy, PlacementPolicy, ThresholdPolicy } from "./policy.js";
 import { predictHeat, type PredictedHeat } from "./predicted-heat.js";
 import type { Reason } from "./reason.js";
 import { stackedCpuOf, type StackedCheck } from "./stacked-overcommit.js";
 
-/** Distinct pod shapes whose decisions are kept per node and snapshot. */
-const KEPT_PER_NODE = 8;
+/** Distinct pod keys whose decisions are kept per snapshot; the oldest is dropped beyond. */
+const KEPT_KEYS = 32;
 
 /** Owners (and excepted uids) whose last fewest-replicas count is kept per snapshot; more start afresh. */
 const KEPT_LEAST = 256;
@@ -72,22 +73,8 @@ export class PlacementIndex {
   private readonly least = new Map<string, { readonly names: readonly string[]; readonly value: number }>();
   /** Other policies asked of this index (the valve's heat-blind one), numbered for `policyKey`. */
   private readonly policies = new Map<PlacementPolicy, number>();
-  /** Whole decisions per node and what of the pod they depend on (`keptDecision`). */
-  private readonly decisions = new Map<
-    string,
-    Map<
-      string,
-      {
-        policy: PlacementPolicy;
-        host: HostView;
-        vm: VmView;
-        stateAgeS: number;
-        hostAgeS: number | undefined;
-        vmAgeS: number | undefined;
-        decision: unknown;
-      }
-    >
-  >();
+  /** Whole decisions per pod key (`keptDecisions`). */
+  private readonly kept = new Map<string, KeptDecisions<unknown>>();
 
   constructor(
     readonly inventory: InventoryView,
@@ -299,48 +286,18 @@ export class PlacementIndex {
   }
 
   /**
-   * A node's decision kept for the same `key` (what of the pod and the request the decision
-   * depends on; "" when nothing), the same policy, and the same whole-second ages of the host's
-   * sample, the host's inventory entry and the VM's sample (the only ways the clock enters a
-   * verdict). Nodes sent with a providerID or systemUUID are mapped per request and not kept.
+   * The decisions kept for pods with `key` (what of the pod and the request a decision depends
+   * on; "" when nothing) under `policy`: see `KeptDecisions` for how long each stands.
    */
-  keptDecision<D>(node: NodeIdentity, key: string, policy: PlacementPolicy, nowMs: number): D | undefined {
-    if (node.providerID || node.systemUUID) return undefined;
-    const kept = this.decisions.get(node.name)?.get(this.policyKey(policy, key));
-    if (!kept || kept.policy !== policy) return undefined;
-    const { host, vm } = kept;
-    if (ageSeconds(host.polledAtMs, nowMs) !== kept.stateAgeS) return undefined;
-    if ((host.metrics ? ageSeconds(host.metrics.sampledAtMs, nowMs) : undefined) !== kept.hostAgeS) return undefined;
-    if ((vm.metrics ? ageSeconds(vm.metrics.sampledAtMs, nowMs) : undefined) !== kept.vmAgeS) return undefined;
-    return kept.decision as D;
-  }
-
-  /** Keeps a decision `keptDecision` may answer until an age or the policy changes. */
-  keepDecision(
-    node: NodeIdentity,
-    key: string,
-    entry: HostEntry,
-    vm: VmView,
-    policy: PlacementPolicy,
-    nowMs: number,
-    decision: unknown,
-  ): void {
-    if (node.providerID || node.systemUUID) return;
-    let byKey = this.decisions.get(node.name);
-    if (!byKey) this.decisions.set(node.name, (byKey = new Map()));
-    // A handful of pod shapes per node and snapshot is the common case; more start afresh.
+  keptDecisions<D>(policy: PlacementPolicy, key: string): KeptDecisions<D> {
     const fullKey = this.policyKey(policy, key);
-    if (byKey.size >= KEPT_PER_NODE && !byKey.has(fullKey)) byKey.clear();
-    const host = entry.projected;
-    byKey.set(fullKey, {
-      policy,
-      host,
-      vm,
-      stateAgeS: ageSeconds(host.polledAtMs, nowMs),
-      hostAgeS: host.metrics ? ageSeconds(host.metrics.sampledAtMs, nowMs) : undefined,
-      vmAgeS: vm.metrics ? ageSeconds(vm.metrics.sampledAtMs, nowMs) : undefined,
-      decision,
-    });
+    let table = this.kept.get(fullKey);
+    if (!table) {
+      // A handful of pod shapes per snapshot is the common case; beyond, the oldest goes.
+      if (this.kept.size >= KEPT_KEYS) this.kept.delete(this.kept.keys().next().value!);
+      this.kept.set(fullKey, (table = new KeptDecisions()));
+    }
+    return table as KeptDecisions<D>;
   }
 
   /**

@@ -2,6 +2,7 @@ import type { ValveOutcome } from "../placement/all-rejected-valve.js";
 import type { FilterOutcome, NodeScore } from "../placement/filter-nodes.js";
 import type { Reason } from "../placement/reason.js";
 import type { ExtenderFilterResult, HostPriority, WireNodeList } from "./extender-wire.js";
+import type { CandidateNameFacts } from "./candidate-names.js";
 import type { ParsedExtenderArgs } from "./parse-extender-args.js";
 import { formatReasons } from "./format-reason.js";
 
@@ -37,39 +38,30 @@ export function toFilterResultWire(
   return { Nodes: nodes, NodeNames: null, FailedNodes: failed, FailedAndUnresolvableNodes: unresolvable, Error: "" };
 }
 
-/** Names that a JavaScript object would move ahead of the others (array indexes): their reply goes through `JSON.stringify`. */
-const INDEX_LIKE = /^(0|[1-9][0-9]*)$/;
-
 /**
  * `JSON.stringify(toFilterResultWire(...))`, byte for byte, built from per-reason-list JSON
  * fragments (`jsonOf`: the quoted text of a list, which the caller may keep per snapshot) in
- * `NodeNames` mode, so a reply does not rebuild and re-escape every node's reason text.
+ * `NodeNames` mode, so a reply does not rebuild and re-escape every node's reason text, nor
+ * build the reason maps.
  */
 export function filterResultJson(
   request: ParsedExtenderArgs,
   outcome: FilterOutcome & { readonly valve?: ValveOutcome },
   textOf: (reasons: readonly Reason[]) => string,
   jsonOf: (reasons: readonly Reason[]) => string,
+  names: CandidateNameFacts,
 ): string {
-  if (request.mode !== "nodeNames" || outcome.valve?.action === "passed-coolest")
+  if (request.mode !== "nodeNames" || outcome.valve?.action === "passed-coolest" || !names.plainKeys)
     return JSON.stringify(toFilterResultWire(request, outcome, textOf));
-  const failed = reasonMapJson(outcome.failed, jsonOf);
-  const unresolvable = reasonMapJson(outcome.unresolvable, jsonOf);
-  if (failed === undefined || unresolvable === undefined) return JSON.stringify(toFilterResultWire(request, outcome, textOf));
-  return `{"Nodes":null,"NodeNames":${JSON.stringify(outcome.passed)},"FailedNodes":${failed},"FailedAndUnresolvableNodes":${unresolvable},"Error":""}`;
-}
-
-/** The reason map as a JSON object; undefined when a name is index-like (an object would reorder it). */
-function reasonMapJson(
-  reasons: ReadonlyMap<string, readonly Reason[]>,
-  jsonOf: (reasons: readonly Reason[]) => string,
-): string | undefined {
-  let out = "";
-  for (const [node, list] of reasons) {
-    if (INDEX_LIKE.test(node) || node === "__proto__") return undefined;
-    out += `${out === "" ? "" : ","}${JSON.stringify(node)}:${jsonOf(list)}`;
+  let failed = "";
+  let unresolvable = "";
+  for (const d of outcome.decisions) {
+    if (d.verdict === "pass") continue;
+    const entry = `${names.plainText ? `"${d.node}"` : JSON.stringify(d.node)}:${jsonOf(d.reasons)}`;
+    if (d.unresolvable) unresolvable += unresolvable === "" ? entry : `,${entry}`;
+    else failed += failed === "" ? entry : `,${entry}`;
   }
-  return `{${out}}`;
+  return `{"Nodes":null,"NodeNames":${JSON.stringify(outcome.passed)},"FailedNodes":{${failed}},"FailedAndUnresolvableNodes":{${unresolvable}},"Error":""}`;
 }
 
 /** A filter reply carrying only an error: kube-scheduler fails (or, if ignorable, skips) the extender. */
@@ -79,7 +71,19 @@ export function filterErrorWire(message: string): ExtenderFilterResult {
 
 /** HostPriorityList: integer scores clamped to 0..10. */
 export function toPrioritizeWire(scores: readonly NodeScore[]): HostPriority[] {
-  return scores.map((s) => ({ Host: s.node, Score: Math.max(0, Math.min(10, Math.round(s.score))) }));
+  return scores.map((s) => ({ Host: s.node, Score: wireScore(s.score) }));
+}
+
+/** `JSON.stringify(toPrioritizeWire(scores))`, byte for byte, without the objects when no name needs escaping. */
+export function prioritizeJson(scores: readonly NodeScore[], names: CandidateNameFacts): string {
+  if (!names.plainText) return JSON.stringify(toPrioritizeWire(scores));
+  let out = "";
+  for (const s of scores) out += `${out === "" ? "" : ","}{"Host":"${s.node}","Score":${wireScore(s.score)}}`;
+  return `[${out}]`;
+}
+
+function wireScore(score: number): number {
+  return Math.max(0, Math.min(10, Math.round(score)));
 }
 
 /** Names at most this many passed nodes in a note; the rest are counted. */

@@ -12,7 +12,8 @@ import type { PlacementContext } from "../placement/decide-node.js";
 import { LatestPlacementIndex } from "../placement/placement-index.js";
 import type { PlacementPolicy } from "../placement/policy.js";
 import { ExtenderArgsError, parseExtenderArgs, type ParsedExtenderArgs } from "../protocol/parse-extender-args.js";
-import { filterErrorWire, filterResultJson, toFilterResultWire, toPrioritizeWire } from "../protocol/to-extender-wire.js";
+import { CandidateNames } from "../protocol/candidate-names.js";
+import { filterErrorWire, filterResultJson, prioritizeJson, toFilterResultWire, toPrioritizeWire } from "../protocol/to-extender-wire.js";
 import { judgePreemptionCandidates, type PreemptionOutcome } from "../placement/preemption-candidates.js";
 import { formatReasons } from "../protocol/format-reason.js";
 import { parsePreemptionArgs, type ParsedPreemptionArgs } from "../protocol/parse-preemption-args.js";
@@ -81,13 +82,15 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
   // What every request against the same snapshots shares; rebuilt when a poll or the cluster cache hands over new ones.
   const latestIndex = new LatestPlacementIndex();
   const valveLog = new RateLimited(VALVE_LOG_INTERVAL_MS, clock);
+  const candidateNames = new CandidateNames();
 
   /** A node hvx cannot map passes with the neutral score and no other trace: say so, rarely. */
-  function logUnmapped(nodes: readonly NodeIdentity[], reasonsOf: (i: number) => readonly Reason[] | undefined): void {
+  function logUnmapped(nodes: readonly NodeIdentity[], answers: ReadonlyArray<{ readonly reasons?: readonly Reason[] }>): void {
     let named = 0;
     let unnamed = 0;
     for (let i = 0; i < nodes.length; i++) {
-      if (reasonsOf(i)?.[0]?.code !== "node_unmapped") continue;
+      const reasons = answers[i]?.reasons;
+      if (reasons === undefined || reasons.length === 0 || reasons[0]!.code !== "node_unmapped") continue;
       const node = nodes[i]!;
       if (named >= UNMAPPED_LINES_PER_REQUEST) {
         unnamed++;
@@ -188,7 +191,7 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
             memo,
           );
           deps.onNodes?.(req.nodes);
-          logUnmapped(req.nodes, (i) => outcome.decisions[i]?.reasons);
+          logUnmapped(req.nodes, outcome.decisions);
           const pod = podName(req);
           afterValve(pod, outcome);
           if (observe) {
@@ -203,6 +206,7 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
               outcome,
               (reasons) => index.textOf(reasons, formatReasons),
               (reasons) => index.jsonTextOf(reasons, formatReasons),
+              candidateNames.factsOf(req.nodes),
             ),
           );
         },
@@ -222,8 +226,8 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
           const scores = prioritizeNodes(req.pod, req.nodes, ctx);
           deps.onNodes?.(req.nodes);
           if (!observe) deps.onPrioritized?.(scores, ctx);
-          logUnmapped(req.nodes, (i) => scores[i]?.reasons);
-          if (!observe) return toPrioritizeWire(scores);
+          logUnmapped(req.nodes, scores);
+          if (!observe) return new JsonText(prioritizeJson(scores, candidateNames.factsOf(req.nodes)));
           const neutral = deps.policy.scoring.unknownScore;
           deps.shadow!.prioritize(scores, neutral);
           return toPrioritizeWire(scores.map((s) => ({ node: s.node, score: neutral })));

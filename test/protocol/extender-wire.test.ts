@@ -1,7 +1,10 @@
 import { expect } from "chai";
 import { readFileSync } from "node:fs";
 import { ExtenderArgsError, parseExtenderArgs } from "../../src/protocol/parse-extender-args.js";
-import { filterResultJson, toFilterResultWire, toPrioritizeWire } from "../../src/protocol/to-extender-wire.js";
+import { filterResultJson, prioritizeJson, toFilterResultWire, toPrioritizeWire } from "../../src/protocol/to-extender-wire.js";
+import { CandidateNames } from "../../src/protocol/candidate-names.js";
+import type { NodeDecision } from "../../src/placement/decide-node.js";
+import type { Reason } from "../../src/placement/reason.js";
 import { formatReasons } from "../../src/protocol/format-reason.js";
 import { realisticNode } from "../fixtures/wire-node.js";
 
@@ -73,59 +76,94 @@ describe("toFilterResultWire", () => {
 });
 
 describe("filterResultJson", () => {
-  const hot = [{ code: "host_maintenance" as const, host: { id: "host-1", name: 'esx-"1"\u2028' } }];
-  const cold = [{ code: "node_unmapped" as const, node: "weird \\ name" }];
+  type Reasons = ReadonlyArray<Reason>;
+  const hot: Reasons = [{ code: "host_maintenance", host: { id: "host-1", name: 'esx-"1"\u2028' } }];
+  const cold: Reasons = [{ code: "node_unmapped", node: "weird \\ name" }];
   const valve = { action: "passed-coolest" as const, passed: ["a"], tier: 1.2, hotter: [] };
-  const cases = [
+  // Each node sent, in order: passed, or rejected (preemption could fix it: failed) with its reasons.
+  type Sent = readonly [string, "pass"] | readonly [string, "failed" | "unresolvable", Reasons];
+  const cases: ReadonlyArray<{ name: string; sent: readonly Sent[]; valve?: typeof valve }> = [
     {
       name: "some pass, some fail, names to escape",
-      names: ["a", 'b"q', "c"],
-      passed: ["a"],
-      failed: [['b"q', hot]],
-      unresolvable: [["c", cold]],
+      sent: [
+        ["a", "pass"],
+        ['b"q', "failed", hot],
+        ["c", "unresolvable", cold],
+      ],
     },
     {
       name: "every node failed",
-      names: ["a", "b"],
-      passed: [],
-      failed: [
-        ["a", hot],
-        ["b", cold],
+      sent: [
+        ["a", "failed", hot],
+        ["b", "failed", cold],
       ],
-      unresolvable: [],
     },
     {
       name: "index-like names (an object puts them first)",
-      names: ["z", "10", "2"],
-      passed: [],
-      failed: [
-        ["z", hot],
-        ["10", hot],
-        ["2", cold],
+      sent: [
+        ["z", "failed", hot],
+        ["10", "failed", hot],
+        ["2", "failed", cold],
       ],
-      unresolvable: [],
     },
     {
       name: "a name an object would not keep as a key",
-      names: ["__proto__", "a"],
-      passed: ["a"],
-      failed: [["__proto__", hot]],
-      unresolvable: [],
+      sent: [
+        ["__proto__", "failed", hot],
+        ["a", "pass"],
+      ],
     },
-    { name: "the valve opened", names: ["a", "b"], passed: ["a"], failed: [], unresolvable: [["b", hot]], valve },
-  ] as const;
+    {
+      name: "a name sent twice (an object keeps its first place and last reasons)",
+      sent: [
+        ["a", "failed", hot],
+        ["b", "failed", cold],
+        ["a", "failed", cold],
+      ],
+    },
+    {
+      name: "the valve opened",
+      sent: [
+        ["a", "pass"],
+        ["b", "unresolvable", hot],
+      ],
+      valve,
+    },
+  ];
   for (const c of cases) {
     it(`given ${c.name}, is JSON.stringify of toFilterResultWire byte for byte`, () => {
-      const req = parseExtenderArgs({ Pod: {}, Nodes: null, NodeNames: [...c.names] });
+      const req = parseExtenderArgs({ Pod: {}, Nodes: null, NodeNames: c.sent.map(([n]) => n) });
+      const decisions = c.sent.map(([node, verdict, reasons]) => ({
+        ...decisionOf(node),
+        verdict: verdict === "pass" ? ("pass" as const) : ("reject" as const),
+        unresolvable: verdict === "unresolvable",
+        reasons: reasons ?? [],
+      }));
       const outcome = {
-        passed: [...c.passed],
-        failed: new Map(c.failed.map(([n, r]) => [n, r])),
-        unresolvable: new Map(c.unresolvable.map(([n, r]) => [n, r])),
-        decisions: [],
-        ...("valve" in c ? { valve: c.valve } : {}),
+        passed: decisions.filter((d) => d.verdict === "pass").map((d) => d.node),
+        failed: new Map(decisions.filter((d) => d.verdict === "reject" && !d.unresolvable).map((d) => [d.node, d.reasons])),
+        unresolvable: new Map(decisions.filter((d) => d.unresolvable).map((d) => [d.node, d.reasons])),
+        decisions,
+        ...(c.valve ? { valve: c.valve } : {}),
       };
-      const json = (r: Parameters<typeof formatReasons>[0]) => JSON.stringify(formatReasons(r));
-      expect(filterResultJson(req, outcome, formatReasons, json)).to.equal(JSON.stringify(toFilterResultWire(req, outcome, formatReasons)));
+      const json = (r: Reasons) => JSON.stringify(formatReasons(r));
+      const names = new CandidateNames().factsOf(req.nodes);
+      expect(filterResultJson(req, outcome, formatReasons, json, names)).to.equal(
+        JSON.stringify(toFilterResultWire(req, outcome, formatReasons)),
+      );
+    });
+  }
+});
+
+describe("prioritizeJson", () => {
+  for (const names of [
+    ["a", "b.c-1"],
+    ['q"uote', "back\\slash", "tab\t", "ü", "\ud800"],
+  ]) {
+    it(`given names ${JSON.stringify(names)}, is JSON.stringify of toPrioritizeWire byte for byte`, () => {
+      const scores = names.map((node, i) => ({ node, score: [7.6, -2, 12, 0, 5][i]! }));
+      const facts = new CandidateNames().factsOf(names.map((name) => ({ name })));
+      expect(prioritizeJson(scores, facts)).to.equal(JSON.stringify(toPrioritizeWire(scores)));
     });
   }
 });
@@ -145,3 +183,18 @@ describe("toPrioritizeWire", () => {
     expect(JSON.stringify(wire)).to.equal('[{"Host":"a","Score":8},{"Host":"b","Score":0},{"Host":"c","Score":10}]');
   });
 });
+
+function decisionOf(node: string): NodeDecision {
+  return {
+    node,
+    verdict: "pass",
+    unresolvable: false,
+    reasons: [],
+    noOpinion: false,
+    vm: undefined,
+    host: undefined,
+    assessment: undefined,
+    exemptBy: undefined,
+    score: 0,
+  };
+}

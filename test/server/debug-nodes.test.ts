@@ -39,4 +39,17 @@ describe("buildDebugNodes", () => {
     // b was seen least recently: forgotten; a keeps the identity it was seen with last.
     expect(recent.list()).to.deep.equal([{ name: "a", providerID: "vsphere://42" }, { name: "c" }, { name: "d" }]);
   });
+
+  it("given the same list sent again and again, remembers each node in the order last seen", () => {
+    const recent = new RecentNodes(3);
+    recent.saw([{ name: "a" }, { name: "b" }]);
+    recent.saw([{ name: "a" }, { name: "b" }]);
+    recent.saw([{ name: "c" }]);
+    recent.saw([{ name: "a" }, { name: "b" }]);
+    recent.saw([{ name: "d" }]);
+    // c was seen before the last a and b: forgotten first.
+    expect(recent.list().map((n) => n.name)).to.deep.equal(["a", "b", "d"]);
+    recent.saw([{ name: "a", systemUUID: "4210" }, { name: "b" }]);
+    expect(recent.list()[0]).to.deep.equal({ name: "a", systemUUID: "4210" });
+  });
 });

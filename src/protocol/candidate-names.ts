@@ -1,0 +1,48 @@
+import type { NodeIdentity } from "../model/node.js";
+
+/** What a reply built from JSON fragments needs to know of a request's candidate names. */
+export interface CandidateNameFacts {
+  /** Every name is distinct, not index-like and not `__proto__`: a JSON object of them keeps the order sent. */
+  readonly plainKeys: boolean;
+  /** No name needs escaping in JSON: `"` + name + `"` is its JSON string. */
+  readonly plainText: boolean;
+}
+
+/** Names that a JavaScript object would move ahead of the others (array indexes). */
+const INDEX_LIKE = /^(0|[1-9][0-9]*)$/;
+/** Characters JSON.stringify writes as themselves (what Kubernetes node names are made of, and more). */
+const PLAIN_TEXT = /^[\x20-\x7e]*$/;
+
+/**
+ * Judges candidate lists, remembering the last two: kube-scheduler sends the same candidates
+ * request after request (and a pod's prioritize the filter's passing ones), and comparing a
+ * list with a remembered one costs far less than judging every name again.
+ */
+export class CandidateNames {
+  private recent: Array<{ readonly nodes: readonly NodeIdentity[]; readonly facts: CandidateNameFacts }> = [];
+
+  factsOf(nodes: readonly NodeIdentity[]): CandidateNameFacts {
+    for (const r of this.recent) if (sameNames(r.nodes, nodes)) return r.facts;
+    const facts = judge(nodes);
+    this.recent = [{ nodes, facts }, ...this.recent.slice(0, 1)];
+    return facts;
+  }
+}
+
+function judge(nodes: readonly NodeIdentity[]): CandidateNameFacts {
+  const seen = new Set<string>();
+  let plainKeys = true;
+  let plainText = true;
+  for (const { name } of nodes) {
+    if (plainKeys && (seen.has(name) || INDEX_LIKE.test(name) || name === "__proto__")) plainKeys = false;
+    seen.add(name);
+    if (plainText && (!PLAIN_TEXT.test(name) || name.includes('"') || name.includes("\\"))) plainText = false;
+  }
+  return { plainKeys, plainText };
+}
+
+function sameNames(a: readonly NodeIdentity[], b: readonly NodeIdentity[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i]!.name !== b[i]!.name) return false;
+  return true;
+}

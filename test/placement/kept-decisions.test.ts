@@ -1,0 +1,56 @@
+import { expect } from "chai";
+import { ageSeconds } from "../../src/placement/assess-host.js";
+import { KeptDecisions } from "../../src/placement/kept-decisions.js";
+
+const T = 1_764_000_000_000;
+
+describe("KeptDecisions", () => {
+  it("answers a decision exactly while every age it was decided at stays the same", () => {
+    const kept = new KeptDecisions<string>();
+    const times = [T, T + 250, T - 700];
+    const at = T + 3000;
+    kept.keep({ name: "w1" }, times, at, undefined, "decided");
+    const ages = (now: number) => times.map((t) => ageSeconds(t, now)).join(",");
+    let answered = 0;
+    for (let now = at - 1500; now <= at + 1500; now++) {
+      const got = kept.get({ name: "w1" }, now, "");
+      if (got !== undefined) answered++;
+      // Never an answer for other ages; at most 1 ms of recomputation at each edge.
+      if (got !== undefined) expect(ages(now), `at +${now - at} ms`).to.equal(ages(at));
+    }
+    // The ages (3, 3, 4) hold from 200 ms before to 500 ms after: all of it is answered but 1 ms at each edge.
+    const agree = Array.from({ length: 3001 }, (_, i) => at - 1500 + i).filter((now) => ages(now) === ages(at)).length;
+    expect(agree).to.equal(700);
+    expect(answered).to.equal(agree - 2);
+  });
+
+  it("given an age of 0, answers from any earlier time (a sample from the future counts as 0 s old)", () => {
+    const kept = new KeptDecisions<string>();
+    kept.keep({ name: "w1" }, [T], T + 100, undefined, "fresh");
+    expect(kept.get({ name: "w1" }, T - 60_000, "")).to.equal("fresh");
+    expect(kept.get({ name: "w1" }, T + 498, "")).to.equal("fresh");
+    expect(kept.get({ name: "w1" }, T + 500, "")).to.equal(undefined);
+  });
+
+  it("given no times (an unmapped node), answers at any time", () => {
+    const kept = new KeptDecisions<string>();
+    kept.keep({ name: "ghost" }, [undefined], T, undefined, "no opinion");
+    expect(kept.get({ name: "ghost" }, T + 86_400_000, "")).to.equal("no opinion");
+  });
+
+  it("given the pod being scheduled is counted on the node or its host, does not answer for it", () => {
+    const kept = new KeptDecisions<string>();
+    kept.keep({ name: "w1" }, [T], T, new Set(["on-host"]), "counted once");
+    expect(kept.get({ name: "w1" }, T, "on-host")).to.equal(undefined);
+    expect(kept.get({ name: "w1" }, T, "elsewhere")).to.equal("counted once");
+    expect(kept.get({ name: "w1" }, T, "")).to.equal("counted once");
+  });
+
+  it("never keeps a node sent with a providerID or systemUUID (mapped per request)", () => {
+    const kept = new KeptDecisions<string>();
+    kept.keep({ name: "w1", providerID: "vsphere://4210" }, [T], T, undefined, "x");
+    expect(kept.get({ name: "w1" }, T, "")).to.equal(undefined);
+    kept.keep({ name: "w1" }, [T], T, undefined, "y");
+    expect(kept.get({ name: "w1", systemUUID: "4210" }, T, "")).to.equal(undefined);
+  });
+});
