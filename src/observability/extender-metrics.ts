@@ -4,6 +4,9 @@ export type ExtenderVerb = "filter" | "prioritize" | "preempt";
 
 const VERDICTS = ["reject", "no_opinion", "pass"] as const;
 
+type VerdictOf = { verdict: "pass" | "reject"; noOpinion: boolean; reasons: ReadonlyArray<{ code: string }> };
+export type VerdictTally = ReadonlyArray<{ readonly verdict: string; readonly reason: string; readonly n: number }>;
+
 /** Metrics of the extender routes. Labels are closed sets: verb, outcome, verdict, reason code. */
 export class ExtenderMetrics {
   private readonly requests: Counter<"verb" | "outcome">;
@@ -42,9 +45,12 @@ export class ExtenderMetrics {
   }
 
   /** Counts a request's node decisions, one increment per (verdict, reason) pair. */
-  countVerdicts(
-    decisions: ReadonlyArray<{ verdict: "pass" | "reject"; noOpinion: boolean; reasons: ReadonlyArray<{ code: string }> }>,
-  ): void {
+  countVerdicts(decisions: readonly VerdictOf[]): void {
+    this.countTally(this.tallyVerdicts(decisions));
+  }
+
+  /** The counts `countVerdicts` adds, for a caller that counts the same decisions again (`countTally`). */
+  tallyVerdicts(decisions: readonly VerdictOf[]): VerdictTally {
     // Reason codes are a closed set: a counter per (code, verdict) in a flat array, no map written per node.
     const counts: number[] = [];
     for (const d of decisions) {
@@ -54,11 +60,16 @@ export class ExtenderMetrics {
       const slot = id * 3 + (d.verdict === "reject" ? 0 : d.noOpinion ? 1 : 2);
       counts[slot] = (counts[slot] ?? 0) + 1;
     }
-    if (counts.length === 0) return;
+    const tally: Array<{ verdict: string; reason: string; n: number }> = [];
     for (const [reason, id] of this.codeIds)
       for (let v = 0; v < 3; v++) {
         const n = counts[id * 3 + v];
-        if (n) this.verdicts.inc({ verdict: VERDICTS[v]!, reason }, n);
+        if (n) tally.push({ verdict: VERDICTS[v]!, reason, n });
       }
+    return tally;
+  }
+
+  countTally(tally: VerdictTally): void {
+    for (const { verdict, reason, n } of tally) this.verdicts.inc({ verdict, reason }, n);
   }
 }

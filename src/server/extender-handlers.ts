@@ -1,7 +1,7 @@
 import type { MetricsSource } from "../model/metrics-source.js";
 import type { NodeIdentity } from "../model/node.js";
 import type { Reason } from "../placement/reason.js";
-import type { ExtenderMetrics, ExtenderVerb } from "../observability/extender-metrics.js";
+import type { ExtenderMetrics, ExtenderVerb, VerdictTally } from "../observability/extender-metrics.js";
 import type { Logger } from "../observability/logger.js";
 import { RateLimited } from "../observability/rate-limited.js";
 import type { ShadowMetrics } from "../observability/shadow-metrics.js";
@@ -18,6 +18,7 @@ import { judgePreemptionCandidates, type PreemptionOutcome } from "../placement/
 import { formatReasons } from "../protocol/format-reason.js";
 import { parsePreemptionArgs, type ParsedPreemptionArgs } from "../protocol/parse-preemption-args.js";
 import { allCandidatesWire, toPreemptionResultWire } from "../protocol/to-preemption-wire.js";
+import { ReplyMemo } from "./reply-memo.js";
 import type { ShadowRecorder } from "./shadow-recorder.js";
 
 export interface ExtenderDeps {
@@ -83,6 +84,8 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
   const latestIndex = new LatestPlacementIndex();
   const valveLog = new RateLimited(VALVE_LOG_INTERVAL_MS, clock);
   const candidateNames = new CandidateNames();
+  const filterReplies = new ReplyMemo<{ outcome: ValvedFilterOutcome; tally: VerdictTally; unmapped: boolean; text: JsonText }>();
+  const prioritizeReplies = new ReplyMemo<JsonText>();
 
   /** A node hvx cannot map passes with the neutral score and no other trace: say so, rarely. */
   function logUnmapped(nodes: readonly NodeIdentity[], answers: ReadonlyArray<{ readonly reasons?: readonly Reason[] }>): void {
@@ -182,33 +185,37 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
         asIs,
         (req, ctx) => {
           const memo = new RequestMemo(req.nodes);
-          const outcome = applyAllRejectedValve(
-            filterNodes(req.pod, req.nodes, ctx, memo),
-            req.pod,
-            req.nodes,
-            ctx,
-            deps.whenAllRejected ?? "reject",
-            memo,
-          );
+          const decided = filterNodes(req.pod, req.nodes, ctx, memo);
+          const index = ctx.index!;
+          // In NodeNames mode the reply holds nothing of the request but the names, which the decisions carry.
+          const known = !observe && req.mode === "nodeNames" ? filterReplies.get(index, decided.decisions) : undefined;
+          const outcome = known?.outcome ?? applyAllRejectedValve(decided, req.pod, req.nodes, ctx, deps.whenAllRejected ?? "reject", memo);
           deps.onNodes?.(req.nodes);
-          logUnmapped(req.nodes, outcome.decisions);
+          if (known?.unmapped !== false) logUnmapped(req.nodes, outcome.decisions);
           const pod = podName(req);
           afterValve(pod, outcome);
           if (observe) {
             deps.shadow!.filter(pod, outcome);
             return toFilterResultWire(req, passAll(req, outcome.decisions));
           }
-          deps.metrics.countVerdicts(outcome.decisions);
-          const index = ctx.index!;
-          return new JsonText(
-            filterResultJson(
-              req,
+          const reply =
+            known ??
+            filterReplies.set(index, decided.decisions, {
               outcome,
-              (reasons) => index.textOf(reasons, formatReasons),
-              (reasons) => index.jsonTextOf(reasons, formatReasons),
-              candidateNames.factsOf(req.nodes),
-            ),
-          );
+              tally: deps.metrics.tallyVerdicts(outcome.decisions),
+              unmapped: outcome.decisions.some(isUnmapped),
+              text: new JsonText(
+                filterResultJson(
+                  req,
+                  outcome,
+                  (reasons) => index.textOf(reasons, formatReasons),
+                  (reasons) => index.jsonTextOf(reasons, formatReasons),
+                  candidateNames.factsOf(req.nodes),
+                ),
+              ),
+            });
+          deps.metrics.countTally(reply.tally);
+          return reply.text;
         },
         (req) =>
           req
@@ -227,7 +234,13 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
           deps.onNodes?.(req.nodes);
           if (!observe) deps.onPrioritized?.(scores, ctx);
           logUnmapped(req.nodes, scores);
-          if (!observe) return new JsonText(prioritizeJson(scores, candidateNames.factsOf(req.nodes)));
+          if (!observe) {
+            const index = ctx.index!;
+            return (
+              prioritizeReplies.get(index, scores) ??
+              prioritizeReplies.set(index, scores, new JsonText(prioritizeJson(scores, candidateNames.factsOf(req.nodes))))
+            );
+          }
           const neutral = deps.policy.scoring.unknownScore;
           deps.shadow!.prioritize(scores, neutral);
           return toPrioritizeWire(scores.map((s) => ({ node: s.node, score: neutral })));
@@ -275,6 +288,10 @@ function logPreemption(log: Logger, req: ParsedPreemptionArgs, outcome: Preempti
     },
     "preempt: candidates dropped by hvx",
   );
+}
+
+function isUnmapped(d: NodeDecision): boolean {
+  return d.reasons.length > 0 && d.reasons[0]!.code === "node_unmapped";
 }
 
 function podName(req: ParsedExtenderArgs): string {

@@ -61,11 +61,11 @@ describe("createExtenderHandlers", () => {
   });
 });
 
-// Two hot hosts (cpu ready 14 % and 12 % >= 10 %) and one cool one; node names are VM names.
-const hotInventory = (coolReady = 1) =>
+// Two hot hosts (cpu ready 14 % and 12 % >= 10 %, unless told) and one cool one; node names are VM names.
+const hotInventory = (coolReady = 1, aReady = 14) =>
   inventoryOf(
     [
-      hostView({ id: "h-a", name: "esx-a", metrics: { cpuReadyPercent: 14 } }),
+      hostView({ id: "h-a", name: "esx-a", metrics: { cpuReadyPercent: aReady } }),
       hostView({ id: "h-b", name: "esx-b", metrics: { cpuReadyPercent: 12 } }),
       hostView({ id: "h-c", name: "esx-c", metrics: { cpuReadyPercent: coolReady } }),
     ],
@@ -221,5 +221,38 @@ describe("createExtenderHandlers, unmapped nodes", () => {
     for (let i = 0; i < 10; i++) handlers.filter(body);
     expect(unmapped()).to.equal(afterMany);
     expect(lines.filter((l) => l.msg.startsWith("more nodes not mapped"))).to.have.length(1);
+  });
+});
+
+describe("createExtenderHandlers, the same decisions again", () => {
+  it("given the same request twice, answers the same bytes and counts both requests' verdicts", async () => {
+    const { handlers, registry } = rig();
+    const body = namesBody(["n-a", "n-b", "n-c"]);
+    const first = handlers.filter(body).body;
+    expect(handlers.filter(body).body).to.equal(first);
+    expect(handlers.prioritize(body).body).to.equal(handlers.prioritize(body).body);
+    const text = await registry.metrics();
+    expect(text).to.include('hvx_filter_node_verdicts_total{verdict="reject",reason="host_metric"} 4');
+    expect(text).to.include('hvx_filter_node_verdicts_total{verdict="pass",reason="none"} 2');
+  });
+
+  it("given a new poll that cools a host, answers from the new decisions, not the last reply", () => {
+    const source = new FakeMetricsSource(hotInventory());
+    const { handlers } = rig({ source });
+    const body = namesBody(["n-a", "n-b", "n-c"]);
+    expect(JSON.parse(handlers.filter(body).body).NodeNames).to.deep.equal(["n-c"]);
+    const scoresBefore = JSON.parse(handlers.prioritize(body).body);
+    source.set(hotInventory(1, 1));
+    expect(JSON.parse(handlers.filter(body).body).NodeNames).to.deep.equal(["n-a", "n-c"]);
+    expect(JSON.parse(handlers.prioritize(body).body)).not.to.deep.equal(scoresBefore);
+  });
+
+  it("given other candidates under the same snapshot, answers for them", () => {
+    const { handlers } = rig();
+    expect(JSON.parse(handlers.filter(namesBody(["n-a", "n-c"])).body).NodeNames).to.deep.equal(["n-c"]);
+    expect(JSON.parse(handlers.filter(namesBody(["n-c", "n-b"])).body)).to.deep.include({
+      NodeNames: ["n-c"],
+      FailedAndUnresolvableNodes: { "n-b": JSON.parse(handlers.filter(namesBody(["n-b"])).body).FailedAndUnresolvableNodes["n-b"] },
+    });
   });
 });
