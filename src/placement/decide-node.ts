@@ -195,7 +195,9 @@ export function decideNode(
   const { policy, cluster } = ctx;
   const { index, exemption, k8sRules, horizonMs, podKey, kept } = memo.facts(ctx, pod);
   const uid = cluster?.pod.uid ?? "";
-  const known = kept?.get(node, ctx.nowMs, uid);
+  const known =
+    kept &&
+    (kept.get(node, ctx.nowMs, uid) ?? (policy === index.policy ? index.adoptedDecision(kept, podKey!, node, ctx.nowMs, uid) : undefined));
   if (known) return known;
   const exemptBy = exemption?.by;
   const nodeEntry = cluster && k8sRules ? index.nodeEntry(node.name) : undefined;

@@ -7,7 +7,7 @@ import { ageSeconds } from "./assess-host.js";
  * sample, its host's inventory entry and its VM's sample (reasons print them): it is kept with
  * the span of time in which all three ages stay what they were, so that answering it again is
  * one lookup and two comparisons. The span is 1 ms narrower on each side than the ages'
- * rounding allows, so that floating-point rounding at a boundary can only cost a recomputation.
+ * rounding allows (floating-point rounding); within 1 ms of its edges the ages are compared.
  *
  * Nodes sent with a providerID or systemUUID are mapped per request and never kept.
  */
@@ -22,7 +22,8 @@ export class KeptDecisions<D> {
   get(node: NodeIdentity, nowMs: number, uid: string): D | undefined {
     if (node.providerID !== undefined || node.systemUUID !== undefined) return undefined;
     const kept = this.byNode.get(node.name);
-    if (kept === undefined || nowMs < kept.fromMs || nowMs >= kept.untilMs) return undefined;
+    if (kept === undefined) return undefined;
+    if ((nowMs < kept.fromMs || nowMs >= kept.untilMs) && !sameAges(kept, nowMs)) return undefined;
     if (uid !== "" && kept.counted?.has(uid) === true) return undefined;
     return kept.decision;
   }
@@ -43,21 +44,35 @@ export class KeptDecisions<D> {
     if (node.providerID !== undefined || node.systemUUID !== undefined) return;
     let fromMs = Number.NEGATIVE_INFINITY;
     let untilMs = Number.POSITIVE_INFINITY;
-    for (const t of times) {
-      if (t === undefined) continue;
-      const age = ageSeconds(t, nowMs);
+    const ages = times.map((t) => (t === undefined ? undefined : ageSeconds(t, nowMs)));
+    times.forEach((t, i) => {
+      if (t === undefined) return;
+      const age = ages[i]!;
       // ageSeconds rounds to the nearest second and never goes below 0.
       if (age > 0) fromMs = Math.max(fromMs, t + age * 1000 - 500 + 1);
       untilMs = Math.min(untilMs, t + age * 1000 + 500 - 1);
-    }
-    if (!(nowMs >= fromMs && nowMs < untilMs)) return;
-    this.byNode.set(node.name, { fromMs, untilMs, counted, decision });
+    });
+    this.byNode.set(node.name, { fromMs, untilMs, times, ages, counted, decision });
+  }
+
+  /** Takes over `from`'s entry for `name` as it stands (an index derived from `from`'s, where nothing it depends on changed). */
+  adopt(name: string, from: KeptDecisions<D>): void {
+    const kept = from.byNode.get(name);
+    if (kept !== undefined) this.byNode.set(name, kept);
   }
 }
 
 interface Kept<D> {
   readonly fromMs: number;
   readonly untilMs: number;
+  readonly times: readonly (number | undefined)[];
+  readonly ages: readonly (number | undefined)[];
   readonly counted: ReadonlySet<string> | undefined;
   readonly decision: D;
+}
+
+/** Whether every age is still what it was (near the span's edges, where the span alone is not trusted). */
+function sameAges(kept: Kept<unknown>, nowMs: number): boolean {
+  if (nowMs < kept.fromMs - 1 || nowMs >= kept.untilMs + 1) return false;
+  return kept.times.every((t, i) => (t === undefined ? true : ageSeconds(t, nowMs) === kept.ages[i]));
 }

@@ -53,10 +53,13 @@ export interface NodeEntry {
 export class PlacementIndex {
   readonly vms: VmIndex;
   readonly occupancy: HostOccupancy | undefined;
-  /** Rendered reason text per reason list (filled by the wire layer through `textOf`). */
-  private readonly texts = new Map<readonly Reason[], string>();
+  /**
+   * Rendered reason text per reason list (filled by the wire layer through `textOf`). A text is
+   * a function of its list alone: shared with the indexes derived from this one, weakly held.
+   */
+  private readonly texts: WeakMap<readonly Reason[], string>;
   /** The same texts as JSON strings (quoted, escaped), for replies built from fragments. */
-  private readonly jsonTexts = new Map<readonly Reason[], string>();
+  private readonly jsonTexts: WeakMap<readonly Reason[], string>;
   private readonly vmByName = new Map<string, VmView | undefined>();
   private readonly hosts = new Map<string, HostEntry | undefined>();
   private readonly nodes = new Map<string, NodeEntry | undefined>();
@@ -67,14 +70,24 @@ export class PlacementIndex {
   private readonly derived = new Map<PlacementPolicy, PlacementPolicy>();
   /** Predicted heat per host and horizon, for the present verdict it was derived from. */
   private readonly predictions = new Map<string, { readonly alone: HostAssessment; readonly value: PredictedHeat | undefined }>();
-  /** The all-rejected valve's verdict per decision object: the tier when eligible, null when not (`valveTier`). */
-  private readonly valveTiers = new WeakMap<object, number | null>();
+  /**
+   * The all-rejected valve's verdict per decision object: the tier when eligible, null when not
+   * (`valveTier`). Shared with the indexes derived from this one: a decision object is only
+   * answered again where nothing it depends on changed (kept, or adopted), so is its valve verdict.
+   */
+  private readonly valveTiers: WeakMap<object, number | null>;
   /** The last fewest-replicas count per owner and excepted uid, with the candidates it was counted over (`leastReplicas`). */
   private readonly least = new Map<string, { readonly names: readonly string[]; readonly value: number }>();
   /** Other policies asked of this index (the valve's heat-blind one), numbered for `policyKey`. */
   private readonly policies = new Map<PlacementPolicy, number>();
   /** Whole decisions per pod key (`keptDecisions`). */
   private readonly kept = new Map<string, KeptDecisions<unknown>>();
+  /**
+   * The index this one was derived from when only pod lists changed (same inventory, nodes and
+   * policy: an in-flight pod, a binding): its kept decisions on unchanged hosts and nodes are
+   * adopted (`adoptedDecision`). One step back only: a successor clears its predecessor's link.
+   */
+  private readonly previous: { index: PlacementIndex | undefined } = { index: undefined };
 
   constructor(
     readonly inventory: InventoryView,
@@ -84,6 +97,10 @@ export class PlacementIndex {
     /** The previous index of the same policy (another view or inventory): what did not change is taken from it, not kept. */
     predecessor?: PlacementIndex,
   ) {
+    const shared = overlay?.base ?? predecessor;
+    this.texts = shared?.texts ?? new WeakMap();
+    this.jsonTexts = shared?.jsonTexts ?? new WeakMap();
+    this.valveTiers = shared?.valveTiers ?? new WeakMap();
     const sameVms = predecessor !== undefined && sameHostsAndVms(predecessor.inventory, inventory);
     this.vms = overlay ? overlay.base.vms : sameVms ? predecessor.vms : vmIndexOf(inventory);
     this.occupancy = overlay
@@ -93,6 +110,10 @@ export class PlacementIndex {
           ? this.reuse(predecessor, view, sameVms)
           : buildHostOccupancy(view, this.vms, policy.nodeMapping)
         : undefined;
+    if (predecessor && !overlay && view && predecessor.view?.nodes === view.nodes) {
+      if (predecessor.inventory === inventory && predecessor.policy === policy) this.previous.index = predecessor;
+      predecessor.previous.index = undefined;
+    }
     Object.freeze(this);
   }
 
@@ -298,6 +319,29 @@ export class PlacementIndex {
       this.kept.set(fullKey, (table = new KeptDecisions()));
     }
     return table as KeptDecisions<D>;
+  }
+
+  /**
+   * The decision the previous index kept for `node` under `key` (this index's own policy), if
+   * it stands now and nothing it depends on changed: the node's host entry and node entry are
+   * the same objects here (taken over unchanged by `reuse`), on the same inventory and policy.
+   * Kept in `table` from then on.
+   */
+  adoptedDecision<D>(table: KeptDecisions<D>, key: string, node: NodeIdentity, nowMs: number, uid: string): D | undefined {
+    const prev = this.previous.index;
+    const from = prev?.kept.get(key) as KeptDecisions<D> | undefined;
+    const decision = from?.get(node, nowMs, uid);
+    if (decision === undefined || !this.unchangedSince(prev!, node.name)) return undefined;
+    table.adopt(node.name, from!);
+    return decision;
+  }
+
+  private unchangedSince(prev: PlacementIndex, name: string): boolean {
+    if (this.nodes.get(name) !== prev.nodes.get(name)) return false;
+    const vm = this.vmOf({ name });
+    if (!vm) return true;
+    const entry = this.hosts.get(vm.hostId);
+    return entry !== undefined && entry === prev.hosts.get(vm.hostId);
   }
 
   /**

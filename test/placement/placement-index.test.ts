@@ -206,6 +206,28 @@ describe("PlacementIndex", () => {
     });
   });
 
+  it("given a view that differs in one host's pods, adopts the previous index's decisions elsewhere and decides that host's nodes again", () => {
+    const latest = new LatestPlacementIndex();
+    const ctxOf = (v: ClusterView): PlacementContext => ({
+      inventory,
+      policy: DEFAULT_POLICY,
+      nowMs: NOW_MS + 500,
+      cluster: { view: v, pod: incoming(2) },
+    });
+    const before = filterNodes(pod, names, { ...ctxOf(view), index: latest.indexFor(inventory, view, DEFAULT_POLICY) });
+    expect(before.passed).to.include("n-cool-a");
+    // One more core bound on host-3 puts incoming(2) over its stacked cap: an adopted host-3 decision would still pass it.
+    const next = withBinding(view, podView({ uid: "bound-1", limits: amounts(1, 1) }), "n-cool-a", NOW_MS);
+    const index = latest.indexFor(inventory, next, DEFAULT_POLICY);
+    const after = filterNodes(pod, names, { ...ctxOf(next), index });
+    expect(after.passed).to.not.include("n-cool-a");
+    expect(answers({ ...ctxOf(next), index })).to.deep.equal(answers(ctxOf(next)));
+    const at = (name: string) => names.findIndex((n) => n.name === name);
+    expect(after.decisions[at("n-warm")]).to.equal(before.decisions[at("n-warm")]);
+    expect(after.decisions[at("n-hot")]).to.equal(before.decisions[at("n-hot")]);
+    expect(after.decisions[at("n-cool-b")]).to.not.equal(before.decisions[at("n-cool-b")]);
+  });
+
   it("given the same snapshots and policy, answers the same index; a new inventory, cluster view or policy builds a new one", () => {
     const latest = new LatestPlacementIndex();
     const first = latest.indexFor(inventory, view, DEFAULT_POLICY);
