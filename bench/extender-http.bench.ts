@@ -288,7 +288,8 @@ async function startHvx(
   const prof = process.env.HVX_BENCH_CPU_PROF;
   const args = [...(prof ? ["--cpu-prof", "--cpu-prof-dir", prof] : []), join(distDir, "src", "cli.js"), "serve", "--config", file];
   const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "inherit"] });
-  const deadline = Date.now() + 60_000;
+  // 50 000 pods to list and 250 hosts of history to read on 2 shared cores: a minute was not always enough.
+  const deadline = Date.now() + 180_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`hvx serve exited with ${child.exitCode}`);
     // And once the warm start of the load profiles from vCenter's history is over: it runs in the background after the first poll.
@@ -296,7 +297,7 @@ async function startHvx(
     await new Promise((r) => setTimeout(r, 200));
   }
   child.kill("SIGTERM");
-  throw new Error("hvx serve not ready within 60 s");
+  throw new Error("hvx serve not ready within 180 s");
 }
 
 /** Whether the first warm start from vCenter's history has ended (its counter counts every host it tried, at once). */
