@@ -44,15 +44,14 @@ export class KeptDecisions<D> {
     if (node.providerID !== undefined || node.systemUUID !== undefined) return;
     let fromMs = Number.NEGATIVE_INFINITY;
     let untilMs = Number.POSITIVE_INFINITY;
-    const ages = times.map((t) => (t === undefined ? undefined : ageSeconds(t, nowMs)));
-    times.forEach((t, i) => {
-      if (t === undefined) return;
-      const age = ages[i]!;
+    for (const t of times) {
+      if (t === undefined) continue;
+      const age = ageSeconds(t, nowMs);
       // ageSeconds rounds to the nearest second and never goes below 0.
       if (age > 0) fromMs = Math.max(fromMs, t + age * 1000 - 500 + 1);
       untilMs = Math.min(untilMs, t + age * 1000 + 500 - 1);
-    });
-    this.byNode.set(node.name, { fromMs, untilMs, times, ages, counted, decision });
+    }
+    this.byNode.set(node.name, { fromMs, untilMs, times, keptAtMs: nowMs, counted, decision });
   }
 
   /** Takes over `from`'s entry for `name` as it stands (an index derived from `from`'s, where nothing it depends on changed). */
@@ -66,7 +65,7 @@ interface Kept<D> {
   readonly fromMs: number;
   readonly untilMs: number;
   readonly times: readonly (number | undefined)[];
-  readonly ages: readonly (number | undefined)[];
+  readonly keptAtMs: number;
   readonly counted: ReadonlySet<string> | undefined;
   readonly decision: D;
 }
@@ -74,5 +73,5 @@ interface Kept<D> {
 /** Whether every age is still what it was (near the span's edges, where the span alone is not trusted). */
 function sameAges(kept: Kept<unknown>, nowMs: number): boolean {
   if (nowMs < kept.fromMs - 1 || nowMs >= kept.untilMs + 1) return false;
-  return kept.times.every((t, i) => (t === undefined ? true : ageSeconds(t, nowMs) === kept.ages[i]));
+  return kept.times.every((t) => t === undefined || ageSeconds(t, nowMs) === ageSeconds(t, kept.keptAtMs));
 }

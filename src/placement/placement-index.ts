@@ -13,8 +13,8 @@ import { predictHeat, type PredictedHeat } from "./predicted-heat.js";
 import type { Reason } from "./reason.js";
 import { stackedCpuOf, type StackedCheck } from "./stacked-overcommit.js";
 
-/** Distinct pod keys whose decisions are kept per snapshot; the oldest is dropped beyond. */
-const KEPT_KEYS = 32;
+/** Distinct pod keys whose decisions are kept per snapshot; the oldest goes beyond (the simulator has well over 32 pending pods). */
+const KEPT_KEYS = 256;
 
 /** Owners (and excepted uids) whose last fewest-replicas count is kept per snapshot; more start afresh. */
 const KEPT_LEAST = 256;
@@ -55,11 +55,11 @@ export class PlacementIndex {
   readonly occupancy: HostOccupancy | undefined;
   /**
    * Rendered reason text per reason list (filled by the wire layer through `textOf`). A text is
-   * a function of its list alone: shared with the indexes derived from this one, weakly held.
+   * a function of its list alone: a miss asks the previous index (adopted decisions' lists).
    */
-  private readonly texts: WeakMap<readonly Reason[], string>;
+  private readonly texts = new Map<readonly Reason[], string>();
   /** The same texts as JSON strings (quoted, escaped), for replies built from fragments. */
-  private readonly jsonTexts: WeakMap<readonly Reason[], string>;
+  private readonly jsonTexts = new Map<readonly Reason[], string>();
   private readonly vmByName = new Map<string, VmView | undefined>();
   private readonly hosts = new Map<string, HostEntry | undefined>();
   private readonly nodes = new Map<string, NodeEntry | undefined>();
@@ -72,10 +72,10 @@ export class PlacementIndex {
   private readonly predictions = new Map<string, { readonly alone: HostAssessment; readonly value: PredictedHeat | undefined }>();
   /**
    * The all-rejected valve's verdict per decision object: the tier when eligible, null when not
-   * (`valveTier`). Shared with the indexes derived from this one: a decision object is only
-   * answered again where nothing it depends on changed (kept, or adopted), so is its valve verdict.
+   * (`valveTier`). A miss asks the previous index: a decision object is only answered again
+   * where nothing it depends on changed (kept, or adopted), so is its valve verdict.
    */
-  private readonly valveTiers: WeakMap<object, number | null>;
+  private readonly valveTiers = new WeakMap<object, number | null>();
   /** The last fewest-replicas count per owner and excepted uid, with the candidates it was counted over (`leastReplicas`). */
   private readonly least = new Map<string, { readonly names: readonly string[]; readonly value: number }>();
   /** Other policies asked of this index (the valve's heat-blind one), numbered for `policyKey`. */
@@ -97,10 +97,6 @@ export class PlacementIndex {
     /** The previous index of the same policy (another view or inventory): what did not change is taken from it, not kept. */
     predecessor?: PlacementIndex,
   ) {
-    const shared = overlay?.base ?? predecessor;
-    this.texts = shared?.texts ?? new WeakMap();
-    this.jsonTexts = shared?.jsonTexts ?? new WeakMap();
-    this.valveTiers = shared?.valveTiers ?? new WeakMap();
     const sameVms = predecessor !== undefined && sameHostsAndVms(predecessor.inventory, inventory);
     this.vms = overlay ? overlay.base.vms : sameVms ? predecessor.vms : vmIndexOf(inventory);
     this.occupancy = overlay
@@ -383,7 +379,7 @@ export class PlacementIndex {
    * answered only for the same node, pod key, policy and ages, so its re-decision is the same too.
    */
   valveTier(decision: object, decide: () => number | undefined): number | undefined {
-    const known = this.valveTiers.get(decision);
+    const known = this.valveTiers.get(decision) ?? this.previous.index?.valveTiers.get(decision);
     if (known !== undefined) return known ?? undefined;
     const tier = decide();
     this.valveTiers.set(decision, tier ?? null);
@@ -392,14 +388,14 @@ export class PlacementIndex {
 
   /** The text of a reason list, rendered once per list by `render` (the wire layer's formatter). */
   textOf(reasons: readonly Reason[], render: (reasons: readonly Reason[]) => string): string {
-    let text = this.texts.get(reasons);
+    let text = this.texts.get(reasons) ?? this.previous.index?.texts.get(reasons);
     if (text === undefined) this.texts.set(reasons, (text = render(reasons)));
     return text;
   }
 
   /** `textOf`'s text as a JSON string, once per list. */
   jsonTextOf(reasons: readonly Reason[], render: (reasons: readonly Reason[]) => string): string {
-    let json = this.jsonTexts.get(reasons);
+    let json = this.jsonTexts.get(reasons) ?? this.previous.index?.jsonTexts.get(reasons);
     if (json === undefined) this.jsonTexts.set(reasons, (json = JSON.stringify(this.textOf(reasons, render))));
     return json;
   }
