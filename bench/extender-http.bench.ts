@@ -7,12 +7,14 @@ import { fileURLToPath } from "node:url";
 import { stringify } from "yaml";
 import { generateScenario, startMockVcenter, type MockVcenterHandle, type Scenario } from "../mocks/vcenter/index.js";
 import { realisticNode } from "../test/fixtures/wire-node.js";
-import { closedLoopRound, type RoundResult } from "./closed-loop.js";
+import { closedLoopRound, processCpuMs, type RoundResult } from "./closed-loop.js";
 import { percentile, type BenchFigure } from "./figure.js";
 
 const CONNECTIONS = 4;
 const ROUNDS = 3;
 const ROUND_MS = Number(process.env.HVX_BENCH_ROUND_MS ?? 3000);
+/** Idle time measured before the rounds of a case with a CPU target: one poll interval (`vcenter.pollIntervalSeconds` 20), where a poll always lands. */
+const IDLE_MS = Number(process.env.HVX_BENCH_IDLE_MS ?? 20_000);
 
 /**
  * Issue 13: the extender over HTTP, as a user runs it, against the physical floor.
@@ -166,6 +168,13 @@ const CASES = process.env.HVX_BENCH_HTTP_CASES?.split(",");
 
 async function compare(key: string, hvx: Server, floor: Server, body: string, targets: Targets): Promise<BenchFigure[]> {
   if (CASES && !CASES.some((c) => key === `http.${c}` || key.startsWith(`http.${c}.`))) return [];
+  // What hvx spends with no request at all (polls, informers, gauges), over one poll interval: part of every round's CPU.
+  let idleCpuMsPerSecond: number | undefined;
+  if (targets.cpuRatio !== undefined) {
+    const idleFrom = processCpuMs(hvx.child.pid!);
+    await new Promise((r) => setTimeout(r, IDLE_MS));
+    idleCpuMsPerSecond = ((processCpuMs(hvx.child.pid!) - idleFrom) * 1000) / IDLE_MS;
+  }
   const rounds: { hvx: RoundResult[]; floor: RoundResult[] } = { hvx: [], floor: [] };
   for (let r = 0; r < ROUNDS; r++) {
     for (const side of ["hvx", "floor"] as const) {
@@ -224,6 +233,12 @@ async function compare(key: string, hvx: Server, floor: Server, body: string, ta
     },
     { name: `${key}.pairsPerSecond.hvxVsFloor`, value: h.pairsPerSecond / f.pairsPerSecond, unit: "x" },
   );
+  if (idleCpuMsPerSecond !== undefined)
+    out.push(
+      { name: `${key}.hvx.idleCpuMsPerSecond`, value: idleCpuMsPerSecond, unit: "ms CPU/s" },
+      // The idle CPU spread over the round's pairs: how much of hvx's CPU per pair no request caused.
+      { name: `${key}.hvx.idleCpuMsPerPair`, value: idleCpuMsPerSecond / h.pairsPerSecond, unit: "ms CPU/pair" },
+    );
   return out;
 }
 
