@@ -47,8 +47,9 @@ export function buildExtenderApp(deps: ExtenderAppDeps): RequestListener {
       (text) => {
         if (text === undefined) return;
         const reply = handle(text);
-        res.writeHead(reply.status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(reply.body) });
-        res.end(reply.body);
+        const bytes = reply.bytes ? reply.bytes() : Buffer.from(reply.body, "utf8");
+        res.writeHead(reply.status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": bytes.length });
+        res.end(bytes);
       },
       (err: unknown) => sendJsonError(res, errorStatus(err), (err as { message?: string }).message ?? "error"),
     );

@@ -61,13 +61,19 @@ const VALVE_LOG_INTERVAL_MS = 10_000;
 
 /** A reply already rendered as JSON text (the filter's, built from per-snapshot fragments). */
 class JsonText {
+  private encoded: Buffer | undefined;
   constructor(readonly text: string) {}
+
+  /** The text as UTF-8, encoded once: a reply answered again (`ReplyMemo`) is written without encoding it again. */
+  readonly bytes = (): Buffer => (this.encoded ??= Buffer.from(this.text, "utf8"));
 }
 
 export interface HandlerReply {
   readonly status: number;
   /** JSON text. */
   readonly body: string;
+  /** `body` as UTF-8, when the handler keeps it encoded. */
+  readonly bytes?: () => Buffer;
 }
 
 /**
@@ -155,9 +161,8 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
         index: latestIndex.indexFor(enriched.inventory, enriched.cluster?.view, enriched.policy),
       };
       const out = decide(request, ctx);
-      const body = out instanceof JsonText ? out.text : JSON.stringify(out);
       deps.metrics.observeRequest(verb, "ok", elapsed());
-      return { status: 200, body };
+      return out instanceof JsonText ? { status: 200, body: out.text, bytes: out.bytes } : { status: 200, body: JSON.stringify(out) };
     } catch (err) {
       if (err instanceof ExtenderArgsError) {
         deps.metrics.observeRequest(verb, "bad_request", elapsed());

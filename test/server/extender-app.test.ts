@@ -302,3 +302,36 @@ describe("extender HTTP app", () => {
     expect(hot.vms[0]).to.include({ id: "vm-1", name: "w-hot" });
   });
 });
+
+describe("extender HTTP app, replies with characters outside ASCII", () => {
+  it("given a host name outside ASCII in a rejection, sends the reply's UTF-8 bytes with their length, request after request", async () => {
+    const source = new FakeMetricsSource(
+      inventoryOf(
+        [hostView({ id: "host-1", name: "esx-köln-☃", metrics: { cpuReadyPercent: 14 } })],
+        [vmView({ id: "vm-1", name: "w-hot", hostId: "host-1", biosUuid: HOT_UUID })],
+      ),
+    );
+    const handlers = createExtenderHandlers({
+      source,
+      policy: DEFAULT_POLICY,
+      metrics: new ExtenderMetrics(new Registry()),
+      log: silentLogger(),
+      clock: () => NOW_MS,
+    });
+    const server = await listen(buildExtenderApp({ handlers, bodyLimitMB: 1 }));
+    try {
+      const body = JSON.stringify({ Pod: { metadata: { name: "p" } }, Nodes: null, NodeNames: ["w-hot"] });
+      const texts: string[] = [];
+      for (let i = 0; i < 2; i++) {
+        const res = await fetch(`http://127.0.0.1:${portOf(server)}/filter`, { method: "POST", body });
+        const text = await res.text();
+        expect(Number(res.headers.get("content-length"))).to.equal(Buffer.byteLength(text));
+        texts.push(text);
+      }
+      expect(texts[1]).to.equal(texts[0]);
+      expect(JSON.parse(texts[0]!).FailedAndUnresolvableNodes["w-hot"]).to.include("esx-köln-☃");
+    } finally {
+      await closeServer(server);
+    }
+  });
+});
