@@ -13,7 +13,7 @@ import { percentile, type BenchFigure } from "./figure.js";
 const CONNECTIONS = 4;
 const ROUNDS = 3;
 const ROUND_MS = Number(process.env.HVX_BENCH_ROUND_MS ?? 3000);
-/** Idle time measured before the rounds of a case with a CPU target: one poll interval (`vcenter.pollIntervalSeconds` 20), where a poll always lands. */
+/** Idle time before the rounds of a case with a CPU target: one poll interval (`vcenter.pollIntervalSeconds` 20, a poll lands in it). */
 const IDLE_MS = Number(process.env.HVX_BENCH_IDLE_MS ?? 20_000);
 
 /**

@@ -14,15 +14,33 @@ const INDEX_LIKE = /^(0|[1-9][0-9]*)$/;
 const PLAIN_TEXT = /^[\x20-\x7e]*$/;
 
 /**
- * Judges candidate lists, remembering the last two: kube-scheduler sends the same candidates
- * request after request (and a pod's prioritize the filter's passing ones), and comparing a
- * list with a remembered one costs far less than judging every name again.
+ * Remembers the last two candidate lists of `NodeNames` requests: kube-scheduler sends the same
+ * candidates request after request (and a pod's prioritize the filter's passing ones), and
+ * comparing a list with a remembered one costs far less than building and judging it again.
+ * A list sent again gets the very same identities (so every per-name lookup downstream meets
+ * names it has hashed before, and an identity check settles "the same list").
  */
 export class CandidateNames {
-  private recent: Array<{ readonly nodes: readonly NodeIdentity[]; readonly facts: CandidateNameFacts }> = [];
+  private recent: Array<{ readonly nodes: readonly NodeIdentity[]; facts?: CandidateNameFacts }> = [];
+
+  /** The identities of `names`: the remembered list when the names are the same, in the same order. */
+  identities(names: readonly string[]): readonly NodeIdentity[] {
+    for (const r of this.recent) if (sameNames(r.nodes, names)) return r.nodes;
+    const nodes = names.map((name) => ({ name }));
+    this.recent = [{ nodes }, ...this.recent.slice(0, 1)];
+    return nodes;
+  }
 
   factsOf(nodes: readonly NodeIdentity[]): CandidateNameFacts {
-    for (const r of this.recent) if (sameNames(r.nodes, nodes)) return r.facts;
+    const known =
+      this.recent.find((r) => r.nodes === nodes) ??
+      this.recent.find((r) =>
+        sameNames(
+          r.nodes,
+          nodes.map((n) => n.name),
+        ),
+      );
+    if (known) return (known.facts ??= judge(known.nodes));
     const facts = judge(nodes);
     this.recent = [{ nodes, facts }, ...this.recent.slice(0, 1)];
     return facts;
@@ -41,8 +59,8 @@ function judge(nodes: readonly NodeIdentity[]): CandidateNameFacts {
   return { plainKeys, plainText };
 }
 
-function sameNames(a: readonly NodeIdentity[], b: readonly NodeIdentity[]): boolean {
+function sameNames(a: readonly NodeIdentity[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i]!.name !== b[i]!.name) return false;
+  for (let i = 0; i < a.length; i++) if (a[i]!.name !== b[i]) return false;
   return true;
 }

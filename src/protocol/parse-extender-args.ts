@@ -17,9 +17,13 @@ export interface ParsedExtenderArgs {
 
 /**
  * Validates a decoded ExtenderArgs body. Throws ExtenderArgsError naming the first problem
- * (missing `Pod`, neither `Nodes` nor `NodeNames`, wrong types).
+ * (missing `Pod`, neither `Nodes` nor `NodeNames`, wrong types). `identitiesOf`: the
+ * identities of a `NodeNames` list (a caller may hand back ones it keeps for the same names).
  */
-export function parseExtenderArgs(body: unknown): ParsedExtenderArgs {
+export function parseExtenderArgs(
+  body: unknown,
+  identitiesOf: (names: readonly string[]) => readonly NodeIdentity[] = (names) => names.map((name) => ({ name })),
+): ParsedExtenderArgs {
   if (!isObject(body)) throw new ExtenderArgsError("request body must be a JSON object (ExtenderArgs)");
   const pod = body.Pod;
   if (!isObject(pod)) throw new ExtenderArgsError("missing or invalid `Pod`: expected a v1.Pod object");
@@ -33,7 +37,7 @@ export function parseExtenderArgs(body: unknown): ParsedExtenderArgs {
     return {
       args: { Pod: pod as WirePod, Nodes: null, NodeNames: names },
       pod: podMeta,
-      nodes: names.map((name) => ({ name })),
+      nodes: identitiesOf(names),
       mode: "nodeNames",
     };
   }

@@ -180,13 +180,14 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
   }
 
   const asIs = (req: ParsedExtenderArgs) => req;
+  const parseArgs = (body: unknown) => parseExtenderArgs(body, (names) => candidateNames.identities(names));
 
   return {
     filter(text: string): HandlerReply {
       return handle(
         "filter",
         text,
-        parseExtenderArgs,
+        parseArgs,
         asIs,
         (req, ctx) => {
           const memo = new RequestMemo(req.nodes);
@@ -232,7 +233,7 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
       return handle(
         "prioritize",
         text,
-        parseExtenderArgs,
+        parseArgs,
         asIs,
         (req, ctx) => {
           const scores = prioritizeNodes(req.pod, req.nodes, ctx);

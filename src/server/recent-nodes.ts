@@ -22,7 +22,7 @@ export class RecentNodes {
 
   /** Called with every request's nodes (hundreds to thousands). */
   saw(nodes: readonly NodeIdentity[]): void {
-    if (this.latest === undefined || !sameIdentities(this.latest, nodes)) this.fold();
+    if (this.latest === undefined || (this.latest !== nodes && !sameIdentities(this.latest, nodes))) this.fold();
     this.latest = nodes;
   }
 
