@@ -13,6 +13,9 @@ import { ageSeconds } from "./assess-host.js";
  */
 export class KeptDecisions<D> {
   private readonly byNode = new Map<string, Kept<D>>();
+  /** Every pod set an entry was kept with (one per host), and, for the last pod asked about, those that hold it. */
+  private readonly countedSets = new Set<ReadonlySet<string>>();
+  private holding: { readonly uid: string; readonly ofSets: number; readonly sets: readonly ReadonlySet<string>[] } | undefined;
 
   /**
    * The decision kept for `node`, if `nowMs` is inside its span and `uid` (the pod being
@@ -24,8 +27,22 @@ export class KeptDecisions<D> {
     const kept = this.byNode.get(node.name);
     if (kept === undefined) return undefined;
     if ((nowMs < kept.fromMs || nowMs >= kept.untilMs) && !sameAges(kept, nowMs)) return undefined;
-    if (uid !== "" && kept.counted?.has(uid) === true) return undefined;
+    if (uid !== "" && kept.counted !== undefined && this.counts(kept.counted, uid)) return undefined;
     return kept.decision;
+  }
+
+  /**
+   * `counted.has(uid)`, asked of every set once per pod (and again when sets were added): a pod
+   * being scheduled is counted nowhere, so its candidates skip a lookup each in their host's set.
+   */
+  private counts(counted: ReadonlySet<string>, uid: string): boolean {
+    let holding = this.holding;
+    if (holding === undefined || holding.uid !== uid || holding.ofSets !== this.countedSets.size) {
+      const sets: ReadonlySet<string>[] = [];
+      for (const set of this.countedSets) if (set.has(uid)) sets.push(set);
+      this.holding = holding = { uid, ofSets: this.countedSets.size, sets };
+    }
+    return holding.sets.length > 0 && holding.sets.includes(counted);
   }
 
   /**
@@ -51,13 +68,16 @@ export class KeptDecisions<D> {
       if (age > 0) fromMs = Math.max(fromMs, t + age * 1000 - 500 + 1);
       untilMs = Math.min(untilMs, t + age * 1000 + 500 - 1);
     }
+    if (counted !== undefined) this.countedSets.add(counted);
     this.byNode.set(node.name, { fromMs, untilMs, times, keptAtMs: nowMs, counted, decision });
   }
 
   /** Takes over `from`'s entry for `name` as it stands (an index derived from `from`'s, where nothing it depends on changed). */
   adopt(name: string, from: KeptDecisions<D>): void {
     const kept = from.byNode.get(name);
-    if (kept !== undefined) this.byNode.set(name, kept);
+    if (kept === undefined) return;
+    if (kept.counted !== undefined) this.countedSets.add(kept.counted);
+    this.byNode.set(name, kept);
   }
 }
 

@@ -51,6 +51,12 @@ describe("KeptDecisions", () => {
     expect(kept.get({ name: "w1" }, T, "on-host")).to.equal(undefined);
     expect(kept.get({ name: "w1" }, T, "elsewhere")).to.equal("counted once");
     expect(kept.get({ name: "w1" }, T, "")).to.equal("counted once");
+    // Another node kept with another host's pods: each node answers by its own host's pods.
+    kept.keep({ name: "w2" }, [T], T, new Set(["elsewhere"]), "other host");
+    expect(kept.get({ name: "w2" }, T, "elsewhere")).to.equal(undefined);
+    expect(kept.get({ name: "w1" }, T, "elsewhere")).to.equal("counted once");
+    expect(kept.get({ name: "w2" }, T, "on-host")).to.equal("other host");
+    expect(kept.get({ name: "w1" }, T, "on-host")).to.equal(undefined);
   });
 
   it("never keeps a node sent with a providerID or systemUUID (mapped per request)", () => {
