@@ -9,7 +9,8 @@ import { ageSeconds } from "./assess-host.js";
  * one lookup and two comparisons. The span is 1 ms narrower on each side than the ages'
  * rounding allows (floating-point rounding); within 1 ms of its edges the ages are compared.
  *
- * Nodes sent with a providerID or systemUUID are mapped per request and never kept.
+ * A node sent with a providerID or systemUUID (full `Nodes` mode) is mapped by them: its
+ * decision is answered only to the same name, providerID and systemUUID.
  */
 export class KeptDecisions<D> {
   private readonly byNode = new Map<string, Kept<D>>();
@@ -23,9 +24,8 @@ export class KeptDecisions<D> {
    * counted on the node or its host is decided under another key.
    */
   get(node: NodeIdentity, nowMs: number, uid: string): D | undefined {
-    if (node.providerID !== undefined || node.systemUUID !== undefined) return undefined;
     const kept = this.byNode.get(node.name);
-    if (kept === undefined) return undefined;
+    if (kept === undefined || kept.providerID !== node.providerID || kept.systemUUID !== node.systemUUID) return undefined;
     if ((nowMs < kept.fromMs || nowMs >= kept.untilMs) && !sameAges(kept, nowMs)) return undefined;
     if (uid !== "" && kept.counted !== undefined && this.counts(kept.counted, uid)) return undefined;
     return kept.decision;
@@ -58,7 +58,6 @@ export class KeptDecisions<D> {
     counted: ReadonlySet<string> | undefined,
     decision: D,
   ): void {
-    if (node.providerID !== undefined || node.systemUUID !== undefined) return;
     let fromMs = Number.NEGATIVE_INFINITY;
     let untilMs = Number.POSITIVE_INFINITY;
     for (const t of times) {
@@ -69,7 +68,8 @@ export class KeptDecisions<D> {
       untilMs = Math.min(untilMs, t + age * 1000 + 500 - 1);
     }
     if (counted !== undefined) this.countedSets.add(counted);
-    this.byNode.set(node.name, { fromMs, untilMs, times, keptAtMs: nowMs, counted, decision });
+    const { providerID, systemUUID } = node;
+    this.byNode.set(node.name, { providerID, systemUUID, fromMs, untilMs, times, keptAtMs: nowMs, counted, decision });
   }
 
   /** Takes over `from`'s entry for `name` as it stands (an index derived from `from`'s, where nothing it depends on changed). */
@@ -82,6 +82,8 @@ export class KeptDecisions<D> {
 }
 
 interface Kept<D> {
+  readonly providerID: string | undefined;
+  readonly systemUUID: string | undefined;
   readonly fromMs: number;
   readonly untilMs: number;
   readonly times: readonly (number | undefined)[];

@@ -327,14 +327,14 @@ export class PlacementIndex {
     const prev = this.previous.index;
     const from = prev?.kept.get(key) as KeptDecisions<D> | undefined;
     const decision = from?.get(node, nowMs, uid);
-    if (decision === undefined || !this.unchangedSince(prev!, node.name)) return undefined;
+    if (decision === undefined || !this.unchangedSince(prev!, node)) return undefined;
     table.adopt(node.name, from!);
     return decision;
   }
 
-  private unchangedSince(prev: PlacementIndex, name: string): boolean {
-    if (this.nodes.get(name) !== prev.nodes.get(name)) return false;
-    const vm = this.vmOf({ name });
+  private unchangedSince(prev: PlacementIndex, node: NodeIdentity): boolean {
+    if (this.nodes.get(node.name) !== prev.nodes.get(node.name)) return false;
+    const vm = this.vmOf(node);
     if (!vm) return true;
     const entry = this.hosts.get(vm.hostId);
     return entry !== undefined && entry === prev.hosts.get(vm.hostId);

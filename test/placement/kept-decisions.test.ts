@@ -59,11 +59,15 @@ describe("KeptDecisions", () => {
     expect(kept.get({ name: "w1" }, T, "on-host")).to.equal(undefined);
   });
 
-  it("never keeps a node sent with a providerID or systemUUID (mapped per request)", () => {
+  it("given a node sent with a providerID or systemUUID, answers only to the same name, providerID and systemUUID", () => {
     const kept = new KeptDecisions<string>();
-    kept.keep({ name: "w1", providerID: "vsphere://4210" }, [T], T, undefined, "x");
+    kept.keep({ name: "w1", providerID: "vsphere://4210" }, [T], T, undefined, "by providerID");
+    expect(kept.get({ name: "w1", providerID: "vsphere://4210" }, T, "")).to.equal("by providerID");
+    expect(kept.get({ name: "w1", providerID: "vsphere://4299" }, T, "")).to.equal(undefined);
     expect(kept.get({ name: "w1" }, T, "")).to.equal(undefined);
-    kept.keep({ name: "w1" }, [T], T, undefined, "y");
+    expect(kept.get({ name: "w1", providerID: "vsphere://4210", systemUUID: "4210" }, T, "")).to.equal(undefined);
+    kept.keep({ name: "w1" }, [T], T, undefined, "by name");
     expect(kept.get({ name: "w1", systemUUID: "4210" }, T, "")).to.equal(undefined);
+    expect(kept.get({ name: "w1" }, T, "")).to.equal("by name");
   });
 });
