@@ -14,9 +14,10 @@ import { ageSeconds } from "./assess-host.js";
  */
 export class KeptDecisions<D> {
   private readonly byNode = new Map<string, Kept<D>>();
-  /** Every pod set an entry was kept with (one per host), and, for the last pod asked about, those that hold it. */
+  /** Every pod set an entry was kept with (one per host), in the order first kept; for the last pod asked about, those holding it. */
   private readonly countedSets = new Set<ReadonlySet<string>>();
-  private holding: { readonly uid: string; readonly ofSets: number; readonly sets: readonly ReadonlySet<string>[] } | undefined;
+  private readonly countedList: ReadonlySet<string>[] = [];
+  private holding: { readonly uid: string; checked: number; readonly sets: ReadonlySet<string>[] } | undefined;
 
   /**
    * The decision kept for `node`, if `nowMs` is inside its span and `uid` (the pod being
@@ -37,12 +38,19 @@ export class KeptDecisions<D> {
    */
   private counts(counted: ReadonlySet<string>, uid: string): boolean {
     let holding = this.holding;
-    if (holding === undefined || holding.uid !== uid || holding.ofSets !== this.countedSets.size) {
-      const sets: ReadonlySet<string>[] = [];
-      for (const set of this.countedSets) if (set.has(uid)) sets.push(set);
-      this.holding = holding = { uid, ofSets: this.countedSets.size, sets };
+    if (holding === undefined || holding.uid !== uid) this.holding = holding = { uid, checked: 0, sets: [] };
+    // Sets kept since the last ask are checked once each.
+    for (; holding.checked < this.countedList.length; holding.checked++) {
+      const set = this.countedList[holding.checked]!;
+      if (set.has(uid)) holding.sets.push(set);
     }
     return holding.sets.length > 0 && holding.sets.includes(counted);
+  }
+
+  private countedWith(counted: ReadonlySet<string> | undefined): void {
+    if (counted === undefined || this.countedSets.has(counted)) return;
+    this.countedSets.add(counted);
+    this.countedList.push(counted);
   }
 
   /**
@@ -67,7 +75,7 @@ export class KeptDecisions<D> {
       if (age > 0) fromMs = Math.max(fromMs, t + age * 1000 - 500 + 1);
       untilMs = Math.min(untilMs, t + age * 1000 + 500 - 1);
     }
-    if (counted !== undefined) this.countedSets.add(counted);
+    this.countedWith(counted);
     const { providerID, systemUUID } = node;
     this.byNode.set(node.name, { providerID, systemUUID, fromMs, untilMs, times, keptAtMs: nowMs, counted, decision });
   }
@@ -76,7 +84,7 @@ export class KeptDecisions<D> {
   adopt(name: string, from: KeptDecisions<D>): void {
     const kept = from.byNode.get(name);
     if (kept === undefined) return;
-    if (kept.counted !== undefined) this.countedSets.add(kept.counted);
+    this.countedWith(kept.counted);
     this.byNode.set(name, kept);
   }
 }
