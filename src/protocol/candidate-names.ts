@@ -31,19 +31,10 @@ export class CandidateNames {
     return nodes;
   }
 
+  /** What a reply needs to know of the names: judged once per remembered list, else (full `Nodes` mode) every time. */
   factsOf(nodes: readonly NodeIdentity[]): CandidateNameFacts {
-    const known =
-      this.recent.find((r) => r.nodes === nodes) ??
-      this.recent.find((r) =>
-        sameNames(
-          r.nodes,
-          nodes.map((n) => n.name),
-        ),
-      );
-    if (known) return (known.facts ??= judge(known.nodes));
-    const facts = judge(nodes);
-    this.recent = [{ nodes, facts }, ...this.recent.slice(0, 1)];
-    return facts;
+    const known = this.recent.find((r) => r.nodes === nodes);
+    return known ? (known.facts ??= judge(nodes)) : judge(nodes);
   }
 }
 
