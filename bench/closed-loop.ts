@@ -12,6 +12,17 @@ export interface RoundResult {
   readonly serverCpuMs: number;
 }
 
+export interface RoundOptions {
+  readonly port: number;
+  readonly pid: number;
+  readonly filterBody: Buffer;
+  readonly prioritizeBody: Buffer;
+  readonly durationMs: number;
+  /** Load before the clock starts, ms: both processes' JIT and young generations settle in it. */
+  readonly warmMs: number;
+  readonly connections: number;
+}
+
 /** User + system CPU time of a process so far, ms, from `/proc/<pid>/stat` (fields 14 and 15, in clock ticks of 10 ms). */
 export function processCpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -20,7 +31,7 @@ export function processCpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-function post(agent: Agent, port: number, path: string, body: string): Promise<number> {
+function post(agent: Agent, port: number, path: string, body: Buffer): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const req = request(
@@ -30,7 +41,7 @@ function post(agent: Agent, port: number, path: string, body: string): Promise<n
         path,
         method: "POST",
         agent,
-        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+        headers: { "content-type": "application/json", "content-length": body.length },
       },
       (res) => {
         res.on("data", () => undefined);
@@ -46,33 +57,30 @@ function post(agent: Agent, port: number, path: string, body: string): Promise<n
 
 /**
  * A closed-loop load generator: `connections` keep-alive connections, each sending a filter
- * then a prioritize request and the next pair as soon as the answer is in, for `durationMs`.
+ * then a prioritize request and the next pair as soon as the answer is in, for `warmMs`
+ * unmeasured and then `durationMs` measured.
  */
-export async function closedLoopRound(opts: {
-  port: number;
-  pid: number;
-  filterBody: string;
-  prioritizeBody: string;
-  durationMs: number;
-  connections: number;
-}): Promise<RoundResult> {
+export async function closedLoopRound(opts: RoundOptions): Promise<RoundResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: opts.connections });
+  const loop = async (until: number, roundTrips?: number[]): Promise<number> => {
+    let pairs = 0;
+    await Promise.all(
+      Array.from({ length: opts.connections }, async () => {
+        while (performance.now() < until) {
+          const f = await post(agent, opts.port, "/filter", opts.filterBody);
+          const p = await post(agent, opts.port, "/prioritize", opts.prioritizeBody);
+          roundTrips?.push(f, p);
+          pairs++;
+        }
+      }),
+    );
+    return pairs;
+  };
+  await loop(performance.now() + opts.warmMs);
   const roundTrips: number[] = [];
-  let pairs = 0;
-  // Warm the connections (and the server's JIT) before the clock starts.
-  await Promise.all(Array.from({ length: opts.connections }, () => post(agent, opts.port, "/filter", opts.filterBody)));
   const cpu0 = processCpuMs(opts.pid);
   const t0 = performance.now();
-  const end = t0 + opts.durationMs;
-  await Promise.all(
-    Array.from({ length: opts.connections }, async () => {
-      while (performance.now() < end) {
-        roundTrips.push(await post(agent, opts.port, "/filter", opts.filterBody));
-        roundTrips.push(await post(agent, opts.port, "/prioritize", opts.prioritizeBody));
-        pairs++;
-      }
-    }),
-  );
+  const pairs = await loop(t0 + opts.durationMs, roundTrips);
   const elapsedMs = performance.now() - t0;
   const serverCpuMs = processCpuMs(opts.pid) - cpu0;
   agent.destroy();

@@ -7,12 +7,15 @@ import { fileURLToPath } from "node:url";
 import { stringify } from "yaml";
 import { generateScenario, startMockVcenter, type MockVcenterHandle, type Scenario } from "../mocks/vcenter/index.js";
 import { realisticNode } from "../test/fixtures/wire-node.js";
-import { closedLoopRound, processCpuMs, type RoundResult } from "./closed-loop.js";
+import { processCpuMs, type RoundResult } from "./closed-loop.js";
+import { closedLoopRoundInProcess } from "./closed-loop-process.js";
 import { percentile, type BenchFigure } from "./figure.js";
 
 const CONNECTIONS = 4;
 const ROUNDS = 3;
 const ROUND_MS = Number(process.env.HVX_BENCH_ROUND_MS ?? 3000);
+/** Unmeasured load before each round: a fresh generator's first second of round trips is its own warm-up, not the server's. */
+const WARM_MS = Number(process.env.HVX_BENCH_WARM_MS ?? 1000);
 /** Idle time before the rounds of a case with a CPU target: one poll interval (`vcenter.pollIntervalSeconds` 20, a poll lands in it). */
 const IDLE_MS = Number(process.env.HVX_BENCH_IDLE_MS ?? 20_000);
 
@@ -22,8 +25,9 @@ const IDLE_MS = Number(process.env.HVX_BENCH_IDLE_MS ?? 20_000);
  * `hvx serve` runs as a child process against the mock vCenter (in this process, polled every
  * 20 s as by default), with no Kubernetes cache; a bare `node:http` server (extender-floor.ts)
  * parses the same ExtenderArgs and answers every name. The same closed-loop generator
- * (4 keep-alive connections, filter then prioritize) drives both in alternating rounds of
- * ROUND_MS; every figure is the median of 3 rounds. Server CPU is user + system time of the
+ * (4 keep-alive connections, filter then prioritize), in a process of its own, drives both in
+ * alternating rounds of WARM_MS unmeasured then ROUND_MS measured; every figure is the median
+ * of 3 rounds. Server CPU is user + system time of the
  * server process over the round (/proc/<pid>/stat), per filter+prioritize pair. The
  * generator shares the two cores with the server, so pairs per second understate the
  * gap: CPU per pair is the figure the targets are set on.
@@ -47,18 +51,18 @@ export async function run(): Promise<BenchFigure[]> {
     const smallVms = smallScenario.vms.map((v) => ({ name: v.name, biosUuid: v.biosUuid ?? "" }));
     for (const n of [100, 500]) {
       const body = JSON.stringify({ Pod: pod, Nodes: null, NodeNames: smallVms.slice(0, n).map((v) => v.name) });
-      figures.push(...(await compare(`http.nodeNames.${n}`, hvxSmall, floor, body, n === 500 ? { cpuRatio: 2.0, p99Ms: 2 } : {})));
+      figures.push(...(await compare(`http.nodeNames.${n}`, hvxSmall, floor, body, n === 500 ? { cpuRatio: 2.0, p99Ms: 2 } : {}, work)));
     }
     const items = smallVms.slice(0, 500).map((v, i) => realisticNode(v.name, v.biosUuid, i));
     const nodesBody = JSON.stringify({ Pod: pod, Nodes: { metadata: {}, items }, NodeNames: null });
     figures.push({ name: "http.nodes.500.payloadKB", value: Buffer.byteLength(nodesBody) / 1024, unit: "KiB" });
-    figures.push(...(await compare("http.nodes.500", hvxSmall, floor, nodesBody, { roundTripRatio: 1.0 })));
+    figures.push(...(await compare("http.nodes.500", hvxSmall, floor, nodesBody, { roundTripRatio: 1.0 }, work)));
     await stopHvx(hvxSmall);
 
     const hvxBig = await startHvx(big, bigScenario, work, "big");
     servers.push(hvxBig);
     const bigBody = JSON.stringify({ Pod: pod, Nodes: null, NodeNames: bigScenario.vms.slice(0, 5000).map((v) => v.name) });
-    figures.push(...(await compare("http.nodeNames.5000", hvxBig, floor, bigBody, { cpuRatio: 2.5 })));
+    figures.push(...(await compare("http.nodeNames.5000", hvxBig, floor, bigBody, { cpuRatio: 2.5 }, work)));
     await stopHvx(hvxBig);
 
     if (!CASES || CASES.some((c) => c.includes("clusterCache"))) {
@@ -110,7 +114,7 @@ async function clusterCacheCases(pod: unknown, floor: Server, work: string, serv
     servers.push(hvx);
     const body = JSON.stringify({ Pod: pod, Nodes: null, NodeNames: Array.from({ length: 500 }, (_, i) => `node-${(i * 7) % NODES}`) });
     await untilClusterAware(hvx.port, body);
-    figures.push(...(await compare("http.nodeNames.500.clusterCache.typical", hvx, floor, body, { cpuRatio: 3.0 })));
+    figures.push(...(await compare("http.nodeNames.500.clusterCache.typical", hvx, floor, body, { cpuRatio: 3.0 }, work)));
     for (let h = 0; h < 250; h++) {
       fake.controls.upsertPod(
         samplePod({
@@ -126,7 +130,7 @@ async function clusterCacheCases(pod: unknown, floor: Server, work: string, serv
       );
     }
     await new Promise((r) => setTimeout(r, 2000)); // the watch delivers the bindings
-    figures.push(...(await compare("http.nodeNames.500.clusterCache.worst", hvx, floor, body, {})));
+    figures.push(...(await compare("http.nodeNames.500.clusterCache.worst", hvx, floor, body, {}, work)));
     await stopHvx(hvx);
   } finally {
     await fake.close();
@@ -151,6 +155,7 @@ interface Server {
   readonly child: ChildProcess;
 }
 interface HvxChild extends Server {
+  readonly adminPort: number;
   stopped?: boolean;
 }
 
@@ -166,8 +171,10 @@ interface Targets {
 /** `HVX_BENCH_HTTP_CASES=nodeNames.500,nodes.500`: only those cases (for a CPU profile of one). */
 const CASES = process.env.HVX_BENCH_HTTP_CASES?.split(",");
 
-async function compare(key: string, hvx: Server, floor: Server, body: string, targets: Targets): Promise<BenchFigure[]> {
+async function compare(key: string, hvx: HvxChild, floor: Server, body: string, targets: Targets, work: string): Promise<BenchFigure[]> {
   if (CASES && !CASES.some((c) => key === `http.${c}` || key.startsWith(`http.${c}.`))) return [];
+  const bodyFile = join(work, `${key}.json`);
+  writeFileSync(bodyFile, body);
   // What hvx spends with no request at all (polls, informers, gauges), over one poll interval: part of every round's CPU.
   let idleCpuMsPerSecond: number | undefined;
   if (targets.cpuRatio !== undefined) {
@@ -176,19 +183,21 @@ async function compare(key: string, hvx: Server, floor: Server, body: string, ta
     idleCpuMsPerSecond = ((processCpuMs(hvx.child.pid!) - idleFrom) * 1000) / IDLE_MS;
   }
   const rounds: { hvx: RoundResult[]; floor: RoundResult[] } = { hvx: [], floor: [] };
+  const hvxGc: GcDelta[] = [];
   for (let r = 0; r < ROUNDS; r++) {
     for (const side of ["hvx", "floor"] as const) {
       const server = side === "hvx" ? hvx : floor;
-      rounds[side].push(
-        await closedLoopRound({
-          port: server.port,
-          pid: server.child.pid!,
-          filterBody: body,
-          prioritizeBody: body,
-          durationMs: ROUND_MS,
-          connections: CONNECTIONS,
-        }),
-      );
+      const gcBefore = side === "hvx" ? await gcTotals(hvx.adminPort) : undefined;
+      const round = await closedLoopRoundInProcess({
+        port: server.port,
+        pid: server.child.pid!,
+        bodyFile,
+        durationMs: ROUND_MS,
+        warmMs: WARM_MS,
+        connections: CONNECTIONS,
+      });
+      rounds[side].push(round);
+      if (gcBefore) hvxGc.push(gcDelta(gcBefore, await gcTotals(hvx.adminPort), round.pairs));
     }
   }
   const summary = (rs: RoundResult[]) => ({
@@ -233,6 +242,13 @@ async function compare(key: string, hvx: Server, floor: Server, body: string, ta
     },
     { name: `${key}.pairsPerSecond.hvxVsFloor`, value: h.pairsPerSecond / f.pairsPerSecond, unit: "x" },
   );
+  // What hvx's garbage collector did over a round (its own nodejs_gc_duration_seconds, warm-up included):
+  // the round-trip p99 follows the scavenges.
+  out.push(
+    { name: `${key}.hvx.gc.minorPauseMs.mean`, value: median(hvxGc.map((g) => g.minorMeanMs)), unit: "ms" },
+    { name: `${key}.hvx.gc.minorPerThousandPairs`, value: median(hvxGc.map((g) => g.minorPerThousandPairs)), unit: "scavenges" },
+    { name: `${key}.hvx.gc.majorPerThousandPairs`, value: median(hvxGc.map((g) => g.majorPerThousandPairs)), unit: "mark-compacts" },
+  );
   if (idleCpuMsPerSecond !== undefined)
     out.push(
       { name: `${key}.hvx.idleCpuMsPerSecond`, value: idleCpuMsPerSecond, unit: "ms CPU/s" },
@@ -240,6 +256,40 @@ async function compare(key: string, hvx: Server, floor: Server, body: string, ta
       { name: `${key}.hvx.idleCpuMsPerPair`, value: idleCpuMsPerSecond / h.pairsPerSecond, unit: "ms CPU/pair" },
     );
   return out;
+}
+
+interface GcTotals {
+  readonly minorCount: number;
+  readonly minorSeconds: number;
+  readonly majorCount: number;
+}
+interface GcDelta {
+  readonly minorMeanMs: number;
+  readonly minorPerThousandPairs: number;
+  readonly majorPerThousandPairs: number;
+}
+
+/** hvx's collections so far, from its admin port's `nodejs_gc_duration_seconds` (prom-client's default metrics). */
+async function gcTotals(adminPort: number): Promise<GcTotals> {
+  const text = await (await fetch(`http://127.0.0.1:${adminPort}/metrics`)).text();
+  const value = (series: string) => {
+    const line = text.split("\n").find((l) => l.startsWith(`${series} `));
+    return line ? Number(line.slice(series.length + 1)) : 0;
+  };
+  return {
+    minorCount: value('nodejs_gc_duration_seconds_count{kind="minor"}'),
+    minorSeconds: value('nodejs_gc_duration_seconds_sum{kind="minor"}'),
+    majorCount: value('nodejs_gc_duration_seconds_count{kind="major"}'),
+  };
+}
+
+function gcDelta(before: GcTotals, after: GcTotals, pairs: number): GcDelta {
+  const minor = after.minorCount - before.minorCount;
+  return {
+    minorMeanMs: minor > 0 ? ((after.minorSeconds - before.minorSeconds) * 1000) / minor : 0,
+    minorPerThousandPairs: (minor * 1000) / pairs,
+    majorPerThousandPairs: ((after.majorCount - before.majorCount) * 1000) / pairs,
+  };
 }
 
 function median(xs: number[]): number {
@@ -308,7 +358,7 @@ async function startHvx(
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`hvx serve exited with ${child.exitCode}`);
     // And once the warm start of the load profiles from vCenter's history is over: it runs in the background after the first poll.
-    if ((await ready(port)) && (await warmStarted(adminPort))) return { port, child };
+    if ((await ready(port)) && (await warmStarted(adminPort))) return { port, adminPort, child };
     await new Promise((r) => setTimeout(r, 200));
   }
   child.kill("SIGTERM");

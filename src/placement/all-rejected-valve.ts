@@ -77,29 +77,39 @@ export function applyAllRejectedValve(
   for (const e of eligible) tier = Math.min(tier, e.tier);
   const chosen = new Set(eligible.filter((e) => e.tier === tier).map((e) => e.d.node));
   const hotter = eligible.filter((e) => !chosen.has(e.d.node)).map((e) => e.d.node);
-  if (setting === "reject") {
-    const valve = { action: "rejected", passed: [...chosen], tier, hotter } as const;
-    // Not a spread: the outcome's reason maps are built only when read (filterNodes).
-    return {
-      passed: outcome.passed,
-      decisions: outcome.decisions,
-      get failed() {
-        return outcome.failed;
-      },
-      get unresolvable() {
-        return outcome.unresolvable;
-      },
-      valve,
-    };
-  }
-  const unresolvable = new Map([...outcome.unresolvable].filter(([node]) => !chosen.has(node)));
+  if (setting === "reject") return new WithValve(outcome, { action: "rejected", passed: [...chosen], tier, hotter });
   return {
-    ...outcome,
     // In the order the nodes were sent.
     passed: outcome.decisions.filter((d) => chosen.has(d.node)).map((d) => d.node),
-    unresolvable,
+    decisions: outcome.decisions,
+    failed: outcome.failed,
+    unresolvable: new Map([...outcome.unresolvable].filter(([node]) => !chosen.has(node))),
     valve: { action: "passed-coolest", passed: [...chosen], tier, hotter },
   };
+}
+
+/** An outcome left as it was, with the valve's note; its reason maps are still built only when read (a class: see FilteredNodes). */
+class WithValve implements ValvedFilterOutcome {
+  constructor(
+    private readonly outcome: FilterOutcome,
+    readonly valve: ValveOutcome,
+  ) {}
+
+  get passed(): readonly string[] {
+    return this.outcome.passed;
+  }
+
+  get decisions(): readonly NodeDecision[] {
+    return this.outcome.decisions;
+  }
+
+  get failed(): ReadonlyMap<string, readonly Reason[]> {
+    return this.outcome.failed;
+  }
+
+  get unresolvable(): ReadonlyMap<string, readonly Reason[]> {
+    return this.outcome.unresolvable;
+  }
 }
 
 /** Rejected, unresolvably, for host heat alone. */

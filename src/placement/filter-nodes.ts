@@ -29,19 +29,31 @@ export function filterNodes(
     const d = (decisions[i] = decideNode(nodes[i]!, pod, ctx, memo));
     if (d.verdict === "pass") passed.push(d.node);
   }
-  // The reason maps only when asked for: the extender's reply is built from the decisions.
-  let rejected: { failed: Map<string, readonly Reason[]>; unresolvable: Map<string, readonly Reason[]> } | undefined;
-  const split = () => (rejected ??= splitRejected(decisions));
-  return {
-    passed,
-    decisions,
-    get failed() {
-      return split().failed;
-    },
-    get unresolvable() {
-      return split().unresolvable;
-    },
-  };
+  return new FilteredNodes(passed, decisions);
+}
+
+/**
+ * A filter outcome whose reason maps are built only when read: the extender's reply is built
+ * from the decisions. A class, not an object literal with getters: V8 allocates a literal's
+ * accessor pair in the old generation, and an old object pointing at young ones keeps them
+ * alive at every scavenge, so each request's closures and arrays were copied and promoted
+ * (docs/performance.md, "Fifth pass").
+ */
+class FilteredNodes implements FilterOutcome {
+  private rejected: { failed: Map<string, readonly Reason[]>; unresolvable: Map<string, readonly Reason[]> } | undefined;
+
+  constructor(
+    readonly passed: readonly string[],
+    readonly decisions: readonly NodeDecision[],
+  ) {}
+
+  get failed(): ReadonlyMap<string, readonly Reason[]> {
+    return (this.rejected ??= splitRejected(this.decisions)).failed;
+  }
+
+  get unresolvable(): ReadonlyMap<string, readonly Reason[]> {
+    return (this.rejected ??= splitRejected(this.decisions)).unresolvable;
+  }
 }
 
 function splitRejected(decisions: readonly NodeDecision[]) {

@@ -168,3 +168,35 @@ describe("heatTier", () => {
   ];
   for (const c of cases) it(`given ${c.name}, returns ${c.want}`, () => expect(heatTier({ reasons: c.reasons })).to.equal(c.want));
 });
+
+describe("filter outcomes", () => {
+  // An object literal's `get` accessors are allocated in V8's old generation, so each request's closures and the
+  // arrays they hold outlived every scavenge (docs/performance.md, "Fifth pass"): outcomes carry no accessor of their own.
+  const ownAccessors = (o: object) =>
+    Object.entries(Object.getOwnPropertyDescriptors(o))
+      .filter(([, d]) => d.get !== undefined)
+      .map(([k]) => k);
+  const hot = [{ id: "a", metrics: { cpuReadyPercent: 14 } }, { id: "b", metrics: { cpuReadyPercent: 12 } }, { id: "c" }];
+
+  it("given filterNodes, builds the reason maps on first read and once, with no accessor of its own", () => {
+    const { ctx, nodes } = ctxOf(hot);
+    const out = filterNodes(pod, nodes, ctx);
+    expect(ownAccessors(out)).to.deep.equal([]);
+    expect(out.passed).to.deep.equal(["n-c"]);
+    expect([...out.unresolvable.keys()]).to.deep.equal(["n-a", "n-b"]);
+    expect(out.unresolvable).to.equal(out.unresolvable);
+    expect(out.failed.size).to.equal(0);
+  });
+
+  for (const setting of ["reject", "pass-coolest"] as const) {
+    it(`given the valve's ${setting} outcome, keeps every field of the filter's, with no accessor of its own`, () => {
+      const out = run(hot.slice(0, 2), setting);
+      expect(ownAccessors(out)).to.deep.equal([]);
+      expect(out.decisions.map((d) => d.node)).to.deep.equal(["n-a", "n-b"]);
+      expect(out.failed.size).to.equal(0);
+      expect([...out.unresolvable.keys()]).to.deep.equal(setting === "reject" ? ["n-a", "n-b"] : ["n-a"]);
+      expect(out.passed).to.deep.equal(setting === "reject" ? [] : ["n-b"]);
+      expect(out.valve?.passed).to.deep.equal(["n-b"]);
+    });
+  }
+});
