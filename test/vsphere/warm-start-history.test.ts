@@ -5,6 +5,10 @@ import { configSchema } from "../../src/config/schema.js";
 import { silentLogger } from "../../src/observability/logger.js";
 import { buildVcenterParts } from "../../src/vsphere/build-vcenter-parts.js";
 import { VcenterPoller } from "../../src/vsphere/vcenter-poller.js";
+import { HOST_COUNTER_NAMES, VM_COUNTER_NAMES, type CounterIndex } from "../../src/vsphere/counter-catalogue.js";
+import { warmStartHistory } from "../../src/vsphere/warm-start-history.js";
+import { HostLoadProfiles } from "../../src/placement/host-load-profiles.js";
+import { hostView, inventoryOf, vmView } from "../fixtures/inventory.js";
 import { PASSWORD, T0_MS, USER, smallScenario, startSmall } from "../mocks/vcenter/mock-vcenter-client.js";
 
 interface Rig {
@@ -107,5 +111,43 @@ describe("VcenterPoller: load profiles warm-started from vCenter's history (Quer
     const view = await pollWarm(r);
     expect(view.forecasts).to.equal(undefined);
     expect(r.mock.controls.stats().queryPerfCalls - calls).to.equal(2);
+  });
+});
+
+describe("warmStartHistory", () => {
+  it("given 25 hosts, reads, indexes and records 10 hosts' history at a time (both intervals), so a large vCenter's day at 300 s is never held whole", async () => {
+    const hosts = Array.from({ length: 25 }, (_, h) => hostView({ id: `host-${h}`, name: `esx-${h}` }));
+    const vms = hosts.map((h, i) => vmView({ id: `vm-${i}`, name: `node-${i}`, hostId: h.id }));
+    const reads: Array<{ intervalId: number; entities: string[] }> = [];
+    const names = [...new Set([...HOST_COUNTER_NAMES, ...VM_COUNTER_NAMES])];
+    const index: CounterIndex = {
+      keyByName: new Map(names.map((n, i) => [n, i + 1])),
+      nameByKey: new Map(names.map((n, i) => [i + 1, n])),
+      memStateScale: "five",
+    };
+    const outcome = await warmStartHistory(
+      {
+        vijson: {
+          queryPerf: async (specs) => {
+            reads.push({ intervalId: specs[0]!.intervalId, entities: specs.map((s) => s.entity.value) });
+            return [];
+          },
+        },
+        log: silentLogger(),
+        perfLimit: { maxMetrics: 1000 },
+        index,
+        memStateScale: "five",
+      },
+      inventoryOf(hosts, vms),
+      hosts.map((h) => h.id),
+      new HostLoadProfiles(),
+      T0_MS,
+      0,
+    );
+    const groupOf = (entity: string) => Math.floor(Number(entity.split("-")[1]) / 10);
+    expect(reads.map((r) => [...new Set(r.entities.map(groupOf))])).to.deep.equal([[0], [0], [1], [1], [2], [2]]);
+    expect(reads.map((r) => r.intervalId)).to.deep.equal([1800, 300, 1800, 300, 1800, 300]);
+    expect(new Set(reads.flatMap((r) => r.entities)).size).to.equal(50);
+    expect(outcome).to.deep.equal({ warmedHosts: 0, samples: 0, failedWindows: 0 });
   });
 });
