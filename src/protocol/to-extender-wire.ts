@@ -17,32 +17,23 @@ export function toFilterResultWire(
   outcome: FilterOutcome & { readonly valve?: ValveOutcome },
   textOf: (reasons: readonly Reason[]) => string = formatReasons,
 ): ExtenderFilterResult {
-  const failed = toReasonMap(outcome.failed, textOf);
-  const unresolvable = toReasonMap(outcome.unresolvable, textOf);
-  if (outcome.valve?.action === "passed-coolest") {
-    const note = valveNote(outcome.valve);
-    for (const node of Object.keys(unresolvable)) unresolvable[node] = `${unresolvable[node]}; ${note}`;
-  }
+  const { failed, unresolvable } = reasonMaps(outcome, textOf);
   if (request.mode === "nodeNames") {
     return { Nodes: null, NodeNames: [...outcome.passed], FailedNodes: failed, FailedAndUnresolvableNodes: unresolvable, Error: "" };
   }
   const list = request.args.Nodes as WireNodeList;
   const passing = new Set(outcome.passed);
   const items = list.items.filter((n) => passing.has(n.metadata?.name as string));
-  const nodes: WireNodeList = {
-    ...(list.apiVersion ? { apiVersion: list.apiVersion } : {}),
-    ...(list.kind ? { kind: list.kind } : {}),
-    metadata: list.metadata ?? {},
-    items,
-  };
-  return { Nodes: nodes, NodeNames: null, FailedNodes: failed, FailedAndUnresolvableNodes: unresolvable, Error: "" };
+  return { Nodes: { ...listHead(list), items }, NodeNames: null, FailedNodes: failed, FailedAndUnresolvableNodes: unresolvable, Error: "" };
 }
 
 /**
- * `JSON.stringify(toFilterResultWire(...))`, byte for byte, built from per-reason-list JSON
- * fragments (`jsonOf`: the quoted text of a list, which the caller may keep per snapshot) in
- * `NodeNames` mode, so a reply does not rebuild and re-escape every node's reason text, nor
- * build the reason maps.
+ * `JSON.stringify(toFilterResultWire(...))`, without serializing what the request already
+ * holds as text. In `NodeNames` mode it is built from per-reason-list JSON fragments (`jsonOf`:
+ * the quoted text of a list, which the caller may keep per snapshot), so a reply does not
+ * rebuild and re-escape every node's reason text, nor build the reason maps. In `Nodes` mode
+ * the passing nodes are the request's own texts of them (`itemTexts`, `nodeItemTexts`): the
+ * same bytes for a body as `JSON.stringify` writes it, the same objects once decoded for any.
  */
 export function filterResultJson(
   request: ParsedExtenderArgs,
@@ -50,9 +41,10 @@ export function filterResultJson(
   textOf: (reasons: readonly Reason[]) => string,
   jsonOf: (reasons: readonly Reason[]) => string,
   names: CandidateNameFacts,
+  itemTexts: () => readonly string[] | undefined = () => undefined,
 ): string {
-  if (request.mode !== "nodeNames" || outcome.valve?.action === "passed-coolest" || !names.plainKeys)
-    return JSON.stringify(toFilterResultWire(request, outcome, textOf));
+  if (request.mode === "nodes") return nodesModeJson(request, outcome, textOf, itemTexts());
+  if (outcome.valve?.action === "passed-coolest" || !names.plainKeys) return JSON.stringify(toFilterResultWire(request, outcome, textOf));
   let failed = "";
   let unresolvable = "";
   for (const d of outcome.decisions) {
@@ -62,6 +54,48 @@ export function filterResultJson(
     else failed += failed === "" ? entry : `,${entry}`;
   }
   return `{"Nodes":null,"NodeNames":${JSON.stringify(outcome.passed)},"FailedNodes":{${failed}},"FailedAndUnresolvableNodes":{${unresolvable}},"Error":""}`;
+}
+
+function nodesModeJson(
+  request: ParsedExtenderArgs,
+  outcome: FilterOutcome & { readonly valve?: ValveOutcome },
+  textOf: (reasons: readonly Reason[]) => string,
+  texts: readonly string[] | undefined,
+): string {
+  const list = request.args.Nodes as WireNodeList;
+  if (texts === undefined || texts.length !== list.items.length) return JSON.stringify(toFilterResultWire(request, outcome, textOf));
+  const passing = new Set(outcome.passed);
+  let items = "";
+  for (let i = 0; i < texts.length; i++) {
+    if (!passing.has(list.items[i]!.metadata?.name as string)) continue;
+    items += items === "" ? texts[i]! : `,${texts[i]!}`;
+  }
+  const head = JSON.stringify(listHead(list));
+  const { failed, unresolvable } = reasonMaps(outcome, textOf);
+  return (
+    `{"Nodes":${head.slice(0, -1)},"items":[${items}]},"NodeNames":null,` +
+    `"FailedNodes":${JSON.stringify(failed)},"FailedAndUnresolvableNodes":${JSON.stringify(unresolvable)},"Error":""}`
+  );
+}
+
+/** A NodeList reply's members before `items`. */
+function listHead(list: WireNodeList): Omit<WireNodeList, "items"> {
+  return {
+    ...(list.apiVersion ? { apiVersion: list.apiVersion } : {}),
+    ...(list.kind ? { kind: list.kind } : {}),
+    metadata: list.metadata ?? {},
+  };
+}
+
+/** The reply's reason maps; when the valve opened, every node still rejected for host heat says so. */
+function reasonMaps(outcome: FilterOutcome & { readonly valve?: ValveOutcome }, textOf: (reasons: readonly Reason[]) => string) {
+  const failed = toReasonMap(outcome.failed, textOf);
+  const unresolvable = toReasonMap(outcome.unresolvable, textOf);
+  if (outcome.valve?.action === "passed-coolest") {
+    const note = valveNote(outcome.valve);
+    for (const node of Object.keys(unresolvable)) unresolvable[node] = `${unresolvable[node]}; ${note}`;
+  }
+  return { failed, unresolvable };
 }
 
 /** A filter reply carrying only an error: kube-scheduler fails (or, if ignorable, skips) the extender. */

@@ -7,12 +7,13 @@ import { RateLimited } from "../observability/rate-limited.js";
 import type { ShadowMetrics } from "../observability/shadow-metrics.js";
 import { applyAllRejectedValve, type ValvedFilterOutcome, type WhenAllRejected } from "../placement/all-rejected-valve.js";
 import { RequestMemo, type NodeDecision } from "../placement/decide-node.js";
-import { filterNodes, prioritizeNodes, type NodeScore } from "../placement/filter-nodes.js";
+import { filterNodes, prioritizeNodes, type FilterOutcome, type NodeScore } from "../placement/filter-nodes.js";
 import type { PlacementContext } from "../placement/decide-node.js";
 import { LatestPlacementIndex } from "../placement/placement-index.js";
 import type { PlacementPolicy } from "../placement/policy.js";
 import { ExtenderArgsError, parseExtenderArgs, type ParsedExtenderArgs } from "../protocol/parse-extender-args.js";
 import { CandidateNames } from "../protocol/candidate-names.js";
+import { nodeItemTexts } from "../protocol/node-item-texts.js";
 import { filterErrorWire, filterResultJson, prioritizeJson, toFilterResultWire, toPrioritizeWire } from "../protocol/to-extender-wire.js";
 import { judgePreemptionCandidates, type PreemptionOutcome } from "../placement/preemption-candidates.js";
 import { formatReasons } from "../protocol/format-reason.js";
@@ -200,9 +201,13 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
           if (known?.unmapped !== false) logUnmapped(req.nodes, outcome.decisions);
           const pod = podName(req);
           afterValve(pod, outcome);
+          const itemTexts = () => nodeItemTexts(text);
           if (observe) {
             deps.shadow!.filter(pod, outcome);
-            return toFilterResultWire(req, passAll(req, outcome.decisions));
+            const facts = candidateNames.factsOf(req.nodes);
+            return new JsonText(
+              filterResultJson(req, passAll(req), formatReasons, (r) => JSON.stringify(formatReasons(r)), facts, itemTexts),
+            );
           }
           const reply =
             known ??
@@ -217,16 +222,14 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
                   (reasons) => index.textOf(reasons, formatReasons),
                   (reasons) => index.jsonTextOf(reasons, formatReasons),
                   candidateNames.factsOf(req.nodes),
+                  itemTexts,
                 ),
               ),
             });
           deps.metrics.countTally(reply.tally);
           return reply.text;
         },
-        (req) =>
-          req
-            ? toFilterResultWire(req, { passed: req.nodes.map((n) => n.name), failed: new Map(), unresolvable: new Map(), decisions: [] })
-            : filterErrorWire("hvx: internal error"),
+        (req) => (req ? toFilterResultWire(req, passAll(req)) : filterErrorWire("hvx: internal error")),
       );
     },
     prioritize(text: string): HandlerReply {
@@ -305,8 +308,8 @@ function podName(req: ParsedExtenderArgs): string {
 }
 
 /** Observe mode's filter reply: every node sent passes, as without hvx. */
-function passAll(req: ParsedExtenderArgs, decisions: readonly NodeDecision[]) {
-  return { passed: req.nodes.map((n) => n.name), failed: new Map(), unresolvable: new Map(), decisions };
+function passAll(req: ParsedExtenderArgs): FilterOutcome {
+  return { passed: req.nodes.map((n) => n.name), failed: new Map(), unresolvable: new Map(), decisions: [] };
 }
 
 export type ExtenderHandlers = ReturnType<typeof createExtenderHandlers>;

@@ -7,6 +7,7 @@ import type { NodeDecision } from "../../src/placement/decide-node.js";
 import type { Reason } from "../../src/placement/reason.js";
 import { formatReasons } from "../../src/protocol/format-reason.js";
 import { realisticNode } from "../fixtures/wire-node.js";
+import { nodeItemTexts } from "../../src/protocol/node-item-texts.js";
 
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../../../test/fixtures/wire/${name}`, import.meta.url), "utf8"));
 
@@ -130,29 +131,81 @@ describe("filterResultJson", () => {
       valve,
     },
   ];
+  const outcomeOf = (c: (typeof cases)[number]) => {
+    const decisions = c.sent.map(([node, verdict, reasons]) => ({
+      ...decisionOf(node),
+      verdict: verdict === "pass" ? ("pass" as const) : ("reject" as const),
+      unresolvable: verdict === "unresolvable",
+      reasons: reasons ?? [],
+    }));
+    return {
+      passed: decisions.filter((d) => d.verdict === "pass").map((d) => d.node),
+      failed: new Map(decisions.filter((d) => d.verdict === "reject" && !d.unresolvable).map((d) => [d.node, d.reasons])),
+      unresolvable: new Map(decisions.filter((d) => d.unresolvable).map((d) => [d.node, d.reasons])),
+      decisions,
+      ...(c.valve ? { valve: c.valve } : {}),
+    };
+  };
+  const json = (r: Reasons) => JSON.stringify(formatReasons(r));
   for (const c of cases) {
     it(`given ${c.name}, is JSON.stringify of toFilterResultWire byte for byte`, () => {
       const req = parseExtenderArgs({ Pod: {}, Nodes: null, NodeNames: c.sent.map(([n]) => n) });
-      const decisions = c.sent.map(([node, verdict, reasons]) => ({
-        ...decisionOf(node),
-        verdict: verdict === "pass" ? ("pass" as const) : ("reject" as const),
-        unresolvable: verdict === "unresolvable",
-        reasons: reasons ?? [],
-      }));
-      const outcome = {
-        passed: decisions.filter((d) => d.verdict === "pass").map((d) => d.node),
-        failed: new Map(decisions.filter((d) => d.verdict === "reject" && !d.unresolvable).map((d) => [d.node, d.reasons])),
-        unresolvable: new Map(decisions.filter((d) => d.unresolvable).map((d) => [d.node, d.reasons])),
-        decisions,
-        ...(c.valve ? { valve: c.valve } : {}),
-      };
-      const json = (r: Reasons) => JSON.stringify(formatReasons(r));
       const names = new CandidateNames().factsOf(req.nodes);
+      const outcome = outcomeOf(c);
       expect(filterResultJson(req, outcome, formatReasons, json, names)).to.equal(
         JSON.stringify(toFilterResultWire(req, outcome, formatReasons)),
       );
     });
+
+    it(`given ${c.name} in Nodes mode, with the nodes' texts as sent, is JSON.stringify of toFilterResultWire byte for byte`, () => {
+      const list = {
+        apiVersion: "v1",
+        kind: "NodeList",
+        metadata: { resourceVersion: "7" },
+        items: c.sent.map(([n], i) => realisticNode(n, `u-${i}`, i)),
+      };
+      const body = JSON.stringify({ Pod: {}, Nodes: list, NodeNames: null });
+      const req = parseExtenderArgs(JSON.parse(body));
+      const names = new CandidateNames().factsOf(req.nodes);
+      const outcome = outcomeOf(c);
+      expect(filterResultJson(req, outcome, formatReasons, json, names, () => nodeItemTexts(body))).to.equal(
+        JSON.stringify(toFilterResultWire(req, outcome, formatReasons)),
+      );
+    });
   }
+
+  it("in Nodes mode, answers a passing node with the text it was sent as, and the rest as JSON.stringify would", () => {
+    const body = '{"Pod":{},"Nodes":{"items":[ {"metadata":{"name":"a"}, "big":12345678901234567891} ,{"metadata":{"name":"b"}}]}}';
+    const req = parseExtenderArgs(JSON.parse(body));
+    const outcome = outcomeOf({
+      name: "",
+      sent: [
+        ["a", "pass"],
+        ["b", "unresolvable", hot],
+      ],
+    });
+    const reply = filterResultJson(req, outcome, formatReasons, json, new CandidateNames().factsOf(req.nodes), () => nodeItemTexts(body));
+    expect(reply).to.equal(
+      '{"Nodes":{"metadata":{},"items":[{"metadata":{"name":"a"}, "big":12345678901234567891}]},"NodeNames":null,' +
+        `"FailedNodes":{},"FailedAndUnresolvableNodes":{"b":${json(hot)}},"Error":""}`,
+    );
+  });
+
+  it("in Nodes mode, without the nodes' texts or with texts that do not match the nodes, serializes the parsed nodes", () => {
+    const body = JSON.stringify({ Pod: {}, Nodes: { items: [realisticNode("a", "u-1"), realisticNode("b", "u-2")] }, NodeNames: null });
+    const req = parseExtenderArgs(JSON.parse(body));
+    const outcome = outcomeOf({
+      name: "",
+      sent: [
+        ["a", "pass"],
+        ["b", "pass"],
+      ],
+    });
+    const names = new CandidateNames().factsOf(req.nodes);
+    const expected = JSON.stringify(toFilterResultWire(req, outcome));
+    expect(filterResultJson(req, outcome, formatReasons, json, names, () => undefined)).to.equal(expected);
+    expect(filterResultJson(req, outcome, formatReasons, json, names, () => ['{"metadata":{"name":"a"}}'])).to.equal(expected);
+  });
 });
 
 describe("prioritizeJson", () => {

@@ -256,3 +256,28 @@ describe("createExtenderHandlers, the same decisions again", () => {
     });
   });
 });
+
+describe("createExtenderHandlers, full Nodes mode", () => {
+  // kube-scheduler without nodeCacheCapable sends whole v1.Node objects; one field here is an int64 a JavaScript number would round.
+  const nodeText = (name: string) => `{"metadata":{"name":"${name}","generation":9007199254740993},"spec":{}}`;
+  const nodesBody = (names: string[]) =>
+    `{"Pod":{"metadata":{"name":"api-1","namespace":"payments"}},"Nodes":{"kind":"NodeList","items":[${names.map(nodeText).join(", ")}]},"NodeNames":null}`;
+
+  it("answers the passing nodes as they were sent, and the rejected ones with hvx's reasons", () => {
+    const { handlers } = rig();
+    const reply = handlers.filter(nodesBody(["n-a", "n-b", "n-c"])).body;
+    expect(reply).to.include(`"items":[${nodeText("n-c")}]`);
+    const decoded = JSON.parse(reply);
+    expect(decoded.Nodes.kind).to.equal("NodeList");
+    expect(Object.keys(decoded.FailedAndUnresolvableNodes)).to.deep.equal(["n-a", "n-b"]);
+  });
+
+  it("in observe mode, answers every node as it was sent", () => {
+    const { handlers } = rig({ mode: "observe" });
+    const reply = handlers.filter(nodesBody(["n-a", "n-b"])).body;
+    expect(reply).to.equal(
+      `{"Nodes":{"kind":"NodeList","metadata":{},"items":[${nodeText("n-a")},${nodeText("n-b")}]},` +
+        `"NodeNames":null,"FailedNodes":{},"FailedAndUnresolvableNodes":{},"Error":""}`,
+    );
+  });
+});
