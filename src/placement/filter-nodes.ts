@@ -23,29 +23,28 @@ export function filterNodes(
   ctx: PlacementContext,
   memo: RequestMemo = new RequestMemo(nodes),
 ): FilterOutcome {
-  const passed: string[] = [];
   const decisions: NodeDecision[] = new Array(nodes.length);
-  for (let i = 0; i < nodes.length; i++) {
-    const d = (decisions[i] = decideNode(nodes[i]!, pod, ctx, memo));
-    if (d.verdict === "pass") passed.push(d.node);
-  }
-  return new FilteredNodes(passed, decisions);
+  for (let i = 0; i < nodes.length; i++) decisions[i] = decideNode(nodes[i]!, pod, ctx, memo);
+  return new FilteredNodes(decisions);
 }
 
 /**
- * A filter outcome whose reason maps are built only when read: the extender's reply is built
- * from the decisions. A class, not an object literal with getters: V8 allocates a literal's
- * accessor pair in the old generation, and an old object pointing at young ones keeps them
- * alive at every scavenge, so each request's closures and arrays were copied and promoted
+ * A filter outcome whose passing names and reason maps are built only when read: the
+ * extender's reply is built from the decisions, or answered again without reading either
+ * (src/server/reply-memo.ts). A class, not an object literal with getters: V8 allocates a
+ * literal's accessor pair in the old generation, and an old object pointing at young ones keeps
+ * them alive at every scavenge, so each request's closures and arrays were copied and promoted
  * (docs/performance.md, "Fifth pass").
  */
 class FilteredNodes implements FilterOutcome {
+  private passedNames: readonly string[] | undefined;
   private rejected: { failed: Map<string, readonly Reason[]>; unresolvable: Map<string, readonly Reason[]> } | undefined;
 
-  constructor(
-    readonly passed: readonly string[],
-    readonly decisions: readonly NodeDecision[],
-  ) {}
+  constructor(readonly decisions: readonly NodeDecision[]) {}
+
+  get passed(): readonly string[] {
+    return (this.passedNames ??= this.decisions.filter((d) => d.verdict === "pass").map((d) => d.node));
+  }
 
   get failed(): ReadonlyMap<string, readonly Reason[]> {
     return (this.rejected ??= splitRejected(this.decisions)).failed;

@@ -14,6 +14,7 @@ import type { PlacementPolicy } from "../placement/policy.js";
 import { ExtenderArgsError, parseExtenderArgs, type ParsedExtenderArgs } from "../protocol/parse-extender-args.js";
 import { CandidateNames } from "../protocol/candidate-names.js";
 import { nodeItemTexts } from "../protocol/node-item-texts.js";
+import { decodeJson, ExtenderArgsDecoder } from "../protocol/extender-args-decoder.js";
 import { filterErrorWire, filterResultJson, prioritizeJson, toFilterResultWire, toPrioritizeWire } from "../protocol/to-extender-wire.js";
 import { judgePreemptionCandidates, type PreemptionOutcome } from "../placement/preemption-candidates.js";
 import { formatReasons } from "../protocol/format-reason.js";
@@ -145,7 +146,7 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
   function handle<R>(
     verb: ExtenderVerb,
     text: string,
-    parse: (body: unknown) => R,
+    parse: (text: string) => R,
     argsOf: (request: R) => ParsedExtenderArgs,
     decide: (req: R, ctx: PlacementContext) => unknown,
     fallback: (req: R | undefined, err: unknown) => unknown,
@@ -154,7 +155,7 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
     let request: R | undefined;
     const elapsed = () => Number(process.hrtime.bigint() - started) / 1e9;
     try {
-      request = parse(parseJson(text));
+      request = parse(text);
       const base: PlacementContext = { inventory: deps.source.latest(), policy: deps.policy, nowMs: clock() };
       const enriched = deps.enrich ? deps.enrich(base, argsOf(request)) : base;
       const ctx: PlacementContext = {
@@ -181,7 +182,8 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
   }
 
   const asIs = (req: ParsedExtenderArgs) => req;
-  const parseArgs = (body: unknown) => parseExtenderArgs(body, (names) => candidateNames.identities(names));
+  const decoder = new ExtenderArgsDecoder();
+  const parseArgs = (text: string) => parseExtenderArgs(decoder.decode(text), (names) => candidateNames.identities(names));
 
   return {
     filter(text: string): HandlerReply {
@@ -265,7 +267,7 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
       return handle(
         "preempt",
         text,
-        parsePreemptionArgs,
+        (text) => parsePreemptionArgs(decodeJson(text)),
         (req) => req.asExtenderArgs,
         (req, ctx) => {
           const outcome = judgePreemptionCandidates(req.pod, req.candidates, ctx);
@@ -313,12 +315,3 @@ function passAll(req: ParsedExtenderArgs): FilterOutcome {
 }
 
 export type ExtenderHandlers = ReturnType<typeof createExtenderHandlers>;
-
-function parseJson(text: string): unknown {
-  if (text.trim() === "") throw new ExtenderArgsError("empty request body: expected ExtenderArgs JSON");
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new ExtenderArgsError(`malformed JSON: ${(err as Error).message}`);
-  }
-}

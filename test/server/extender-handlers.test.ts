@@ -257,6 +257,64 @@ describe("createExtenderHandlers, the same decisions again", () => {
   });
 });
 
+describe("createExtenderHandlers, a pod or candidate list sent again", () => {
+  const names = ["n-a", "n-b", "n-c"];
+  const list = JSON.stringify(names);
+  const withPod = (pod: object, rest = `"Nodes":null,"NodeNames":${list}`) => `{"Pod":${JSON.stringify(pod)},${rest}}`;
+  const api = { metadata: { name: "api-1", namespace: "payments" } };
+
+  /** The texts JSON.parse was given while `run` ran. */
+  function parsedTexts(run: () => void): string[] {
+    const parse = JSON.parse;
+    const texts: string[] = [];
+    JSON.parse = (text: string, reviver?: Parameters<typeof parse>[1]) => {
+      texts.push(text);
+      return parse(text, reviver) as unknown;
+    };
+    try {
+      run();
+    } finally {
+      JSON.parse = parse;
+    }
+    return texts;
+  }
+
+  it("decodes a pod or a list it has decoded before no more", () => {
+    const { handlers } = rig();
+    const body = withPod(api);
+    expect(parsedTexts(() => handlers.filter(body))).to.deep.equal([list, JSON.stringify(api)]);
+    expect(parsedTexts(() => handlers.prioritize(body))).to.deep.equal([]);
+    const other = { metadata: { name: "api-2", namespace: "payments" } };
+    expect(parsedTexts(() => handlers.filter(withPod(other)))).to.deep.equal([JSON.stringify(other)]);
+  });
+
+  it("answers every body as a handler that never saw the list does", () => {
+    const { handlers } = rig();
+    const bodies = [
+      withPod(api),
+      withPod(api),
+      withPod(api),
+      withPod({ metadata: { name: "dns", namespace: "kube-system" } }),
+      withPod({ metadata: { name: "api-2", namespace: "payments", annotations: { "hvx.io/exempt": "true" } } }),
+      withPod(api, ` "Nodes" : null ,\n"NodeNames" : ${list} `),
+      withPod(api, `"Nodes":null,"NodeNames":${list}} trailing`),
+      withPod(api, `"Nodes":null,"NodeNames":${list},"NodeNames":null`),
+      withPod(api, `"Nodes":null,"NodeNames":${list},"NodeNames":["n-c"]`),
+      withPod(api, `"Nodes":{"items":[{"metadata":{"name":"n-c"}}]},"NodeNames":${list}`),
+      withPod({ metadata: "x" }, `"Nodes":null,"NodeNames":${list}`),
+      withPod(api),
+    ];
+    for (const body of bodies) {
+      for (const verb of ["filter", "prioritize"] as const) {
+        const { status, body: reply } = handlers[verb](body);
+        expect({ status, reply }, `${verb} ${body}`).to.deep.equal(
+          (({ status, body: reply }) => ({ status, reply }))(rig().handlers[verb](body)),
+        );
+      }
+    }
+  });
+});
+
 describe("createExtenderHandlers, full Nodes mode", () => {
   // kube-scheduler without nodeCacheCapable sends whole v1.Node objects; one field here is an int64 a JavaScript number would round.
   const nodeText = (name: string) => `{"metadata":{"name":"${name}","generation":9007199254740993},"spec":{}}`;
