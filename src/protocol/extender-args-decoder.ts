@@ -61,7 +61,8 @@ export class ExtenderArgsDecoder {
         spans.push({ key, start, end: scan.at, value: known.value });
         return true;
       }
-      // NodeNames comes last in kube-scheduler's bodies: when the rest of the body up to its closing brace is one value, that is it (no scan of 500 strings).
+      // NodeNames comes last in kube-scheduler's bodies: when the rest of the body up to its
+      // closing brace is one value, that is it (no scan of 500 strings).
       const last = key === "NodeNames" ? decodeOrUndefined(body.slice(start, close)) : undefined;
       if (last !== undefined) {
         scan.skip(close - start);
