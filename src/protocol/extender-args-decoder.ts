@@ -1,5 +1,6 @@
 import { JsonScanner } from "./json-scanner.js";
 import { ExtenderArgsError } from "./parse-extender-args.js";
+import type { ReceivedBody } from "./received-body.js";
 
 /** The members of ExtenderArgs that `parseExtenderArgs` reads. */
 export interface ExtenderArgsMembers {
@@ -8,11 +9,12 @@ export interface ExtenderArgsMembers {
   NodeNames?: unknown;
 }
 
-/** Values remembered per member: a pod's filter and prioritize, and the last candidate list. */
-const REMEMBERED_PER_MEMBER = 2;
+/** Bodies and values remembered per member: a pod's filter and prioritize, the last candidate lists. */
+const REMEMBERED = 2;
 /**
- * Texts are remembered only from bodies up to this size: a remembered text is a slice of its
- * body and keeps the whole body alive. 5000 candidate names are about 90 KB.
+ * Only bodies up to this size are remembered, or have their members' texts remembered: a
+ * remembered text is a slice of its body and keeps the whole body alive. A 5000-name body is
+ * about 100 KB.
  */
 const REMEMBER_FROM_BODIES_UP_TO = 1024 * 1024;
 
@@ -24,11 +26,12 @@ interface Remembered {
 }
 
 /**
- * Decodes ExtenderArgs request bodies, and reuses the decoded `Pod` or `NodeNames` of a
- * recent body when the same text arrives again, character for character: kube-scheduler sends
- * a pod's filter and prioritize with the same Pod, and often the same candidates request after
- * request. Decoding those two is nearly all of decoding a request (`JSON.parse` of a 500-name
- * body with a 3 KB pod: about 28 µs; comparing a remembered text: a memcmp).
+ * Decodes ExtenderArgs request bodies, and reuses what it decoded of a recent body when the
+ * same bytes arrive again, or the same text of its `Pod` or `NodeNames`: kube-scheduler sends
+ * a pod's filter and prioritize with the same Pod, and the very same body when the filter
+ * passed every candidate; and often the same candidates request after request. Decoding those
+ * two members is nearly all of decoding a request (`JSON.parse` of a 500-name body with a 3 KB
+ * pod: about 28 µs; comparing a remembered text: a memcmp).
  *
  * The answer is what `JSON.parse` makes of the body, as far as `parseExtenderArgs` reads it.
  * Reused values are shared by every request that sends their text, so they are frozen. A body
@@ -36,10 +39,19 @@ interface Remembered {
  * does not expect) is decoded whole with `JSON.parse`, which also says what is wrong with it.
  */
 export class ExtenderArgsDecoder {
+  private bodies: Array<{ readonly bytes: Buffer; readonly members: ExtenderArgsMembers }> = [];
   private readonly remembered: Record<RememberedMember, Remembered[]> = { Pod: [], NodeNames: [] };
 
-  decode(body: string): ExtenderArgsMembers {
-    return this.decodeByMember(body) ?? (decodeJson(body) as ExtenderArgsMembers);
+  decode(body: ReceivedBody): ExtenderArgsMembers {
+    const bytes = body.bytes;
+    if (bytes) for (const known of this.bodies) if (known.bytes.equals(bytes)) return known.members;
+    const text = body.text();
+    const members = this.decodeByMember(text);
+    if (members === undefined) return decodeJson(text) as ExtenderArgsMembers;
+    if (bytes && bytes.length <= REMEMBER_FROM_BODIES_UP_TO) {
+      this.bodies = [{ bytes, members: Object.freeze(members) }, ...this.bodies.slice(0, REMEMBERED - 1)];
+    }
+    return members;
   }
 
   /**
@@ -52,9 +64,13 @@ export class ExtenderArgsDecoder {
     const scan = new JsonScanner(body, { strictKeys: true });
     const spans: Array<{ key: string; start: number; end: number; value?: unknown }> = [];
     const walked = scan.eachMember((key) => {
-      // A NodeList is full `Nodes` mode, decoded whole.
-      if (key === "Nodes") return scan.skipLiteral("null") && (spans.push({ key, start: -1, end: -1, value: null }), true);
       const start = scan.at;
+      if (key === "Nodes") {
+        // A NodeList is full `Nodes` mode, decoded whole.
+        if (!scan.skipLiteral("null")) return false;
+        spans.push({ key, start, end: scan.at, value: null });
+        return true;
+      }
       const known = key === "Pod" || key === "NodeNames" ? this.textAt(key, body, start) : undefined;
       if (known) {
         scan.skip(known.text.length);
@@ -100,7 +116,7 @@ export class ExtenderArgsDecoder {
     if (list.some((r) => r.value === span.value) || body.length > REMEMBER_FROM_BODIES_UP_TO) return span.value;
     const value = deepFreeze(span.value);
     list.unshift({ text: body.slice(span.start, span.end), value });
-    list.length = Math.min(list.length, REMEMBERED_PER_MEMBER);
+    list.length = Math.min(list.length, REMEMBERED);
     return value;
   }
 }

@@ -4,10 +4,10 @@ import type { Refusal } from "../observability/refusal-metrics.js";
 import type { HandlerReply } from "./extender-handlers.js";
 import { mountHealthRoutes } from "./health-routes.js";
 import type { Readiness } from "./readiness.js";
-import { BodyBudget, MIB, readBody, refuseEncodedBody, sendJsonError } from "./request-body.js";
+import { BodyBudget, MIB, readBody, readBodyBytes, refuseEncodedBody, sendJsonError } from "./request-body.js";
 
-/** Each extender verb as a function from request text to reply (`createExtenderHandlers`). */
-export type VerbHandlers = { readonly [verb: string]: (text: string) => HandlerReply };
+/** Each extender verb as a function from request body (bytes or text) to reply (`createExtenderHandlers`). */
+export type VerbHandlers = { readonly [verb: string]: (body: Buffer | string) => HandlerReply };
 
 export interface ExtenderAppDeps {
   /** Every verb is served as `POST /<verb>` (filter, prioritize, ...). */
@@ -43,10 +43,10 @@ export function buildExtenderApp(deps: ExtenderAppDeps): RequestListener {
     const handle = req.method === "POST" ? verbs.get(req.url ?? "") : undefined;
     if (!handle) return void app(req, res);
     if (refuseEncodedBody(req, res, deps.onRefuse)) return;
-    readBody(req, res, rules).then(
-      (text) => {
-        if (text === undefined) return;
-        const reply = handle(text);
+    readBodyBytes(req, res, rules).then(
+      (body) => {
+        if (body === undefined) return;
+        const reply = handle(body);
         const bytes = reply.bytes ? reply.bytes() : Buffer.from(reply.body, "utf8");
         res.writeHead(reply.status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": bytes.length });
         res.end(bytes);

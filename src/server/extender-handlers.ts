@@ -15,6 +15,7 @@ import { ExtenderArgsError, parseExtenderArgs, type ParsedExtenderArgs } from ".
 import { CandidateNames } from "../protocol/candidate-names.js";
 import { nodeItemTexts } from "../protocol/node-item-texts.js";
 import { decodeJson, ExtenderArgsDecoder } from "../protocol/extender-args-decoder.js";
+import { ReceivedBody } from "../protocol/received-body.js";
 import { filterErrorWire, filterResultJson, prioritizeJson, toFilterResultWire, toPrioritizeWire } from "../protocol/to-extender-wire.js";
 import { judgePreemptionCandidates, type PreemptionOutcome } from "../placement/preemption-candidates.js";
 import { formatReasons } from "../protocol/format-reason.js";
@@ -145,8 +146,8 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
 
   function handle<R>(
     verb: ExtenderVerb,
-    text: string,
-    parse: (text: string) => R,
+    body: ReceivedBody,
+    parse: (body: ReceivedBody) => R,
     argsOf: (request: R) => ParsedExtenderArgs,
     decide: (req: R, ctx: PlacementContext) => unknown,
     fallback: (req: R | undefined, err: unknown) => unknown,
@@ -155,7 +156,7 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
     let request: R | undefined;
     const elapsed = () => Number(process.hrtime.bigint() - started) / 1e9;
     try {
-      request = parse(text);
+      request = parse(body);
       const base: PlacementContext = { inventory: deps.source.latest(), policy: deps.policy, nowMs: clock() };
       const enriched = deps.enrich ? deps.enrich(base, argsOf(request)) : base;
       const ctx: PlacementContext = {
@@ -183,13 +184,14 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
 
   const asIs = (req: ParsedExtenderArgs) => req;
   const decoder = new ExtenderArgsDecoder();
-  const parseArgs = (text: string) => parseExtenderArgs(decoder.decode(text), (names) => candidateNames.identities(names));
+  const parseArgs = (body: ReceivedBody) => parseExtenderArgs(decoder.decode(body), (names) => candidateNames.identities(names));
 
   return {
-    filter(text: string): HandlerReply {
+    filter(received: Buffer | string): HandlerReply {
+      const body = new ReceivedBody(received);
       return handle(
         "filter",
-        text,
+        body,
         parseArgs,
         asIs,
         (req, ctx) => {
@@ -203,7 +205,7 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
           if (known?.unmapped !== false) logUnmapped(req.nodes, outcome.decisions);
           const pod = podName(req);
           afterValve(pod, outcome);
-          const itemTexts = () => nodeItemTexts(text);
+          const itemTexts = () => nodeItemTexts(body.text());
           if (observe) {
             deps.shadow!.filter(pod, outcome);
             const facts = candidateNames.factsOf(req.nodes);
@@ -234,10 +236,10 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
         (req) => (req ? toFilterResultWire(req, passAll(req)) : filterErrorWire("hvx: internal error")),
       );
     },
-    prioritize(text: string): HandlerReply {
+    prioritize(received: Buffer | string): HandlerReply {
       return handle(
         "prioritize",
-        text,
+        new ReceivedBody(received),
         parseArgs,
         asIs,
         (req, ctx) => {
@@ -263,11 +265,11 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
      * POST /preempt: keeps the candidate nodes where hvx's filter would pass the pod once their
      * victims are gone, with the victims unchanged. On an internal error every candidate stays.
      */
-    preempt(text: string): HandlerReply {
+    preempt(received: Buffer | string): HandlerReply {
       return handle(
         "preempt",
-        text,
-        (text) => parsePreemptionArgs(decodeJson(text)),
+        new ReceivedBody(received),
+        (body) => parsePreemptionArgs(decodeJson(body.text())),
         (req) => req.asExtenderArgs,
         (req, ctx) => {
           const outcome = judgePreemptionCandidates(req.pod, req.candidates, ctx);

@@ -119,13 +119,18 @@ export interface BodyRules {
   readonly onRefuse?: (reason: Refusal) => void;
 }
 
-/**
- * Reads a request body as UTF-8 text, enforcing the limit while it streams: a declared
- * `Content-Length` over the limit is refused before any byte is read, and a body that
- * grows past it (chunked) is refused at the chunk that crosses it; what was read is
- * dropped. Resolves undefined when it has answered (413, 503) or the client went away.
- */
+/** `readBodyBytes` as UTF-8 text. */
 export function readBody(req: IncomingMessage, res: ServerResponse, rules: BodyRules): Promise<string | undefined> {
+  return readBodyBytes(req, res, rules).then((bytes) => bytes?.toString("utf8"));
+}
+
+/**
+ * Reads a request body, enforcing the limit while it streams: a declared `Content-Length`
+ * over the limit is refused before any byte is read, and a body that grows past it (chunked)
+ * is refused at the chunk that crosses it; what was read is dropped. Resolves undefined when
+ * it has answered (413, 503) or the client went away.
+ */
+export function readBodyBytes(req: IncomingMessage, res: ServerResponse, rules: BodyRules): Promise<Buffer | undefined> {
   const tooLarge = () => {
     rules.onRefuse?.("too_large");
     refuse(req, res, 413, `request body larger than ${formatMB(rules.limitBytes)} MB (${rules.limitKey})`);
@@ -140,13 +145,13 @@ export function readBody(req: IncomingMessage, res: ServerResponse, rules: BodyR
     let size = 0;
     let held = 0;
     let settled = false;
-    const finish = (text: string | undefined) => {
+    const finish = (body: Buffer | undefined) => {
       if (settled) return;
       settled = true;
       chunks = [];
       rules.budget?.give(held);
       held = 0;
-      resolve(text);
+      resolve(body);
     };
     req.on("data", (chunk: Buffer) => {
       if (settled) return;
@@ -165,7 +170,7 @@ export function readBody(req: IncomingMessage, res: ServerResponse, rules: BodyR
       held += chunk.length;
       chunks.push(chunk);
     });
-    req.on("end", () => finish(Buffer.concat(chunks, size).toString("utf8")));
+    req.on("end", () => finish(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
     req.on("error", () => finish(undefined));
     req.on("close", () => finish(undefined));
   });

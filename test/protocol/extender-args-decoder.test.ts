@@ -2,6 +2,10 @@ import { expect } from "chai";
 import fc from "fast-check";
 import { decodeJson, ExtenderArgsDecoder } from "../../src/protocol/extender-args-decoder.js";
 import { ExtenderArgsError } from "../../src/protocol/parse-extender-args.js";
+import { ReceivedBody } from "../../src/protocol/received-body.js";
+
+const asText = (text: string) => new ReceivedBody(text);
+const asBytes = (text: string) => new ReceivedBody(Buffer.from(text));
 
 /** What parseExtenderArgs reads of a decoded body: its Pod, Nodes and NodeNames, those present (or the body itself, if not an object). */
 function read(body: unknown): unknown {
@@ -29,39 +33,56 @@ describe("ExtenderArgsDecoder", () => {
   const body = JSON.stringify({ Pod: pod, Nodes: null, NodeNames: names });
 
   it("decodes a body as JSON.parse does", () => {
-    const members = new ExtenderArgsDecoder().decode(body);
+    const members = new ExtenderArgsDecoder().decode(asText(body));
     expect(members).to.deep.equal(expected(body));
     expect(Object.getPrototypeOf(members)).to.equal(Object.prototype);
   });
 
   it("given the same pod or list text again, hands back the very value decoded before, frozen", () => {
     const decoder = new ExtenderArgsDecoder();
-    const first = decoder.decode(body);
-    const again = decoder.decode(` {"Pod" : ${JSON.stringify(pod)}, "NodeNames":${JSON.stringify(names)}}`);
+    const first = decoder.decode(asText(body));
+    const again = decoder.decode(asText(` {"Pod" : ${JSON.stringify(pod)}, "NodeNames":${JSON.stringify(names)}}`));
     expect(again.Pod).to.equal(first.Pod);
     expect(again.NodeNames).to.equal(first.NodeNames);
     expect(Object.isFrozen(first.NodeNames)).to.equal(true);
     expect(Object.isFrozen((first.Pod as typeof pod).metadata.annotations)).to.equal(true);
-    const otherPod = decoder.decode(JSON.stringify({ Pod: { ...pod, spec: {} }, NodeNames: names }));
+    const otherPod = decoder.decode(asText(JSON.stringify({ Pod: { ...pod, spec: {} }, NodeNames: names })));
     expect(otherPod.Pod).to.deep.equal({ ...pod, spec: {} });
     expect(otherPod.NodeNames).to.equal(first.NodeNames);
+  });
+
+  it("given the same bytes again, answers the members decoded before, without decoding the text", () => {
+    const decoder = new ExtenderArgsDecoder();
+    const first = decoder.decode(asBytes(body));
+    let decoded = 0;
+    const again = new (class extends ReceivedBody {
+      override text(): string {
+        decoded++;
+        return super.text();
+      }
+    })(Buffer.from(body));
+    expect(decoder.decode(again)).to.equal(first);
+    expect(decoded).to.equal(0);
+    expect(Object.isFrozen(first)).to.equal(true);
+    const big = JSON.stringify({ Pod: pod, NodeNames: Array.from({ length: 90_000 }, (_, i) => `node-${i}`) });
+    expect(decoder.decode(asBytes(big))).to.not.equal(decoder.decode(asBytes(big)));
   });
 
   it("remembers the last two of each: a pod's filter and prioritize, the last candidate lists", () => {
     const decoder = new ExtenderArgsDecoder();
     const bodyOf = (n: number) => JSON.stringify({ Pod: { n }, NodeNames: [`${n}`] });
-    const first = decoder.decode(bodyOf(1));
-    decoder.decode(bodyOf(2));
-    expect(decoder.decode(bodyOf(1)).Pod).to.equal(first.Pod);
-    decoder.decode(bodyOf(3));
-    expect(decoder.decode(bodyOf(1)).Pod).to.not.equal(first.Pod);
+    const first = decoder.decode(asText(bodyOf(1)));
+    decoder.decode(asText(bodyOf(2)));
+    expect(decoder.decode(asText(bodyOf(1))).Pod).to.equal(first.Pod);
+    decoder.decode(asText(bodyOf(3)));
+    expect(decoder.decode(asText(bodyOf(1))).Pod).to.not.equal(first.Pod);
   });
 
   it("does not remember from a body over 1 MiB, whose slices would keep it alive", () => {
     const decoder = new ExtenderArgsDecoder();
     const big = JSON.stringify({ Pod: pod, NodeNames: Array.from({ length: 90_000 }, (_, i) => `node-${i}`) });
     expect(big.length).to.be.greaterThan(1024 * 1024);
-    expect(decoder.decode(big).Pod).to.not.equal(decoder.decode(big).Pod);
+    expect(decoder.decode(asText(big)).Pod).to.not.equal(decoder.decode(asText(big)).Pod);
   });
 
   it("given bodies it is not certain of, answers as JSON.parse, or its error", () => {
@@ -97,8 +118,8 @@ describe("ExtenderArgsDecoder", () => {
     ];
     for (const text of cases) {
       const decoder = new ExtenderArgsDecoder();
-      decoder.decode(body);
-      const got = outcome(() => decoder.decode(text));
+      decoder.decode(asText(body));
+      const got = outcome(() => decoder.decode(asText(text)));
       expect(got, text).to.deep.equal(outcome(() => expected(text)));
     }
   });
@@ -113,8 +134,10 @@ describe("ExtenderArgsDecoder", () => {
         const members = [...others, `"Pod":${JSON.stringify(podValue)}`, `"NodeNames":${gap}${JSON.stringify(list)}`];
         const text = `${gap}{${gap}${members.join(`${gap},${gap}`)}${gap}}${gap}`;
         const decoder = new ExtenderArgsDecoder();
-        expect(read(decoder.decode(text))).to.deep.equal(expected(text));
-        expect(read(decoder.decode(text))).to.deep.equal(expected(text));
+        expect(read(decoder.decode(asText(text)))).to.deep.equal(expected(text));
+        expect(read(decoder.decode(asText(text)))).to.deep.equal(expected(text));
+        expect(read(decoder.decode(asBytes(text)))).to.deep.equal(expected(text));
+        expect(read(decoder.decode(asBytes(text)))).to.deep.equal(expected(text));
       }),
       { numRuns: 400 },
     );
@@ -131,9 +154,9 @@ describe("ExtenderArgsDecoder", () => {
         let text = body;
         for (const [at, drop, insert] of edits) text = text.slice(0, at) + insert + text.slice(at + drop);
         const decoder = new ExtenderArgsDecoder();
-        decoder.decode(body);
+        decoder.decode(asBytes(body));
         expect(
-          outcome(() => decoder.decode(text)),
+          outcome(() => decoder.decode(asBytes(text))),
           text,
         ).to.deep.equal(outcome(() => expected(text)));
       }),

@@ -221,7 +221,7 @@ describe("extender HTTP app", () => {
   });
 
   it("given more large bodies at once than the body budget holds, refuses the one that does not fit with 503", async () => {
-    const handlers = { filter: (text: string) => ({ status: 200, body: JSON.stringify({ length: text.length }) }) };
+    const handlers = { filter: (body: Buffer | string) => ({ status: 200, body: JSON.stringify({ length: body.length }) }) };
     const small = await listen(buildExtenderApp({ handlers, bodyLimitMB: 1, bodyBudget: new BodyBudget(1.5 * MB) }));
     try {
       // A sends 0.9 MB and then waits; B's 0.9 MB does not fit beside it.
