@@ -1,4 +1,5 @@
 import type { NodeIdentity } from "../model/node.js";
+import { decideEach } from "./decide-each.js";
 import { decideNode, RequestMemo, type NodeDecision, type PlacementContext } from "./decide-node.js";
 import type { PodMeta } from "./exemption.js";
 import type { Reason } from "./reason.js";
@@ -15,17 +16,17 @@ export interface FilterOutcome {
 
 /**
  * The extender's filter: every node sent is either passed or rejected with reasons. `memo`:
- * what the request computes once (pass the same one to `applyAllRejectedValve`).
+ * what the request computes once (pass the same one to `applyAllRejectedValve`). `earlier`: a
+ * previous request's decisions, handed back when they are all the same (`decideEach`).
  */
 export function filterNodes(
   pod: PodMeta,
   nodes: readonly NodeIdentity[],
   ctx: PlacementContext,
   memo: RequestMemo = new RequestMemo(nodes),
+  earlier?: readonly NodeDecision[],
 ): FilterOutcome {
-  const decisions: NodeDecision[] = new Array(nodes.length);
-  for (let i = 0; i < nodes.length; i++) decisions[i] = decideNode(nodes[i]!, pod, ctx, memo);
-  return new FilteredNodes(decisions);
+  return new FilteredNodes(decideEach(nodes, (node) => decideNode(node, pod, ctx, memo), earlier));
 }
 
 /**
@@ -70,8 +71,16 @@ export interface NodeScore {
   readonly reasons?: readonly Reason[];
 }
 
-/** The extender's prioritize: an integer 0..10 per node, in the order sent (each node's decision is its score). */
-export function prioritizeNodes(pod: PodMeta, nodes: readonly NodeIdentity[], ctx: PlacementContext): NodeScore[] {
+/**
+ * The extender's prioritize: an integer 0..10 per node, in the order sent (each node's decision
+ * is its score). `earlier`: as for `filterNodes`.
+ */
+export function prioritizeNodes(
+  pod: PodMeta,
+  nodes: readonly NodeIdentity[],
+  ctx: PlacementContext,
+  earlier?: readonly NodeScore[],
+): readonly NodeScore[] {
   const memo = new RequestMemo(nodes);
-  return nodes.map((node) => decideNode(node, pod, ctx, memo));
+  return decideEach<NodeIdentity, NodeScore>(nodes, (node) => decideNode(node, pod, ctx, memo), earlier);
 }

@@ -93,8 +93,11 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
   const latestIndex = new LatestPlacementIndex();
   const valveLog = new RateLimited(VALVE_LOG_INTERVAL_MS, clock);
   const candidateNames = new CandidateNames();
-  const filterReplies = new ReplyMemo<{ outcome: ValvedFilterOutcome; tally: VerdictTally; unmapped: boolean; text: JsonText }>();
-  const prioritizeReplies = new ReplyMemo<JsonText>();
+  const filterReplies = new ReplyMemo<
+    { outcome: ValvedFilterOutcome; tally: VerdictTally; unmapped: boolean; text: JsonText },
+    NodeDecision
+  >();
+  const prioritizeReplies = new ReplyMemo<JsonText, NodeScore>();
 
   /** A node hvx cannot map passes with the neutral score and no other trace: say so, rarely. */
   function logUnmapped(nodes: readonly NodeIdentity[], answers: ReadonlyArray<{ readonly reasons?: readonly Reason[] }>): void {
@@ -196,7 +199,7 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
         asIs,
         (req, ctx) => {
           const memo = new RequestMemo(req.nodes);
-          const decided = filterNodes(req.pod, req.nodes, ctx, memo);
+          const decided = filterNodes(req.pod, req.nodes, ctx, memo, filterReplies.decisionsUnder(ctx.index!));
           const index = ctx.index!;
           // In NodeNames mode the reply holds nothing of the request but the names, which the decisions carry.
           const known = !observe && req.mode === "nodeNames" ? filterReplies.get(index, decided.decisions) : undefined;
@@ -243,7 +246,7 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
         parseArgs,
         asIs,
         (req, ctx) => {
-          const scores = prioritizeNodes(req.pod, req.nodes, ctx);
+          const scores = prioritizeNodes(req.pod, req.nodes, ctx, prioritizeReplies.decisionsUnder(ctx.index!));
           deps.onNodes?.(req.nodes);
           if (!observe) deps.onPrioritized?.(scores, ctx);
           logUnmapped(req.nodes, scores);
