@@ -4,7 +4,7 @@ import { stringify as toYaml } from "yaml";
 import { ConfigError, loadConfig, redactConfig } from "./config/index.js";
 import { intFlag, parseArgs, UsageError } from "./cli-args.js";
 import { startHvx } from "./main.js";
-import { keepRequestGarbageYoung } from "./server/young-request-garbage.js";
+import { setGarbageCollectorFlags } from "./server/garbage-collector-flags.js";
 import { REPORT_USAGE, runReportCommand } from "./report-commands.js";
 import { createLogger } from "./observability/logger.js";
 import { mockPorts, scenarioPathsOf } from "./mock-vcenter-args.js";
@@ -85,7 +85,7 @@ async function serve(configPath: string | undefined, printConfig: boolean): Prom
     return 0;
   }
   const log = createLogger(config.log.level);
-  keepRequestGarbageYoung();
+  setGarbageCollectorFlags();
   const running = await startHvx(config, log);
   if (running.demo) process.stderr.write(printDemoHelp(running));
   const signal = await untilSignal();
