@@ -195,12 +195,17 @@ export function decideNode(
   const { policy, cluster } = ctx;
   const { index, exemption, k8sRules, horizonMs, podKey, kept } = memo.facts(ctx, pod);
   const uid = cluster?.pod.uid ?? "";
+  const nodeEntry = cluster && k8sRules ? index.nodeEntry(node.name) : undefined;
+  // A pod the cluster view already counts on this node is decided under its own key (below): a
+  // kept decision counted the pods of the host the node maps to, which a node sent with another
+  // identity than the informer's Node of that name may not be.
+  const onNode = uid !== "" && nodeEntry?.totals.uids.has(uid) === true;
   const known =
     kept &&
+    !onNode &&
     (kept.get(node, ctx.nowMs, uid) ?? (policy === index.policy ? index.adoptedDecision(kept, podKey!, node, ctx.nowMs, uid) : undefined));
   if (known) return known;
   const exemptBy = exemption?.by;
-  const nodeEntry = cluster && k8sRules ? index.nodeEntry(node.name) : undefined;
   const vm = index.vmOf(node);
   const entry = vm ? index.hostEntry(vm.hostId) : undefined;
   const host = entry?.host;
@@ -214,12 +219,12 @@ export function decideNode(
         ? rejected(node.name, false, nodeReasons, vm, host, undefined, exemptBy)
         : noOpinion(node.name, reason, policy, exemptBy, vm, undefined, undefined);
     // Nothing here reads an age; a pod counted on the node is not kept (its limits were not added twice).
-    if (!(uid !== "" && nodeEntry?.totals.uids.has(uid))) kept?.keep(node, [], ctx.nowMs, nodeEntry?.totals.uids, decision);
+    if (!onNode) kept?.keep(node, [], ctx.nowMs, nodeEntry?.totals.uids, decision);
     return decision;
   }
 
   // A pod already counted on the node or the host (a re-sent bound pod) is not counted twice: its uid joins the key.
-  const listedHere = uid !== "" && (entry.totals.uids.has(uid) || (nodeEntry?.totals.uids.has(uid) ?? false));
+  const listedHere = onNode || (uid !== "" && entry.totals.uids.has(uid));
   const table = listedHere && podKey !== undefined ? index.keptDecisions<NodeDecision>(policy, `${podKey}|listed ${uid}`) : kept;
   if (listedHere) {
     const again = table?.get(node, ctx.nowMs, "");

@@ -1,5 +1,6 @@
 import type { NodeIdentity } from "../model/node.js";
 import { ageSeconds } from "./assess-host.js";
+import { CappedMap, MAX_ENTRIES_PER_TABLE } from "./capped-map.js";
 
 /**
  * One pod key's decisions, kept per node for one placement index (one snapshot pair and
@@ -13,7 +14,13 @@ import { ageSeconds } from "./assess-host.js";
  * decision is answered only to the same name, providerID and systemUUID.
  */
 export class KeptDecisions<D> {
-  private readonly byNode = new Map<string, Kept<D>>();
+  /** By node name as requests send it: capped. */
+  private readonly byNode = new CappedMap<string, Kept<D>>(MAX_ENTRIES_PER_TABLE);
+
+  /** Nodes with a kept decision. */
+  get size(): number {
+    return this.byNode.size;
+  }
   /** Every pod set an entry was kept with (one per host), in the order first kept; for the last pod asked about, those holding it. */
   private readonly countedSets = new Set<ReadonlySet<string>>();
   private readonly countedList: ReadonlySet<string>[] = [];

@@ -5,6 +5,7 @@ import { ageSeconds, judgeHostAlone, judgeVm, type HostAssessment } from "./asse
 import { NO_PENDING, pendingDemand, projectHost, sumPending, type PendingDemand } from "./burst-guard.js";
 import { buildHostOccupancy, reoccupy, type HostOccupancy } from "./host-occupancy.js";
 import { mapNodeToVm, vmIndexOf, type VmIndex } from "./map-node.js";
+import { CappedMap, MAX_ENTRIES_PER_TABLE } from "./capped-map.js";
 import { limitReasonsOf } from "./limit-overcommit.js";
 import { KeptDecisions } from "./kept-decisions.js";
 import { computePodTotals, listed, podTotals, type PodTotals } from "./pod-totals.js";
@@ -15,6 +16,12 @@ import { stackedCpuOf, type StackedCheck } from "./stacked-overcommit.js";
 
 /** Distinct pod keys whose decisions are kept per snapshot; the oldest goes beyond (the simulator has well over 32 pending pods). */
 const KEPT_KEYS = 256;
+
+/**
+ * Kept decisions per index, over all pod keys: beyond, the oldest pod keys' tables go. Pods with
+ * distinct lifetimes (Jobs' deadlines, each its own prediction horizon) or limits are distinct keys.
+ */
+export const MAX_KEPT_DECISIONS = 25_000;
 
 /** Owners (and excepted uids) whose last fewest-replicas count is kept per snapshot; more start afresh. */
 const KEPT_LEAST = 256;
@@ -57,19 +64,27 @@ export class PlacementIndex {
    * Rendered reason text per reason list (filled by the wire layer through `textOf`). A text is
    * a function of its list alone: a miss asks the previous index (adopted decisions' lists).
    */
-  private readonly texts = new Map<readonly Reason[], string>();
+  private readonly texts = new CappedMap<readonly Reason[], string>(MAX_ENTRIES_PER_TABLE);
   /** The same texts as JSON strings (quoted, escaped), for replies built from fragments. */
-  private readonly jsonTexts = new Map<readonly Reason[], string>();
-  private readonly vmByName = new Map<string, VmView | undefined>();
+  private readonly jsonTexts = new CappedMap<readonly Reason[], string>(MAX_ENTRIES_PER_TABLE);
+  /** By node name as requests send it (any name, known or not): capped. */
+  private readonly vmByName = new CappedMap<string, VmView | undefined>(MAX_ENTRIES_PER_TABLE);
+  /** By host id of the inventory: bounded by it. */
   private readonly hosts = new Map<string, HostEntry | undefined>();
-  private readonly nodes = new Map<string, NodeEntry | undefined>();
+  private readonly nodes = new CappedMap<string, NodeEntry | undefined>(MAX_ENTRIES_PER_TABLE);
   /** Verdicts per threshold set (the all-rejected valve asks again with heat thresholds lifted). */
   private readonly verdicts = new Map<ThresholdPolicy, Verdicts>();
-  private readonly stacked = new Map<string, Map<number, { readonly check: StackedCheck; readonly reasons: readonly Reason[] }>>();
-  private readonly limits = new Map<string, Map<number, Map<number, readonly Reason[]>>>();
+  /** By host and the CPU limits' sum with the incoming pod. */
+  private readonly stacked = new CappedMap<string, { readonly check: StackedCheck; readonly reasons: readonly Reason[] }>(
+    MAX_ENTRIES_PER_TABLE,
+  );
+  /** By node and the CPU and memory limits' sums with the incoming pod. */
+  private readonly limits = new CappedMap<string, readonly Reason[]>(MAX_ENTRIES_PER_TABLE);
   private readonly derived = new Map<PlacementPolicy, PlacementPolicy>();
-  /** Predicted heat per host and horizon, for the present verdict it was derived from. */
-  private readonly predictions = new Map<string, { readonly alone: HostAssessment; readonly value: PredictedHeat | undefined }>();
+  /** Predicted heat per host and horizon (a pod's lifetime: any number), for the present verdict it was derived from. */
+  private readonly predictions = new CappedMap<string, { readonly alone: HostAssessment; readonly value: PredictedHeat | undefined }>(
+    MAX_ENTRIES_PER_TABLE,
+  );
   /**
    * The all-rejected valve's verdict per decision object: the tier when eligible, null when not
    * (`valveTier`). A miss asks the previous index: a decision object is only answered again
@@ -276,14 +291,13 @@ export class PlacementIndex {
     policy: LimitsPolicy,
   ): { readonly check: StackedCheck; readonly reasons: readonly Reason[] } {
     const cpuLimitsMilli = entry.totals.cpuLimitsMilli + (listed(entry.totals, incoming) ? 0 : incoming.limits.cpuMilli);
-    let byLimits = this.stacked.get(entry.host.id);
-    if (!byLimits) this.stacked.set(entry.host.id, (byLimits = new Map()));
-    let known = byLimits.get(cpuLimitsMilli);
+    const key = `${entry.host.id}\n${cpuLimitsMilli}`;
+    let known = this.stacked.get(key);
     if (!known) {
       const check = stackedCpuOf(entry.host, cpuLimitsMilli, policy);
       // The reason as a list of its own, so that every request's nodes on this host share it (and its text).
       known = { check, reasons: Object.freeze(check.reason ? [check.reason] : []) };
-      byLimits.set(cpuLimitsMilli, known);
+      this.stacked.set(key, known);
     }
     return known;
   }
@@ -293,12 +307,9 @@ export class PlacementIndex {
     const self = listed(entry.totals, incoming);
     const cpu = entry.totals.cpuLimitsMilli + (self ? 0 : incoming.limits.cpuMilli);
     const memory = entry.totals.memoryLimitsBytes + (self ? 0 : incoming.limits.memoryBytes);
-    let byCpu = this.limits.get(entry.node.name);
-    if (!byCpu) this.limits.set(entry.node.name, (byCpu = new Map()));
-    let byMemory = byCpu.get(cpu);
-    if (!byMemory) byCpu.set(cpu, (byMemory = new Map()));
-    let reasons = byMemory.get(memory);
-    if (!reasons) byMemory.set(memory, (reasons = Object.freeze(limitReasonsOf(entry.node, cpu, memory, policy))));
+    const key = `${entry.node.name}\n${cpu}\n${memory}`;
+    let reasons = this.limits.get(key);
+    if (!reasons) this.limits.set(key, (reasons = Object.freeze(limitReasonsOf(entry.node, cpu, memory, policy))));
     return reasons;
   }
 
@@ -310,11 +321,22 @@ export class PlacementIndex {
     const fullKey = this.policyKey(policy, key);
     let table = this.kept.get(fullKey);
     if (!table) {
-      // A handful of pod shapes per snapshot is the common case; beyond, the oldest goes.
-      if (this.kept.size >= KEPT_KEYS) this.kept.delete(this.kept.keys().next().value!);
+      // A handful of pod shapes per snapshot is the common case; beyond, the oldest go.
+      this.dropOldestKept();
       this.kept.set(fullKey, (table = new KeptDecisions()));
     }
     return table as KeptDecisions<D>;
+  }
+
+  /** Drops the oldest pod keys' tables while there are more than KEPT_KEYS - 1 tables or MAX_KEPT_DECISIONS decisions. */
+  private dropOldestKept(): void {
+    let decisions = 0;
+    for (const table of this.kept.values()) decisions += table.size;
+    for (const [key, table] of this.kept) {
+      if (this.kept.size < KEPT_KEYS && decisions < MAX_KEPT_DECISIONS) return;
+      this.kept.delete(key);
+      decisions -= table.size;
+    }
   }
 
   /**

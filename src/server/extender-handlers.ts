@@ -216,9 +216,9 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
               filterResultJson(req, passAll(req), formatReasons, (r) => JSON.stringify(formatReasons(r)), facts, itemTexts),
             );
           }
-          const reply =
-            known ??
-            filterReplies.set(index, decided.decisions, {
+          let reply = known;
+          if (!reply) {
+            reply = {
               outcome,
               tally: deps.metrics.tallyVerdicts(outcome.decisions),
               unmapped: outcome.decisions.some(isUnmapped),
@@ -232,7 +232,10 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
                   itemTexts,
                 ),
               ),
-            });
+            };
+            // Only a NodeNames reply is remembered: a Nodes-mode reply holds the request's Node objects.
+            if (req.mode === "nodeNames") filterReplies.set(index, decided.decisions, reply);
+          }
           deps.metrics.countTally(reply.tally);
           return reply.text;
         },
