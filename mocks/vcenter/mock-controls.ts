@@ -22,6 +22,8 @@ export interface MockVcenterControls {
   setHostMetric(hostId: string, name: keyof HostMetricsSpec, value: NumberSeries | MemStateSeries): void;
   setVmMetric(vmId: string, name: keyof VmMetricsSpec, value: NumberSeries): void;
   setHostState(hostId: string, state: { connectionState?: HostSpec["connectionState"]; inMaintenance?: boolean }): void;
+  /** An administrator removes the host (and the VMs on it) from vCenter's inventory. */
+  removeHost(hostId: string): void;
   /**
    * Sets (or, with undefined, removes) a vCenter advanced setting, as an administrator would,
    * e.g. `setAdvancedSetting("config.vpxd.stats.maxQueryMetrics", 64)` lowers the QueryPerf limit.
@@ -69,6 +71,11 @@ export function createControls(state: MockState): MockVcenterControls {
       const h = host(hostId);
       if (s.connectionState !== undefined) h.connectionState = s.connectionState;
       if (s.inMaintenance !== undefined) h.inMaintenance = s.inMaintenance;
+    },
+    removeHost: (hostId) => {
+      host(hostId);
+      state.hosts.delete(hostId);
+      for (const v of [...state.vms.values()]) if (v.host === hostId) state.vms.delete(v.id);
     },
     setAdvancedSetting: (key, value) => {
       if (key === "") throw new Error("mock vCenter: empty setting key");

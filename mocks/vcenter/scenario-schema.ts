@@ -138,6 +138,12 @@ export const FaultsSchema = z
      * or one of its VMs answers a SystemError).
      */
     hostFaults: z.record(z.string(), z.enum(["summary", "vm_list", "perf"])).default({}),
+    /**
+     * Hosts whose own counters have no data, by host id, as vCenter answers then: `omitted` (the
+     * host's PerfEntityMetric carries its sample times but no series) or `minus_one` (every value
+     * -1, vCenter's "no data"). Its VMs' counters are served as usual.
+     */
+    hostCountersMissing: z.record(z.string(), z.enum(["omitted", "minus_one"])).default({}),
   })
   .strict()
   .default({});

@@ -235,8 +235,9 @@ function entityMetric(state: MockState, p: ParsedSpec, e: PerfEntity): { metric?
     p.metricIds !== undefined && p.metricIds.length > 0
       ? p.metricIds
       : COUNTERS.filter((c) => c.entities.includes(e.kind)).map((c) => ({ key: counterKey(c, offset), instance: "*" }));
+  const missing = e.kind === "host" ? state.faults.hostCountersMissing[e.host.id] : undefined;
   const series: object[] = [];
-  for (const w of wanted) {
+  for (const w of missing === "omitted" ? [] : wanted) {
     const c = counterByKey(w.key, offset);
     // A counter above the interval's statistics level is not collected for it.
     if (c === undefined || c.level > interval.level) continue;
@@ -251,7 +252,7 @@ function entityMetric(state: MockState, p: ParsedSpec, e: PerfEntity): { metric?
       series.push({
         _typeName: "PerfMetricIntSeries",
         id: { _typeName: "PerfMetricId", counterId: w.key, instance },
-        value: values.map((v) => (v as number) * scale),
+        value: values.map((v) => (missing === "minus_one" ? -1 : (v as number) * scale)),
       });
     }
   }

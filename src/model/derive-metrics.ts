@@ -93,15 +93,16 @@ export interface HostDerivationInput {
 }
 
 /**
- * Host metrics, only from a host-level sample (undefined without one: the host's metrics are
- * unknown, and its sample time never falls back to its VMs'). Ready % is the vCPU-weighted
+ * Host metrics, only from a host-level sample carrying at least one of the host's own counters
+ * (undefined otherwise: the host's metrics are unknown, and nothing derived from its VMs stands
+ * in for them or takes the host's sample time). Ready % is the vCPU-weighted
  * mean of its powered-on VMs' per-vCPU ready % (over the VMs that reported it); balloon from
  * the host counter, else the VMs' sum when every powered-on VM reported one, as MiB and % of
  * host memory; swapped MiB likewise. A counter vCenter did not return stays undefined.
  */
 export function deriveHostMetrics(input: HostDerivationInput): HostMetrics | undefined {
   const raw = input.raw;
-  if (raw === undefined) return undefined;
+  if (raw === undefined || !hasOwnCounter(raw)) return undefined;
   const on = input.vms.filter((vm) => vm.poweredOn);
   let readyWeighted = 0;
   let readyVcpus = 0;
@@ -126,6 +127,15 @@ export function deriveHostMetrics(input: HostDerivationInput): HostMetrics | und
     ...(raw.swapInKBps !== undefined ? { swapInKBps: raw.swapInKBps } : {}),
     ...(memState !== undefined ? { memState } : {}),
   };
+}
+
+/**
+ * Whether vCenter returned any of the host's own counters: every field of a raw host sample but
+ * its time is one (so a counter added later counts too). A sample of only -1s, or of none, is no
+ * host sample.
+ */
+function hasOwnCounter(raw: RawHostSample): boolean {
+  return Object.entries(raw).some(([key, value]) => key !== "sampledAtMs" && value !== undefined);
 }
 
 /** Sum of a VM value over every given VM; undefined when there is none or one did not report it (a partial sum would understate). */

@@ -151,7 +151,8 @@ export function withVm(alone: HostAssessment, host: HostView, vm: VmView, t: Thr
 /** `withVm` without the memo: for callers that keep their own (the placement index). */
 export function judgeVm(alone: HostAssessment, host: HostView, vm: VmView, t: ThresholdPolicy, nowMs: number): HostAssessment {
   const m = vm.metrics;
-  if (m === undefined || alone.staleness) return alone;
+  // Without host metrics the node VM's own fresh sample still speaks for the VM (issue 29 §6).
+  if (m === undefined || (alone.staleness && alone.staleness.code !== "metrics_missing")) return alone;
   const ageS = ageSeconds(m.sampledAtMs, nowMs);
   if (ageS > t.maxMetricAgeSeconds) return alone;
   const ready = m.cpuReadyPercent;
@@ -190,7 +191,7 @@ export function judgeVm(alone: HostAssessment, host: HostView, vm: VmView, t: Th
       unit: "MiB",
       ageS,
     });
-  return result(rejections, warnings, undefined, alone.ageS);
+  return result(rejections, warnings, alone.staleness, alone.ageS);
 }
 
 function result(rejections: readonly Reason[], warnings: readonly Reason[], staleness: Reason | undefined, ageS?: number): HostAssessment {

@@ -38,8 +38,6 @@ export interface PollCycleDeps {
   readonly clock: () => number;
   /** The last published view: a host that fails this cycle keeps its entry from it. */
   readonly previous?: InventoryView;
-  /** Whether a failed host's previous entry may still be kept (default: always). */
-  readonly keepFailedHost?: (hostId: string) => boolean;
   /** Metrics per QueryPerf (default 256, not shared). */
   readonly perfLimit?: PerfLimit;
   /** vCenter clock minus local clock from an earlier cycle, used when this cycle cannot measure it. */
@@ -323,7 +321,7 @@ function keepFailedHosts(fresh: InventoryView, deps: PollCycleDeps, failures: Re
   const vms = new Map<string, VmView>(fresh.vms);
   for (const hostId of failures.keys()) {
     const host = previous.hosts.get(hostId);
-    if (!host || !(deps.keepFailedHost?.(hostId) ?? true)) continue;
+    if (!host) continue;
     const kept: string[] = [];
     for (const vmId of host.vmIds) {
       const vm = previous.vms.get(vmId);

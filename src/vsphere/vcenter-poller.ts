@@ -59,8 +59,9 @@ interface HostErrorState extends HostErrorStatus {
  * waits an exponential, jittered delay; the last good snapshot is served until it is
  * DROP_AFTER_MAX_AGES x maxMetricAge old (consumers judge freshness from `sampledAtMs`).
  *
- * A host that one cycle cannot read keeps its previous entry (see runPollCycle) for up to
- * maxMetricAge after its last good read, then leaves the view until it answers again. After
+ * A host that one cycle cannot read keeps its previous entry (see runPollCycle) for as long as
+ * vCenter's host list names it: its metric rules, then its state rules, go stale with the
+ * entry's own times, and /debug keeps showing it with its last data and error. After
  * vCenter refuses a login, no login is tried for `vcenter.authRetrySeconds` unless the
  * credential files change, so that hvx never locks the (often shared) account.
  */
@@ -88,7 +89,6 @@ export class VcenterPoller implements MetricsSource {
   private clockOffsetMs: number | undefined;
   private clockWarned = false;
   private readonly hostErrors = new Map<string, HostErrorState>();
-  private readonly hostLastReadMs = new Map<string, number>();
   private readonly forecasts: ForecastKeeper | undefined;
 
   constructor(private readonly options: VcenterPollerOptions) {
@@ -231,11 +231,6 @@ export class VcenterPoller implements MetricsSource {
         log: this.options.log,
         clock: this.clock,
         ...(this.snapshot ? { previous: this.snapshot } : {}),
-        // A failing host keeps its entry while its last good read is within maxMetricAge: its
-        // metric rules go stale meanwhile; after that hvx has no opinion on it at all (state
-        // rules included), as for the whole snapshot when vCenter is gone.
-        keepFailedHost: (id) =>
-          this.clock() - (this.hostLastReadMs.get(id) ?? Number.NEGATIVE_INFINITY) <= this.options.maxMetricAgeSeconds * 1000,
         perfLimit: this.perfLimit,
         ...(this.clockOffsetMs !== undefined ? { lastClockOffsetMs: this.clockOffsetMs } : {}),
       });
@@ -268,14 +263,10 @@ export class VcenterPoller implements MetricsSource {
     }
   }
 
-  /** Per-host bookkeeping after a successful cycle: errors, last read, metrics, one summary log line. */
+  /** Per-host bookkeeping after a successful cycle: errors, metrics, one summary log line. */
   private recordHosts(view: InventoryView, failed: ReadonlyMap<string, HostFailure>): void {
     const now = this.clock();
-    for (const id of view.hosts.keys()) {
-      if (failed.has(id)) continue;
-      this.hostLastReadMs.set(id, now);
-      this.hostErrors.delete(id);
-    }
+    for (const id of view.hosts.keys()) if (!failed.has(id)) this.hostErrors.delete(id);
     for (const [id, f] of failed) {
       const before = this.hostErrors.get(id);
       const error = f.error instanceof Error ? f.error.message : String(f.error);
@@ -288,12 +279,7 @@ export class VcenterPoller implements MetricsSource {
       });
       this.metrics.countHostFailure(f.reason);
     }
-    for (const id of [...this.hostErrors.keys(), ...this.hostLastReadMs.keys()]) {
-      if (!view.hosts.has(id) && !failed.has(id)) {
-        this.hostErrors.delete(id);
-        this.hostLastReadMs.delete(id);
-      }
-    }
+    for (const id of this.hostErrors.keys()) if (!view.hosts.has(id) && !failed.has(id)) this.hostErrors.delete(id);
     if (failed.size > 0) {
       const reasons: Record<string, number> = {};
       for (const f of failed.values()) reasons[f.reason] = (reasons[f.reason] ?? 0) + 1;

@@ -98,7 +98,7 @@ describe("deriveHostMetrics", () => {
   ];
   for (const c of cases) {
     it(c.name, () => {
-      const m = deriveHostMetrics({ raw: { sampledAtMs: 200 }, memoryMiB: 65536, vms: c.vms });
+      const m = deriveHostMetrics({ raw: { sampledAtMs: 200, cpuUsageFixed: 1000 }, memoryMiB: 65536, vms: c.vms });
       if (c.want === undefined) expect(m?.cpuReadyPercent).to.equal(undefined);
       else close(m?.cpuReadyPercent, c.want);
     });
@@ -126,7 +126,7 @@ describe("deriveHostMetrics", () => {
 
   it("given a host sample without the balloon counter, sums the VMs' balloons when every powered-on VM reported one", () => {
     const m = deriveHostMetrics({
-      raw: { sampledAtMs: 400 },
+      raw: { sampledAtMs: 400, cpuUsageFixed: 1000 },
       memoryMiB: 1000,
       vms: [vm(1, 1, { metrics: { sampledAtMs: 300, balloonMiB: 5 } }), vm(1, 1, { metrics: { sampledAtMs: 100, balloonMiB: 5 } })],
     });
@@ -144,7 +144,7 @@ describe("deriveHostMetrics", () => {
 
   it("given a powered-on VM without a balloon value, leaves the host balloon unknown rather than a partial sum", () => {
     const m = deriveHostMetrics({
-      raw: { sampledAtMs: 400 },
+      raw: { sampledAtMs: 400, cpuUsageFixed: 1000 },
       memoryMiB: 1000,
       vms: [vm(1, 1, { metrics: { sampledAtMs: 300, balloonMiB: 5 } }), vm(1, 1, { metrics: { sampledAtMs: 300 } })],
     });
@@ -154,16 +154,41 @@ describe("deriveHostMetrics", () => {
 
   it("given a powered-on VM without any sample, leaves the host swapped MiB unknown rather than a partial sum", () => {
     const m = deriveHostMetrics({
-      raw: { sampledAtMs: 400 },
+      raw: { sampledAtMs: 400, cpuUsageFixed: 1000 },
       memoryMiB: 1000,
       vms: [vm(1, 1, { metrics: { sampledAtMs: 300, swappedMiB: 5 } }), { vcpus: 1, memoryMiB: 1, poweredOn: true }],
     });
     expect(m?.swappedMiB).to.equal(undefined);
   });
 
-  it("given a host sample with no counter at all (vCenter's -1 dropped), returns only its sample time: every metric unknown, none zero", () => {
-    expect(deriveHostMetrics({ raw: { sampledAtMs: 400 }, memoryMiB: 1000, vms: [] })).to.deep.equal({ sampledAtMs: 400 });
+  it("given a host sample with no counter at all (vCenter's -1 dropped), returns undefined: no host sample, every metric unknown", () => {
+    expect(deriveHostMetrics({ raw: { sampledAtMs: 400 }, memoryMiB: 1000, vms: [] })).to.equal(undefined);
   });
+
+  it("given a host sample with none of its own counters, returns undefined even though its VMs report ready and balloon", () => {
+    const m = deriveHostMetrics({
+      raw: { sampledAtMs: 400 },
+      memoryMiB: 1000,
+      vms: [vm(2, 1, { metrics: { sampledAtMs: 400, cpuReadyPercent: 1, balloonMiB: 0, swappedMiB: 0 } })],
+    });
+    expect(m).to.equal(undefined);
+  });
+
+  const own: Array<{ name: string; raw: Record<string, number>; field: string }> = [
+    { name: "cpu usage", raw: { cpuUsageFixed: 0 }, field: "cpuUsagePercent" },
+    { name: "memory usage", raw: { memUsageFixed: 0 }, field: "memUsagePercent" },
+    { name: "balloon", raw: { balloonKB: 0 }, field: "balloonMiB" },
+    { name: "swapped", raw: { swappedKB: 0 }, field: "swappedMiB" },
+    { name: "swap-in rate", raw: { swapInKBps: 0 }, field: "swapInKBps" },
+    { name: "memory state", raw: { memState: 0 }, field: "memState" },
+  ];
+  for (const c of own) {
+    it(`given only the host's own ${c.name} counter, returns a host sample with it and the ready % of its VMs`, () => {
+      const m = deriveHostMetrics({ raw: { sampledAtMs: 400, ...c.raw }, memoryMiB: 1000, vms: [vm(2, 3)] });
+      expect(m).to.have.property(c.field);
+      expect(m).to.include({ sampledAtMs: 400, cpuReadyPercent: 3 });
+    });
+  }
 
   it("given no sample at all, returns undefined", () => {
     expect(deriveHostMetrics({ memoryMiB: 1000, vms: [{ vcpus: 2, memoryMiB: 1, poweredOn: true }] })).to.equal(undefined);

@@ -137,6 +137,26 @@ describe("assessHost", () => {
     expect(a.staleness?.code).to.equal("metrics_missing");
   });
 
+  it("given no host sample, still applies the node VM's own rules and keeps metrics_missing", () => {
+    const host = hostView({ metrics: null });
+    const hot = assessHost(host, vmView({ metrics: { cpuReadyPercent: 12, balloonMiB: 64 } }), t, NOW_MS);
+    expect([hot.heat, hot.staleness?.code]).to.deep.equal(["hot", "metrics_missing"]);
+    expect(hot.rejections.map(formatReason)).to.deep.equal([
+      "ESXi host esx-07 (host-21): VM k8s-worker-01 (vm-31) cpu ready 12% >= 10% (sampled 14s ago)",
+      "ESXi host esx-07 (host-21): VM k8s-worker-01 (vm-31) balloon 64 MiB > 0 MiB (sampled 14s ago)",
+    ]);
+    const quiet = assessHost(host, vmView({ metrics: { cpuReadyPercent: 1 } }), t, NOW_MS);
+    expect([quiet.heat, quiet.staleness?.code]).to.deep.equal(["cool", "metrics_missing"]);
+  });
+
+  it("given a stale host sample or a stale inventory, ignores the node VM's metrics", () => {
+    const vm = vmView({ metrics: { cpuReadyPercent: 40 } });
+    const staleSample = hostView({ metrics: { sampledAtMs: NOW_MS - 121_000 } });
+    const staleInventory = hostView({ polledAtMs: NOW_MS - 121_000 });
+    expect(assessHost(staleSample, vm, t, NOW_MS)).to.include({ heat: "cool" });
+    expect(assessHost(staleInventory, vm, t, NOW_MS)).to.include({ heat: "cool" });
+  });
+
   it("given a stale VM sample on a fresh host, ignores the VM's metrics", () => {
     const vm = vmView({ metrics: { sampledAtMs: NOW_MS - 600_000, cpuReadyPercent: 40 } });
     expect(assessHost(hostView(), vm, t, NOW_MS).heat).to.equal("cool");

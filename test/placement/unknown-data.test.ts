@@ -83,16 +83,37 @@ describe("unknown data: missing counters are unknown, not perfect", () => {
     expect(debug.vms[0]!.heat).to.equal("unknown");
   });
 
-  it("given no host-level sample, a hot node VM (metric rule) does not reject: no rejection from metric rules", () => {
-    const d = decide(snapshot({ vm: { "cpu.ready.summation": 32_000 } })); // 32000/20000/8 = 20 %
-    expect(d.verdict).to.equal("pass");
-    expect(d.noOpinion).to.equal(true);
+  it("given no host-level sample, a hot node VM is still rejected by its own VM rule (the host stays unknown)", () => {
+    const inv = snapshot({ vm: { "cpu.ready.summation": 32_000 } }); // 32000/20000/8 = 20 %
+    const d = decide(inv);
+    expect([d.verdict, d.unresolvable]).to.deep.equal(["reject", true]);
+    expect(d.reasons.map(formatReason)).to.deep.equal([
+      "ESXi host esx-01 (host-1): VM k8s-worker-01 (vm-1) cpu ready 20% >= 10% (sampled 14s ago)",
+    ]);
+    const debug = buildDebugHosts(inv, DEFAULT_POLICY, NOW_MS).hosts[0]!;
+    expect([debug.heat, debug.vms[0]!.heat]).to.deep.equal(["unknown", "hot"]);
+  });
+
+  it("given no host-level sample, a node VM at the ready warn level is not rejected and keeps the unknown score", () => {
+    const d = decide(snapshot({ vm: { "cpu.ready.summation": 9_600 } })); // 9600/20000/8 = 6 %: warn (5), not reject (10)
+    expect([d.verdict, d.noOpinion, d.score]).to.deep.equal(["pass", true, DEFAULT_POLICY.scoring.unknownScore]);
   });
 
   it("given a host sample whose every counter vCenter returned as -1 (dropped) and no VM ready, has no opinion instead of scoring 10", () => {
     const d = decide(snapshot({ host: {}, vm: {} }));
     expect(d.noOpinion).to.equal(true);
     expect(d.score).to.equal(DEFAULT_POLICY.scoring.unknownScore);
+  });
+
+  it("given a host sample with none of its own counters while its quiet VMs report ready and balloon, has no opinion instead of scoring 10", () => {
+    // before: ready 0.25 % and balloon 0 from the VMs, stamped with the host's sample time: headroom 0.98 -> 10
+    const inv = snapshot({ host: {}, vm: QUIET_VM });
+    expect(inv.hosts.get("host-1")?.metrics).to.equal(undefined);
+    const d = decide(inv);
+    expect([d.verdict, d.noOpinion, d.score]).to.deep.equal(["pass", true, DEFAULT_POLICY.scoring.unknownScore]);
+    expect(d.reasons.map((r) => r.code)).to.deep.equal(["metrics_missing"]);
+    const debug = buildDebugHosts(inv, DEFAULT_POLICY, NOW_MS).hosts[0]!;
+    expect([debug.heat, debug.ageSeconds, debug.metrics]).to.deep.equal(["unknown", null, null]);
   });
 
   it("given only cpu usage 80 % and ready 0.25 % known, scores on the known terms (8), not as if memory and reclaim were free (9)", () => {

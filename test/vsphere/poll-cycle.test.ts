@@ -191,10 +191,11 @@ describe("runPollCycle: one host's failure does not blind the fleet", () => {
     expect(out.hostFailures.get("host-3")?.reason).to.equal("summary");
   });
 
-  it("given keepFailedHost saying no (entry too old), drops the failed host's previous entry", async () => {
+  it("given a failed host no longer in vCenter's host list, drops its previous entry and its VMs", async () => {
     const { view: previous } = await runPollCycle(fleet({ hosts }).deps);
-    const out = await runPollCycle({ ...fleet({ hosts, failSummary: ["host-2"] }).deps, previous, keepFailedHost: () => false });
-    expect(out.view.hosts.has("host-2")).to.equal(false);
+    const listed = { "host-1": hosts["host-1"], "host-3": hosts["host-3"] };
+    const out = await runPollCycle({ ...fleet({ hosts: listed, failSummary: ["host-1"] }).deps, previous });
+    expect([...out.view.hosts.keys()].sort()).to.deep.equal(["host-1", "host-3"]);
     expect(out.view.vms.has("vm-3")).to.equal(false);
   });
 

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import type { MockVcenterHandle } from "../../../mocks/vcenter/index.js";
-import { startSmall } from "./mock-vcenter-client.js";
+import { automationLogin, getWith, startSmall } from "./mock-vcenter-client.js";
 
 describe("MockVcenterControls", () => {
   let vc: MockVcenterHandle;
@@ -26,6 +26,16 @@ describe("MockVcenterControls", () => {
     },
   ];
   for (const c of throws) it(`given ${c.name}, throws`, () => expect(() => c.act(vc)).to.throw(c.want));
+
+  it("given removeHost, vCenter no longer lists the host nor the VMs on it; an unknown host throws", async () => {
+    const token = await automationLogin(vc.url);
+    vc.controls.removeHost("host-1");
+    const hosts = (await getWith(`${vc.url}/api/vcenter/host`, token)).json as Array<{ host: string }>;
+    const vms = (await getWith(`${vc.url}/api/vcenter/vm`, token)).json as Array<{ vm: string }>;
+    expect(hosts.map((h) => h.host)).to.deep.equal(["host-2"]);
+    expect(vms.map((v) => v.vm)).to.deep.equal(["vm-3"]);
+    expect(() => vc.controls.removeHost("host-1")).to.throw(/unknown host host-1/);
+  });
 
   it("stats() returns a copy that later calls do not change", () => {
     const s = vc.controls.stats();

@@ -72,6 +72,24 @@ describe("mock vCenter: QueryPerf and QueryPerfComposite", () => {
     expect(await one("HostSystem", "host-1", "mem.vmmemctl.average")).to.equal(2048);
   });
 
+  it("given hostCountersMissing omitted, returns the host's entity with its sample times and no series; its VMs as usual", async () => {
+    vc.controls.setFaults({ hostCountersMissing: { "host-1": "omitted" } });
+    const r = await queryPerf([
+      spec("HostSystem", "host-1", ["cpu.usage.average", "mem.state.latest"]),
+      spec("VirtualMachine", "vm-1", ["cpu.ready.summation"]),
+    ]);
+    expect(r.json[0].sampleInfo).to.have.length(1);
+    expect(r.json[0].value).to.deep.equal([]);
+    expect(r.json[1].value[0].value).to.deep.equal([8000]);
+  });
+
+  it("given hostCountersMissing minus_one, serves every host series as -1 (vCenter's no data); its VMs as usual", async () => {
+    vc.controls.setFaults({ hostCountersMissing: { "host-1": "minus_one" } });
+    expect(await one("HostSystem", "host-1", "cpu.usage.average")).to.equal(-1);
+    expect(await one("HostSystem", "host-1", "mem.vmmemctl.average")).to.equal(-1);
+    expect(await one("VirtualMachine", "vm-1", "mem.vmmemctl.average")).to.equal(102400);
+  });
+
   it("returns PerfEntityMetric with sampleInfo on 20 s boundaries, interval 20, newest last", async () => {
     const r = await queryPerf([spec("VirtualMachine", "vm-1", ["cpu.ready.summation"], { maxSample: 3 })]);
     const m = r.json[0];
