@@ -31,9 +31,10 @@ const incoming: PodView = {
   terminal: false,
 };
 // ledger: a new pod per pair, each recorded by the in-flight ledger after its prioritize, as `hvx serve` wires it (src/main.ts).
-const ledger = new InFlightLedger();
 let pairs = 0;
 const podOf = () => (mode === "ledger" ? { ...incoming, uid: `incoming-${pairs}` } : incoming);
+// The informer knows the pod being asked about as pending; nothing here binds it, so entries stay until a bound drops them.
+const ledger = new InFlightLedger({ pendingPod: (uid) => (uid === `incoming-${pairs}` ? podOf() : undefined) });
 const handlers = createExtenderHandlers({
   source: new FakeMetricsSource(syntheticInventory(nowMs, mode !== "plain")),
   policy: config,

@@ -1,22 +1,38 @@
 import type { ClusterView, NodeView, PodView } from "../model/cluster.js";
+import { OverlayMap } from "../model/overlay-map.js";
 
 type Labels = Readonly<Record<string, string>>;
 
 /**
  * The informers' views, kept so that `snapshot()` is cheap: an unchanged state returns the same
  * `ClusterView`; after a change only the touched parts are copied (the node map, the namespace
- * map, and the pod lists of nodes whose pods changed). A snapshot is never mutated afterwards.
- * Pods are kept while bound and not terminal.
+ * map, and the pod lists of nodes whose pods changed, served as an overlay on the previous
+ * snapshot's map: a binding costs its node, not the fleet). A snapshot is never mutated
+ * afterwards. Pods are kept while bound and not terminal; pending pods (unbound, not
+ * terminal) are kept apart, by uid, for the in-flight ledger (`pendingPod`), and
+ * `onPodSettled` is told when one leaves that state.
  */
 export class ClusterState {
   private readonly nodes = new Map<string, NodeView>();
   private readonly pods = new Map<string, PodView>();
+  private readonly pendingByKey = new Map<string, PodView>();
+  private readonly pendingByUid = new Map<string, PodView>();
   private readonly podsOnNode = new Map<string, Map<string, PodView>>();
   private readonly namespaces = new Map<string, Labels>();
   private readonly dirtyNodes = new Set<string>();
   private nodesDirty = true;
   private namespacesDirty = true;
   private last: ClusterView = { nodes: new Map(), podsByNode: new Map(), namespaces: new Map() };
+
+  constructor(
+    /** Told the uid of a pending pod the informer now shows bound (on any node) or gone (deleted, terminal, replaced). */
+    private readonly onPodSettled?: (uid: string, how: "bound" | "deleted") => void,
+  ) {}
+
+  /** The pending pod with that uid (unbound, not terminal), as the informer last saw it. */
+  pendingPod(uid: string): PodView | undefined {
+    return this.pendingByUid.get(uid);
+  }
 
   counts(): { nodes: number; pods: number; namespaces: number } {
     return { nodes: this.nodes.size, pods: this.pods.size, namespaces: this.namespaces.size };
@@ -46,6 +62,7 @@ export class ClusterState {
 
   /** `view` undefined, unbound or terminal: the pod leaves its node's list. */
   setPod(key: string, view: PodView | undefined): void {
+    this.setPending(key, view);
     const previous = this.pods.get(key);
     if (previous?.nodeName !== undefined) {
       const onNode = this.podsOnNode.get(previous.nodeName);
@@ -64,17 +81,33 @@ export class ClusterState {
     }
   }
 
+  private setPending(key: string, view: PodView | undefined): void {
+    const before = this.pendingByKey.get(key);
+    const pending = view !== undefined && view.nodeName === undefined && !view.terminal && view.uid !== "";
+    if (before && !(pending && before.uid === view.uid)) {
+      this.pendingByKey.delete(key);
+      this.pendingByUid.delete(before.uid);
+      const bound = view?.uid === before.uid && view.nodeName !== undefined && !view.terminal;
+      this.onPodSettled?.(before.uid, bound ? "bound" : "deleted");
+    }
+    if (pending) {
+      this.pendingByKey.set(key, view);
+      this.pendingByUid.set(view.uid, view);
+    }
+  }
+
   snapshot(meta: { syncedAtMs?: number; lastEventMs?: number }): ClusterView {
     const changed = this.nodesDirty || this.namespacesDirty || this.dirtyNodes.size > 0;
     if (!changed && this.last.syncedAtMs === meta.syncedAtMs && this.last.lastEventMs === meta.lastEventMs) return this.last;
-    let podsByNode = this.last.podsByNode as Map<string, readonly PodView[]>;
+    let podsByNode = this.last.podsByNode;
     if (this.dirtyNodes.size > 0) {
-      podsByNode = new Map(podsByNode);
+      const changes = new Map<string, readonly PodView[] | undefined>();
       for (const node of this.dirtyNodes) {
         const pods = this.podsOnNode.get(node);
-        if (pods && pods.size > 0) podsByNode.set(node, [...pods.values()]);
-        else podsByNode.delete(node);
+        changes.set(node, pods && pods.size > 0 ? [...pods.values()] : undefined);
       }
+      // An overlay of up to 2 sqrt(nodes) changed lists, then one flat copy: about 3 sqrt(nodes) per binding.
+      podsByNode = OverlayMap.patched(podsByNode, changes, Math.max(16, Math.ceil(2 * Math.sqrt(podsByNode.size))));
       this.dirtyNodes.clear();
     }
     const view: { -readonly [K in keyof ClusterView]: ClusterView[K] } = {

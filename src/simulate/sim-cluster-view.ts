@@ -14,6 +14,8 @@ export class SimClusterView {
   private readonly nodes: ReadonlyMap<string, NodeView>;
   private readonly podsByNode = new Map<string, readonly PodView[]>();
   private snapshot: ClusterView | undefined;
+  /** Pods the informer shows bound. */
+  private readonly shown = new Set<number>();
   /** Bound pods hvx's informer has not seen yet, in binding order. */
   private inFlight: Array<{ pod: number; node: number; visibleAtMs: number }> = [];
   private readonly latencyMs: number;
@@ -22,7 +24,7 @@ export class SimClusterView {
     private readonly world: World,
     private readonly startMs: number,
     /** Told the uid of each pod the informer now shows bound, or that left its node (the in-flight ledger's feed). */
-    private readonly onSeen?: (uid: string) => void,
+    private readonly onSettled?: (uid: string, how: "bound" | "deleted") => void,
   ) {
     const nodes = new Map<string, NodeView>();
     world.nodes.names.forEach((name, n) => {
@@ -57,6 +59,16 @@ export class SimClusterView {
   }
 
   /**
+   * The pod with that uid as the informer holds it while pending: every pod of the world it
+   * does not show bound (the simulator asks hvx only about pods waiting for a node).
+   */
+  pendingPod(uid: string): PodView | undefined {
+    const match = /^pod-(\d+)$/.exec(uid);
+    const pod = match ? Number(match[1]) : -1;
+    return pod >= 0 && pod < this.world.pods.names.length && !this.shown.has(pod) ? this.podView(pod) : undefined;
+  }
+
+  /**
    * The scheduler bound `pod` at `atMs`; the informer sees it `bindLatencySeconds` later,
    * and that is its binding time for the burst guard (DESIGN: the time hvx first saw it bound).
    */
@@ -67,14 +79,16 @@ export class SimClusterView {
   }
 
   private show(pod: number, node: number, boundAtMs: number): void {
-    this.onSeen?.(`pod-${pod}`);
+    this.onSettled?.(`pod-${pod}`, "bound");
+    this.shown.add(pod);
     const name = this.world.nodes.names[node]!;
     this.podsByNode.set(name, [...(this.podsByNode.get(name) ?? []), this.podView(pod, node, boundAtMs)]);
     this.snapshot = undefined;
   }
 
   unbind(pod: number, node: number): void {
-    this.onSeen?.(`pod-${pod}`);
+    this.onSettled?.(`pod-${pod}`, "deleted");
+    this.shown.delete(pod);
     const pending = this.inFlight.findIndex((f) => f.pod === pod);
     if (pending >= 0) {
       this.inFlight.splice(pending, 1);
