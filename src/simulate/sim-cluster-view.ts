@@ -1,4 +1,5 @@
 import type { ClusterView, NodeView, PodView } from "../model/cluster.js";
+import { OverlayMap } from "../model/overlay-map.js";
 import type { World } from "./build-world.js";
 
 const BYTES_PER_MIB = 1024 * 1024;
@@ -12,7 +13,9 @@ const BYTES_PER_MIB = 1024 * 1024;
  */
 export class SimClusterView {
   private readonly nodes: ReadonlyMap<string, NodeView>;
-  private readonly podsByNode = new Map<string, readonly PodView[]>();
+  /** The last snapshot's lists, and the lists changed since (shared, never copied whole). */
+  private podsByNode: ReadonlyMap<string, readonly PodView[]> = new Map();
+  private changed = new Map<string, readonly PodView[]>();
   private snapshot: ClusterView | undefined;
   /** Pods the informer shows bound. */
   private readonly shown = new Set<number>();
@@ -82,7 +85,7 @@ export class SimClusterView {
     this.onSettled?.(`pod-${pod}`, "bound");
     this.shown.add(pod);
     const name = this.world.nodes.names[node]!;
-    this.podsByNode.set(name, [...(this.podsByNode.get(name) ?? []), this.podView(pod, node, boundAtMs)]);
+    this.changed.set(name, [...this.podsOn(name), this.podView(pod, node, boundAtMs)]);
     this.snapshot = undefined;
   }
 
@@ -96,11 +99,15 @@ export class SimClusterView {
     }
     const name = this.world.nodes.names[node]!;
     const uid = `pod-${pod}`;
-    this.podsByNode.set(
+    this.changed.set(
       name,
-      (this.podsByNode.get(name) ?? []).filter((p) => p.uid !== uid),
+      this.podsOn(name).filter((p) => p.uid !== uid),
     );
     this.snapshot = undefined;
+  }
+
+  private podsOn(name: string): readonly PodView[] {
+    return this.changed.get(name) ?? this.podsByNode.get(name) ?? [];
   }
 
   /** What the informers hold at `nowMs` (pods bound less than the latency ago are missing). */
@@ -113,9 +120,13 @@ export class SimClusterView {
       }
       this.inFlight = still;
     }
+    if (this.changed.size > 0) {
+      this.podsByNode = OverlayMap.patched(this.podsByNode, this.changed, Math.max(16, Math.ceil(2 * Math.sqrt(this.nodes.size))));
+      this.changed = new Map();
+    }
     this.snapshot ??= {
       nodes: this.nodes,
-      podsByNode: new Map(this.podsByNode),
+      podsByNode: this.podsByNode,
       namespaces: new Map([["default", {}]]),
       syncedAtMs: this.startMs,
     };
