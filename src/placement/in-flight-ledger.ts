@@ -5,29 +5,11 @@ import { onNodeWith, type InFlightPod } from "./in-flight-view.js";
 
 export { withInFlight, type InFlightPod } from "./in-flight-view.js";
 
-/**
- * Pods hvx has answered for and not yet seen bound. kube-scheduler binds a pod a moment
- * after the extender's answer; hvx's informer shows the binding only after the API server's
- * write and the watch event (the bind latency). Until then the burst guard, the limit caps
- * and the host spread would not count the pod, so a burst of replicas decided within that
- * window lands as if each were the first. The ledger assumes a pod goes to the node hvx
- * scored best for it (the extender never learns kube-scheduler's final pick before the
- * binding) and counts it there, bound at the time of the answer.
- *
- * The extender port is an input anyone on the network may reach, so the ledger records only
- * what the informer knows: a pod it holds as pending with that uid, counted with the
- * informer's requests (never the request body's). An entry ends when the informer shows the
- * pod bound (on any node) or gone (`settled`), after `ttlMs`, or when a bound is reached
- * (per node and in total, the oldest entry first). Record, settle and expire cost O(1); a
- * merged view costs the number of nodes with entries, never a copy of the fleet's map.
- *
- * Plain data with explicit times: no clock, no I/O.
- */
 export interface InFlightLedgerOptions {
   /** The informer's pending (unbound, live) pod with that uid; undefined: not known as pending. */
   readonly pendingPod: (uid: string) => PodView | undefined;
   readonly ttlMs?: number;
-  /** Entries per node; default the kubelet's default `maxPods` (no node holds more pods). */
+  /** Entries per node; default 110, the kubelet's default `maxPods`. */
   readonly maxPerNode?: number;
   readonly maxTotal?: number;
   /** Told every entry that ends other than by a newer answer for the same pod. */
@@ -53,6 +35,24 @@ interface Merged {
   readonly lists: ReadonlyMap<string, { readonly base: readonly PodView[] | undefined; readonly list: readonly PodView[] }>;
 }
 
+/**
+ * Pods hvx has answered for and not yet seen bound. kube-scheduler binds a pod a moment
+ * after the extender's answer; hvx's informer shows the binding only after the API server's
+ * write and the watch event (the bind latency). Until then the burst guard, the limit caps
+ * and the host spread would not count the pod, so a burst of replicas decided within that
+ * window lands as if each were the first. The ledger assumes a pod goes to the node hvx
+ * scored best for it (the extender never learns kube-scheduler's final pick before the
+ * binding) and counts it there, bound at the time of the answer.
+ *
+ * The extender port is an input anyone on the network may reach, so the ledger records only
+ * what the informer knows: a pod it holds as pending with that uid, counted with the
+ * informer's requests (never the request body's). An entry ends when the informer shows the
+ * pod bound (on any node) or gone (`settled`), after `ttlMs`, or when a bound is reached
+ * (per node and in total, the oldest entry first). Record, settle and expire cost O(1); a
+ * merged view costs the number of nodes with entries, never a copy of the fleet's map.
+ *
+ * Plain data with explicit times: no clock, no I/O.
+ */
 export class InFlightLedger {
   /** Insertion order is answer order: the oldest entry comes first (expiry and the total bound). */
   private readonly byUid = new Map<string, InFlightPod>();
