@@ -158,4 +158,27 @@ describe("ClusterState", () => {
     expect(previous.podsByNode.size).to.equal(model.size);
     for (const [n, pods] of model) expect(names(previous.podsByNode.get(n)), n).to.deep.equal(pods);
   });
+
+  it("given node updates one after another on 300 nodes, leaves old snapshots untouched and answers what a fresh copy holds", () => {
+    const s = new ClusterState();
+    const model = new Map<string, NodeView>();
+    const set = (name: string, view: NodeView | undefined) => {
+      s.setNode(name, view);
+      if (view) model.set(name, view);
+      else model.delete(name);
+    };
+    for (let i = 0; i < 300; i++) set(`n${i}`, node(`n${i}`));
+    let previous = s.snapshot({});
+    for (let i = 0; i < 60; i++) {
+      const updated = { ...node(`n${i * 5}`), labels: { round: String(i) } };
+      set(`n${i * 5}`, updated);
+      if (i % 6 === 0) set(`n${i * 5 + 1}`, undefined);
+      const next = s.snapshot({});
+      expect(previous.nodes.get(`n${i * 5}`)?.labels.round, "the old snapshot is untouched").to.not.equal(String(i));
+      expect(next.nodes.get(`n${i * 5}`)).to.equal(updated);
+      previous = next;
+    }
+    expect(new Map(previous.nodes)).to.deep.equal(model);
+    expect(previous.nodes.size).to.equal(model.size);
+  });
 });
