@@ -97,13 +97,13 @@ interface PairSource {
   close(): void;
 }
 
-function pairSource(opts: RoundOptions, connections: number): PairSource {
+function pairSource(opts: RoundOptions): PairSource {
   if (!opts.fresh)
     return { next: () => ({ filter: opts.filterBody, prioritize: opts.prioritizeBody }), keepScores: false, close: () => {} };
   const pods = new FreshPods(opts.filterBody.toString("utf8"));
   const kube = opts.fresh.kube;
   const api = kube && {
-    agent: new Agent({ keepAlive: true, maxSockets: connections }),
+    agent: new Agent({ keepAlive: true, maxSockets: opts.connections }),
     port: Number(new URL(kube.url).port),
     headers: { authorization: `Bearer ${kube.token}` },
   };
@@ -121,6 +121,8 @@ function pairSource(opts: RoundOptions, connections: number): PairSource {
         before: () => post(api, podsPath, pod.podJson, 201),
         after: (prioritized) => {
           const node = bestHost(JSON.parse(prioritized) as Array<{ Host: string; Score: number }>);
+          // No node scored: kube-scheduler would not bind it either.
+          if (node === undefined) return Promise.resolve();
           const binding = {
             apiVersion: "v1",
             kind: "Binding",
@@ -142,7 +144,7 @@ function pairSource(opts: RoundOptions, connections: number): PairSource {
  */
 export async function closedLoopRound(opts: RoundOptions): Promise<RoundResult> {
   const server: Target = { agent: new Agent({ keepAlive: true, maxSockets: opts.connections }), port: opts.port };
-  const source = pairSource(opts, opts.connections);
+  const source = pairSource(opts);
   const loop = async (until: number, roundTrips?: number[]): Promise<number> => {
     let pairs = 0;
     await Promise.all(

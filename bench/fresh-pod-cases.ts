@@ -55,11 +55,18 @@ export async function freshClusterCases(
   const args = world.argsFor(pod);
   await untilClusterAware(hvx.port, args);
   const [boundKey, warmKey] = FRESH_CLUSTER_KEYS as [string, string];
-  const figures = await duringWarmStart(warmKey, hvx, args, work, world.kube);
+  // What the API server bound in each phase (warm-up included): every pair's pod, or the generator would have failed.
+  const bindings = () => world.fake.controls.stats().bindings;
+  const podsBound = (key: string, from: number): BenchFigure => ({ name: `${key}.podsBound`, value: bindings() - from, unit: "pods" });
+  let from = bindings();
+  const warm = await duringWarmStart(warmKey, hvx, args, work, world.kube);
+  if (warm.length > 0) warm.push(podsBound(warmKey, from));
   while (!(await warmStarted(hvx.adminPort))) await new Promise((r) => setTimeout(r, 500));
-  figures.push(...(await compare(boundKey, hvx, floor, args, BOUND_TARGETS, work, { fresh: { kube: world.kube } })));
+  from = bindings();
+  const bound = await compare(boundKey, hvx, floor, args, BOUND_TARGETS, work, { fresh: { kube: world.kube } });
+  if (bound.length > 0) bound.push(podsBound(boundKey, from));
   await stopHvx(hvx);
-  return figures;
+  return [...bound, ...warm];
 }
 
 /** Fresh bound pairs while the warm start lasts; every round trip of every round pooled. */
