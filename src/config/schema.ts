@@ -136,6 +136,8 @@ const thresholdsSchema = z
     hostMemoryUsagePercent: percent.default(95),
     balloonPercent: percent.default(1),
     swapInKBps: finite.min(0).default(1),
+    /** CPU co-stop % per vCPU on the host (cpu.costop.summation); unset: the co-stop rule is off. */
+    cpuCostopPercent: percent.optional(),
     maxMetricAgeSeconds: seconds.default(120),
   })
   .strict()

@@ -4,6 +4,7 @@ import type { PerfCounterInfo } from "./vijson-types.js";
 /** Counters read per VM (aggregate instance ""), each with the raw sample field it fills. */
 export const VM_COUNTERS = {
   "cpu.ready.summation": "readyMs",
+  "cpu.costop.summation": "costopMs",
   "mem.vmmemctl.average": "balloonKB",
   "mem.swapped.average": "swappedKB",
 } as const satisfies Record<string, keyof RawVmSample>;

@@ -1,5 +1,6 @@
 import type { ThresholdPolicy } from "../policy.js";
 import { balloon } from "./balloon.js";
+import { cpuCostop } from "./cpu-costop.js";
 import { cpuReady } from "./cpu-ready.js";
 import { cpuUsage } from "./cpu-usage.js";
 import { memoryState } from "./memory-state.js";
@@ -14,7 +15,7 @@ import { vmCpuReady } from "./vm-cpu-ready.js";
  * folder, its entry here, its threshold in the config schema, its value in the metric
  * derivation (docs/architecture.md, "Adding a metric rule"). Every consumer reads these lists.
  */
-const HOST_LIST = [cpuReady, cpuUsage, memoryUsage, balloon, swapIn] as const;
+const HOST_LIST = [cpuReady, cpuUsage, memoryUsage, balloon, swapIn, cpuCostop] as const;
 /** The node's own VM's rules, added after its host's. */
 const VM_LIST = [vmCpuReady, vmBalloon] as const;
 

@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   HOST_METRIC_RULES,
+  isOn,
   judgeMemoryState,
   judgeValue,
   rejectLevel,
@@ -14,6 +15,7 @@ import {
   type VmRule,
 } from "../../../src/placement/rules/index.js";
 import { PROFILE_METRICS } from "../../../src/model/host-forecast.js";
+import type { ThresholdPolicy } from "../../../src/placement/policy.js";
 import { DEFAULT_POLICY } from "../../fixtures/policy.js";
 
 const t = DEFAULT_POLICY.thresholds;
@@ -22,6 +24,8 @@ const t = DEFAULT_POLICY.thresholds;
 const cases: Array<{
   name: string;
   rule: HostRule | VmRule;
+  /** Thresholds of the case; absent: the defaults. */
+  t?: ThresholdPolicy;
   want: {
     metric: string;
     field: string;
@@ -138,6 +142,27 @@ const cases: Array<{
     ],
   },
   {
+    name: "cpu-costop",
+    rule: HOST_METRIC_RULES[5]!,
+    // off by default; set to 3: warn = 0.9 x 3 = 2.7
+    t: { ...t, cpuCostopPercent: 3 },
+    want: {
+      metric: "cpu co-stop",
+      field: "cpuCostopPercent",
+      unit: "%",
+      reject: 3,
+      warn: 2.7,
+      relievedByEviction: true,
+      predicted: false,
+      gauge: "hvx_host_cpu_costop_percent",
+    },
+    readings: [
+      [2.6, undefined],
+      [2.7, "warn"],
+      [3, "reject"],
+    ],
+  },
+  {
     name: "vm-cpu-ready",
     rule: VM_METRIC_RULES[0]!,
     want: { metric: "cpu ready", field: "cpuReadyPercent", unit: "%", reject: 10, warn: 5 },
@@ -167,6 +192,7 @@ describe("metric rules (src/placement/rules)", () => {
   for (const c of cases) {
     it(`given ${c.name}, returns its reading, levels and flags`, () => {
       const r = c.rule;
+      const t = c.t ?? DEFAULT_POLICY.thresholds;
       expect({ metric: r.metric, field: r.field, unit: r.unit }).to.deep.equal({
         metric: c.want.metric,
         field: c.want.field,
@@ -184,6 +210,16 @@ describe("metric rules (src/placement/rules)", () => {
       expect(judgeValue(r, undefined, t), "an unknown value").to.equal(undefined);
     });
   }
+
+  it("given cpu-costop without its optional threshold (the default), is off: no levels, no reading fires", () => {
+    const costop = HOST_METRIC_RULES[5]!;
+    expect([isOn(costop, t), rejectLevel(costop, t), warnLevel(costop, t), judgeValue(costop, 100, t)]).to.deep.equal([
+      false,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
 
   it("given the predicted host rules, each reads a metric the load profiles keep (else prediction would skip it)", () => {
     const predicted = HOST_METRIC_RULES.filter((r) => r.predicted).map((r) => r.field);
