@@ -229,7 +229,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
         oversell: () => twoLayers.oversell(),
         advice: () => twoLayers.advice(),
       },
-      uiPage: () => renderUiPage({ refreshSeconds: config.vcenter.pollIntervalSeconds }),
+      uiPage: () => renderUiPage({ refreshSeconds: config.vcenter.pollIntervalSeconds, thresholds: config.thresholds }),
       readiness: ready,
       explain: { handler: explain, bodyLimitMB: config.server.bodyLimitMB },
     });

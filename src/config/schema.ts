@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ThresholdPolicy } from "../placement/policy.js";
 import { cpuMilli, memoryBytes, QuantityError } from "../quantity/index.js";
 
 /**
@@ -135,6 +136,8 @@ const thresholdsSchema = z
     hostMemoryUsagePercent: percent.default(95),
     balloonPercent: percent.default(1),
     swapInKBps: finite.min(0).default(1),
+    /** CPU co-stop % per vCPU on the host (cpu.costop.summation); unset: the co-stop rule is off. */
+    cpuCostopPercent: percent.optional(),
     maxMetricAgeSeconds: seconds.default(120),
   })
   .strict()
@@ -143,6 +146,11 @@ const thresholdsSchema = z
     message: "cpuReadyWarnPercent must not exceed cpuReadyPercent",
     path: ["cpuReadyWarnPercent"],
   });
+
+// Every threshold a metric rule declares (src/placement/rules/) needs its entry above: an
+// optional one would otherwise pass unnoticed. The compiler names the missing key here.
+type ThresholdsWithoutSchema = Exclude<keyof ThresholdPolicy, keyof z.output<typeof thresholdsSchema>>;
+const _everyRuleThresholdInSchema: [ThresholdsWithoutSchema] extends [never] ? true : ThresholdsWithoutSchema = true;
 
 const exemptSchema = z
   .object({

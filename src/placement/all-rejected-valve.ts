@@ -4,6 +4,7 @@ import type { PodMeta } from "./exemption.js";
 import type { FilterOutcome } from "./filter-nodes.js";
 import type { PlacementPolicy, ThresholdPolicy } from "./policy.js";
 import type { Reason } from "./reason.js";
+import { THRESHOLD_KEYS } from "./rules/index.js";
 
 /** `filter.whenAllRejected`: what the filter does when host heat would reject every candidate. */
 export type WhenAllRejected = "pass-coolest" | "reject";
@@ -133,17 +134,11 @@ export function heatTier(d: Pick<NodeDecision, "reasons">): number {
   return Number.isFinite(worst) ? Math.ceil(Math.round(worst * 1000) / 100) / 10 : worst;
 }
 
-const NO_HEAT: ThresholdPolicy = Object.freeze({
-  cpuReadyPercent: Number.POSITIVE_INFINITY,
-  cpuReadyWarnPercent: Number.POSITIVE_INFINITY,
-  hostCpuUsagePercent: Number.POSITIVE_INFINITY,
-  hostMemoryUsagePercent: Number.POSITIVE_INFINITY,
-  balloonPercent: Number.POSITIVE_INFINITY,
-  swapInKBps: Number.POSITIVE_INFINITY,
-  maxMetricAgeSeconds: 0,
-});
-
-/** The policy with every heat threshold lifted (data age kept). */
+/** The policy with every heat threshold lifted (data age kept; a rule left off stays off). */
 function heatBlindPolicy(policy: PlacementPolicy): PlacementPolicy {
-  return { ...policy, thresholds: { ...NO_HEAT, maxMetricAgeSeconds: policy.thresholds.maxMetricAgeSeconds } };
+  const thresholds: { -readonly [K in keyof ThresholdPolicy]: ThresholdPolicy[K] } = { ...policy.thresholds };
+  // A fixed threshold (any VM balloon) is not lifted: such a node stays rejected for heat alone, which the valve allows.
+  for (const key of THRESHOLD_KEYS.flatMap((k) => (k.warn !== undefined ? [k.reject, k.warn] : [k.reject])))
+    if (thresholds[key] !== undefined) thresholds[key] = Number.POSITIVE_INFINITY;
+  return { ...policy, thresholds };
 }

@@ -1,3 +1,5 @@
+import type { HostMetricName, VmMetricName } from "./rules/index.js";
+
 /**
  * Why a node was rejected or marked down. Reasons are data; `src/protocol/format-reason.ts`
  * turns them into the one-line text kube-scheduler shows.
@@ -11,7 +13,7 @@ export interface VmRef {
   readonly name: string;
 }
 
-export type HostMetricName = "cpu ready" | "cpu usage" | "memory usage" | "balloon" | "swap-in rate" | "memory state";
+export type { HostMetricName, VmMetricName };
 
 /** Where in the day a predicted peak falls and how much history backs it. */
 export interface PredictedAt {
@@ -21,8 +23,6 @@ export interface PredictedAt {
   readonly days: number;
   readonly percentile: number;
 }
-
-export type VmMetricName = "cpu ready" | "balloon";
 
 export type Reason =
   | {
@@ -47,7 +47,7 @@ export type Reason =
       readonly value: number;
       readonly op: ">=" | ">";
       readonly threshold: number;
-      readonly unit: "%" | "MiB";
+      readonly unit: "%" | "KB/s" | "MiB";
       readonly ageS: number;
     }
   | { readonly code: "host_maintenance"; readonly host: HostRef }
