@@ -44,6 +44,7 @@ import type { PlacementContext } from "./placement/decide-node.js";
 import type { NodeScore } from "./placement/filter-nodes.js";
 import { InFlightLedger, recordAnswer } from "./placement/in-flight-ledger.js";
 import type { ParsedExtenderArgs } from "./protocol/parse-extender-args.js";
+import { EventLoopWatch } from "./server/liveness.js";
 import { pollCycleEnded, ReadinessGate } from "./server/readiness.js";
 import { RecentNodes } from "./server/recent-nodes.js";
 import { routeList } from "./server/route-list.js";
@@ -200,6 +201,10 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
       firstPollEnded: () => pollCycleEnded(poller.status()),
     });
     const ready = () => readiness.current();
+    const loop = new EventLoopWatch();
+    loop.start();
+    stops.push(() => loop.stop());
+    const alive = () => loop.current();
     // All listeners close together (one in-flight grace for all), before anything they use stops.
     const listeners: Array<{ drain(): void; close(graceMs?: number): Promise<void> }> = [];
     stops.push(() => Promise.all(listeners.map((l) => l.close(IN_FLIGHT_GRACE_MS))).then(() => undefined));
@@ -214,6 +219,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
         handlers,
         bodyLimitMB: config.server.bodyLimitMB,
         readiness: ready,
+        liveness: alive,
         onRefuse: (reason) => countRefusal("extender", reason),
       }),
       ...(config.server.tls ? { tls: config.server.tls, tlsKey: "server.tls" } : {}),
@@ -247,6 +253,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
       },
       uiPage: () => renderUiPage({ refreshSeconds: config.vcenter.pollIntervalSeconds }),
       readiness: ready,
+      liveness: alive,
       explain: { handler: explain, bodyLimitMB: config.server.bodyLimitMB },
     });
     const admin = await startListener({
