@@ -20,13 +20,13 @@ export const TLS_HANDSHAKE_FAILURE_REASONS = [
 ] as const;
 export type TlsHandshakeFailureReason = (typeof TLS_HANDSHAKE_FAILURE_REASONS)[number];
 
-/** The TLS listeners: `extender` (server.tls) and `admission` (admission.tls). */
-export type TlsListenerName = "extender" | "admission";
+/** hvx's listeners; `extender` (server.tls) and `admission` (admission.tls) may serve TLS. */
+export type ListenerName = "extender" | "admin" | "admission";
 
 export interface TlsHandshakeMetrics {
   /** Creates the listener's series at 0, so that `increase()` sees its first failure. */
-  watch(listener: TlsListenerName): void;
-  count(listener: TlsListenerName, reason: TlsHandshakeFailureReason): void;
+  watch(listener: ListenerName): void;
+  count(listener: ListenerName, reason: TlsHandshakeFailureReason): void;
 }
 
 /** `hvx_tls_handshake_failures_total{listener, reason}`. */

@@ -2,7 +2,7 @@ import { createServer as createHttpServer, type IncomingMessage, type RequestLis
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "../observability/logger.js";
-import type { TlsHandshakeMetrics, TlsListenerName } from "../observability/tls-handshake-metrics.js";
+import type { TlsHandshakeMetrics, ListenerName } from "../observability/tls-handshake-metrics.js";
 import { certificateNotAfterMs } from "./certificate-not-after.js";
 import { CertificateReloader, type KeyPairFiles, readKeyPair, secureContextOptions } from "./certificate-reloader.js";
 import { watchTlsHandshakeErrors } from "./tls-handshake-errors.js";
@@ -11,8 +11,8 @@ import { watchTlsHandshakeErrors } from "./tls-handshake-errors.js";
 export const IN_FLIGHT_GRACE_MS = 10_000;
 
 export interface ListenerOptions {
-  /** For logs: `extender`, `admin`, `admission`. */
-  readonly name: string;
+  /** For logs and the handshake metric's `listener` label. */
+  readonly name: ListenerName;
   /** Config key of the port, named when it cannot be bound (`server.port`). */
   readonly portKey: string;
   readonly port: number;
@@ -70,9 +70,8 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
       httpsServer.setSecureContext(secureContextOptions(p));
       notAfterMs = certificateNotAfterMs(p.cert);
     };
-    // `name` is `extender` or `admission` for the TLS listeners (the admin port has no TLS).
     watchTlsHandshakeErrors(httpsServer, {
-      listener: o.name as TlsListenerName,
+      listener: o.name,
       log: o.log,
       ...(o.handshakeMetrics ? { metrics: o.handshakeMetrics } : {}),
     });

@@ -2,7 +2,7 @@ import type { Socket } from "node:net";
 import type { Server as TlsServer, TLSSocket } from "node:tls";
 import type { Logger } from "../observability/logger.js";
 import { RateLimited } from "../observability/rate-limited.js";
-import type { TlsHandshakeFailureReason, TlsHandshakeMetrics, TlsListenerName } from "../observability/tls-handshake-metrics.js";
+import type { TlsHandshakeFailureReason, TlsHandshakeMetrics, ListenerName } from "../observability/tls-handshake-metrics.js";
 
 /** One log line per listener, reason and peer address per minute; the counter counts every failure. */
 export const HANDSHAKE_LOG_INTERVAL_MS = 60_000;
@@ -44,7 +44,7 @@ const HINTS: Record<TlsHandshakeFailureReason, string> = {
 };
 
 export interface HandshakeErrorWatch {
-  readonly listener: TlsListenerName;
+  readonly listener: ListenerName;
   readonly log: Logger;
   readonly metrics?: TlsHandshakeMetrics;
   /** Milliseconds; default Date.now. */
