@@ -195,16 +195,17 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
         : {}),
     });
     const countRefusal = createRefusalMetrics(registry);
-    const readiness = new ReadinessGate({
-      startedAtMs,
-      graceSeconds: config.server.readinessGraceSeconds,
-      firstPollEnded: () => pollCycleEnded(poller.status()),
-    });
-    const ready = () => readiness.current();
     const loop = new EventLoopWatch();
     loop.start();
     stops.push(() => loop.stop());
     const alive = () => loop.current();
+    const readiness = new ReadinessGate({
+      startedAtMs,
+      graceSeconds: config.server.readinessGraceSeconds,
+      firstPollEnded: () => pollCycleEnded(poller.status()),
+      liveness: alive,
+    });
+    const ready = () => readiness.current();
     // All listeners close together (one in-flight grace for all), before anything they use stops.
     const listeners: Array<{ drain(): void; close(graceMs?: number): Promise<void> }> = [];
     stops.push(() => Promise.all(listeners.map((l) => l.close(IN_FLIGHT_GRACE_MS))).then(() => undefined));
