@@ -11,10 +11,8 @@ import {
   Rebalancer,
   REBALANCER_LEASE,
   resolveOwnNamespace,
-  toPodView,
 } from "./cluster/index.js";
 import { createRebalanceMetrics } from "./observability/rebalance-metrics.js";
-import type { PodWire } from "./cluster/to-pod-view.js";
 import type { Config } from "./config/index.js";
 import { readKubeEnv, type KubeEnv } from "./config/kube-env.js";
 import { readVcenterCredentialFiles } from "./config/vcenter-credential-files.js";
@@ -24,6 +22,7 @@ import { ExtenderMetrics } from "./observability/extender-metrics.js";
 import { registerHostGauges } from "./observability/host-gauges.js";
 import { registerNodeInfoGauge, vcenterLabel } from "./observability/node-info-gauge.js";
 import type { Logger } from "./observability/logger.js";
+import { createInFlightMetrics } from "./observability/in-flight-metrics.js";
 import { createRefusalMetrics } from "./observability/refusal-metrics.js";
 import { installUnhandledRejectionHandler } from "./observability/unhandled-rejections.js";
 import { ShadowMetrics } from "./observability/shadow-metrics.js";
@@ -37,13 +36,11 @@ import { buildDebugNodes } from "./server/debug-nodes.js";
 import { buildDebugHosts } from "./server/debug-view.js";
 import { buildExtenderApp } from "./server/extender-app.js";
 import { createExtenderHandlers } from "./server/extender-handlers.js";
+import { inFlightEnrichment } from "./server/in-flight-enrichment.js";
 import type { MetricsSource, SourceStatus } from "./model/metrics-source.js";
 import { buildPrometheusSourceParts, PrometheusPoller } from "./prometheus/index.js";
 import { createExplainHandler } from "./server/explain-handler.js";
-import type { PlacementContext } from "./placement/decide-node.js";
-import type { NodeScore } from "./placement/filter-nodes.js";
-import { InFlightLedger, recordAnswer } from "./placement/in-flight-ledger.js";
-import type { ParsedExtenderArgs } from "./protocol/parse-extender-args.js";
+import { InFlightLedger } from "./placement/in-flight-ledger.js";
 import { EventLoopWatch } from "./server/liveness.js";
 import { pollCycleEnded, ReadinessGate } from "./server/readiness.js";
 import { RecentNodes } from "./server/recent-nodes.js";
@@ -118,6 +115,11 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
     const ownNamespace = resolveOwnNamespace(access.enabled ? access.kubeConfig : undefined, kubeEnv.podNamespace);
     const defaults = { cpuMilli: cpuMilli(config.burstGuard.defaultCpu), memoryBytes: memoryBytes(config.burstGuard.defaultMemory) };
     let informer: ClusterInformer | undefined;
+    // pods hvx answered for count on their best node until the informer shows them bound (the bind latency's blind window)
+    const inFlight: InFlightLedger = new InFlightLedger({
+      pendingPod: (uid) => informer?.pendingPod(uid),
+      ...createInFlightMetrics(registry, () => inFlight.size(Date.now())),
+    });
     if (access.enabled) {
       const { resyncSeconds, watchIdleSeconds, requestTimeoutSeconds } = config.kubernetes;
       const listApi = makeTimedApiClient(access.kubeConfig, CoreV1Api, requestTimeoutSeconds * 1000);
@@ -129,6 +131,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
         watchIdleSeconds,
         log,
         metrics: createClusterMetrics(registry),
+        onPodSettled: (uid, how) => inFlight.settled(uid, how),
       });
       // Scheduling must not wait for the API server: until synced, hvx decides as without it.
       informer.start().then(
@@ -163,17 +166,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
       log.warn(
         "mode: observe: the extender passes every node with neutral scores; what hvx would do is logged and shown at GET /debug/shadow",
       );
-    // pods hvx answered for count on their best node until the informer shows them bound (the bind latency's blind window)
-    const inFlight = new InFlightLedger();
-    const enrich = informer
-      ? {
-          enrich: (ctx: PlacementContext, req: ParsedExtenderArgs) => {
-            const pod = toPodView(req.args.Pod as PodWire, defaults, ctx.nowMs);
-            return { ...ctx, cluster: { view: inFlight.viewWith(informer!.latest(), ctx.nowMs, pod.uid), pod } };
-          },
-          onPrioritized: (scores: readonly NodeScore[], ctx: PlacementContext) => recordAnswer(inFlight, scores, ctx),
-        }
-      : {};
+    const enrich = informer ? inFlightEnrichment(informer, inFlight, defaults) : {};
     const handlers = createExtenderHandlers({
       mode: config.mode,
       shadow,

@@ -210,5 +210,6 @@ function emptyStats(): FakeStats {
     forbidden: [],
     patchContentTypes: {},
     evictions: [],
+    bindings: 0,
   };
 }

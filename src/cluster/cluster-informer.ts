@@ -29,6 +29,8 @@ export interface ClusterInformerOptions {
   readonly pageSize?: number;
   /** A watch silent (no event, no bookmark) this long is restarted (`kubernetes.watchIdleSeconds`). Default 120. */
   readonly watchIdleSeconds?: number;
+  /** Told the uid of a pending pod once the informer shows it bound (on any node) or gone (the in-flight ledger's feed). */
+  readonly onPodSettled?: (uid: string, how: "bound" | "deleted") => void;
 }
 
 /**
@@ -59,26 +61,29 @@ export class ClusterSyncError extends Error {
 type Labels = Readonly<Record<string, string>>;
 
 /**
- * Only scheduled, non-terminal pods travel: the API server filters them (a pod leaving the
- * selector, e.g. turning Succeeded, arrives as DELETED), which spares memory in clusters with
- * many pending or completed pods.
+ * Only non-terminal pods travel (kube-scheduler's own selector): the API server filters them
+ * (a pod turning Succeeded or Failed arrives as DELETED), which spares memory in clusters with
+ * many completed pods. Pending pods travel too: the in-flight ledger records only a pod the
+ * informer knows as pending, and a pod's binding then arrives as a MODIFIED event, in order.
  */
-export const BOUND_LIVE_PODS = "spec.nodeName!=,status.phase!=Succeeded,status.phase!=Failed";
+export const LIVE_PODS = "status.phase!=Succeeded,status.phase!=Failed";
 
 /**
  * Nodes, Pods (all namespaces) and Namespaces from the API server, as a `ClusterSource`.
- * Holds `NodeView`/`PodView` only (`ClusterState`); pods are kept while bound and not terminal.
+ * Holds `NodeView`/`PodView` only (`ClusterState`); pods are kept while not terminal, the
+ * bound ones in the view, the pending ones behind `pendingPod`.
  * `latest()` is cheap: the snapshot is rebuilt on the first call after a change, and only in part.
  */
 export class ClusterInformer implements ClusterSource {
   private readonly informers: [ResourceInformer<NodeView>, ResourceInformer<PodView>, ResourceInformer<Labels>];
-  private readonly state = new ClusterState();
+  private readonly state: ClusterState;
   private syncedAtMs: number | undefined;
   private syncTimer: NodeJS.Timeout | undefined;
   private readonly now: () => number;
 
   constructor(private readonly o: ClusterInformerOptions) {
     this.now = o.now ?? Date.now;
+    this.state = new ClusterState(o.onPodSettled);
     const api = o.listApi;
     const limit = o.pageSize ?? 500;
     const watchQuery = `?allowWatchBookmarks=true&timeoutSeconds=${Math.max(1, Math.round(o.resyncSeconds ?? 300))}`;
@@ -130,7 +135,7 @@ export class ClusterInformer implements ClusterSource {
         ...common,
         resource: "pods",
         watchPath: `/api/v1/pods${watchQuery}`,
-        fieldSelector: BOUND_LIVE_PODS,
+        fieldSelector: LIVE_PODS,
         listPage: page((p) => api.listPodForAllNamespaces(p)),
         convert: (obj, key, source) => {
           const problems: string[] = [];
@@ -140,7 +145,7 @@ export class ClusterInformer implements ClusterSource {
           const firstSeenBoundMs = held ? held.boundAtMs : source === "watch" ? this.now() : undefined;
           const view = toPodView(obj as PodWire, o.defaults, firstSeenBoundMs, problems);
           warn(`pod ${key}`, problems);
-          return view.nodeName !== undefined && !view.terminal ? view : undefined;
+          return view.terminal ? undefined : view;
         },
         onChange: (key, view) => this.state.setPod(key, view),
       }),
@@ -194,6 +199,11 @@ export class ClusterInformer implements ClusterSource {
     const counts = this.state.counts();
     for (const resource of ["nodes", "pods", "namespaces"] as const) this.o.metrics?.objects.set({ resource }, counts[resource]);
     return view;
+  }
+
+  /** The pending pod (unbound, not terminal) with that uid; undefined when the informer does not hold one. */
+  pendingPod(uid: string): PodView | undefined {
+    return this.state.pendingPod(uid);
   }
 
   status(): ClusterInformerStatus {

@@ -200,10 +200,7 @@ export function decideNode(
   // kept decision counted the pods of the host the node maps to, which a node sent with another
   // identity than the informer's Node of that name may not be.
   const onNode = uid !== "" && nodeEntry?.totals.uids.has(uid) === true;
-  const known =
-    kept &&
-    !onNode &&
-    (kept.get(node, ctx.nowMs, uid) ?? (policy === index.policy ? index.adoptedDecision(kept, podKey!, node, ctx.nowMs, uid) : undefined));
+  const known = kept && !onNode && kept.get(node, ctx.nowMs, uid);
   if (known) return known;
   const exemptBy = exemption?.by;
   const vm = index.vmOf(node);
@@ -219,7 +216,7 @@ export function decideNode(
         ? rejected(node.name, false, nodeReasons, vm, host, undefined, exemptBy)
         : noOpinion(node.name, reason, policy, exemptBy, vm, undefined, undefined);
     // Nothing here reads an age; a pod counted on the node is not kept (its limits were not added twice).
-    if (!onNode) kept?.keep(node, [], ctx.nowMs, nodeEntry?.totals.uids, decision);
+    if (!onNode) kept?.keep(node, undefined, [], ctx.nowMs, nodeEntry?.totals.uids, decision);
     return decision;
   }
 
@@ -238,7 +235,7 @@ export function decideNode(
   const sampled = entry.projected;
   const times = [sampled.polledAtMs, sampled.metrics?.sampledAtMs, vm.metrics?.sampledAtMs];
   // The host's pods include the node's (the node is mapped to one of the host's VMs).
-  table?.keep(node, times, ctx.nowMs, listedHere ? undefined : entry.totals.uids, decision);
+  table?.keep(node, entry.host.id, times, ctx.nowMs, listedHere ? undefined : entry.totals.uids, decision);
   return decision;
 }
 

@@ -1,5 +1,39 @@
 import type { ClusterView, PodView } from "../model/cluster.js";
+import { OverlayMap } from "../model/overlay-map.js";
 import type { PlacementContext } from "./decide-node.js";
+import { onNodeWith, type InFlightPod } from "./in-flight-view.js";
+
+export { withInFlight, type InFlightPod } from "./in-flight-view.js";
+
+export interface InFlightLedgerOptions {
+  /** The informer's pending (unbound, live) pod with that uid; undefined: not known as pending. */
+  readonly pendingPod: (uid: string) => PodView | undefined;
+  readonly ttlMs?: number;
+  /** Entries per node; default 110, the kubelet's default `maxPods`. */
+  readonly maxPerNode?: number;
+  readonly maxTotal?: number;
+  /** Told every entry that ends other than by a newer answer for the same pod. */
+  readonly onDrop?: (reason: InFlightDropReason) => void;
+  /** Told every answer not recorded because the informer does not know the pod as pending. */
+  readonly onRefused?: () => void;
+}
+
+/** Why an entry ended: a bounded set (a metric label). */
+export type InFlightDropReason = "bound" | "deleted" | "expired" | "node_limit" | "total_limit";
+export const IN_FLIGHT_DROP_REASONS: readonly InFlightDropReason[] = ["bound", "deleted", "expired", "node_limit", "total_limit"];
+
+/** Entries older than this are dropped (the pod went elsewhere, or was never bound). */
+export const IN_FLIGHT_TTL_MS = 30_000;
+/** The kubelet's default `maxPods`. */
+export const IN_FLIGHT_MAX_PER_NODE = 110;
+export const IN_FLIGHT_MAX_TOTAL = 10_000;
+
+interface Merged {
+  readonly view: ClusterView;
+  readonly result: ClusterView;
+  /** Per node with entries: the view's list it was merged onto, and the merged list. */
+  readonly lists: ReadonlyMap<string, { readonly base: readonly PodView[] | undefined; readonly list: readonly PodView[] }>;
+}
 
 /**
  * Pods hvx has answered for and not yet seen bound. kube-scheduler binds a pod a moment
@@ -8,112 +42,145 @@ import type { PlacementContext } from "./decide-node.js";
  * and the host spread would not count the pod, so a burst of replicas decided within that
  * window lands as if each were the first. The ledger assumes a pod goes to the node hvx
  * scored best for it (the extender never learns kube-scheduler's final pick before the
- * binding) and counts it there, bound at the time of the answer, until the cluster view
- * shows it (by uid, on that node) or the entry is `ttlMs` old.
+ * binding) and counts it there, bound at the time of the answer.
+ *
+ * The extender port is an input anyone on the network may reach, so the ledger records only
+ * what the informer knows: a pod it holds as pending with that uid, counted with the
+ * informer's requests (never the request body's). An entry ends when the informer shows the
+ * pod bound (on any node) or gone (`settled`), after `ttlMs`, or when a bound is reached
+ * (per node and in total, the oldest entry first). Record, settle and expire cost O(1); a
+ * merged view costs the number of nodes with entries, never a copy of the fleet's map.
  *
  * Plain data with explicit times: no clock, no I/O.
  */
-export interface InFlightPod {
-  /** The pod as the burst guard and the caps should count it: `nodeName` the assumed node, `boundAtMs` the answer's time. */
-  readonly pod: PodView & { readonly nodeName: string; readonly boundAtMs: number };
-}
-
-/** Entries older than this are dropped (the pod went elsewhere, or was never bound). */
-export const IN_FLIGHT_TTL_MS = 30_000;
-
 export class InFlightLedger {
-  private entries: InFlightPod[] = [];
-  /** The last merged view, reused while neither the view nor the entries change (so is the placement index built on it). */
-  private merged: { view: ClusterView; entries: readonly InFlightPod[]; result: ClusterView } | undefined;
+  /** Insertion order is answer order: the oldest entry comes first (expiry and the total bound). */
+  private readonly byUid = new Map<string, InFlightPod>();
+  private readonly byNode = new Map<string, Map<string, InFlightPod>>();
+  /** Nodes whose entries changed since the last merge. */
+  private readonly dirty = new Set<string>();
+  private merged: Merged | undefined;
+  private readonly ttlMs: number;
+  private readonly maxPerNode: number;
+  private readonly maxTotal: number;
 
-  constructor(private readonly ttlMs = IN_FLIGHT_TTL_MS) {}
-
-  /** hvx answered for `pod` at `atMs`, scoring `node` best. A later answer for the same uid replaces the earlier one. */
-  record(pod: PodView, node: string, atMs: number): void {
-    this.entries = this.entries.filter((e) => e.pod.uid !== pod.uid);
-    this.entries.push({ pod: { ...pod, nodeName: node, boundAtMs: atMs } });
-  }
-
-  /** The informer saw the pod (bound, deleted or terminal): it is no longer in flight. */
-  seen(uid: string): void {
-    if (this.entries.length > 0) this.entries = this.entries.filter((e) => e.pod.uid !== uid);
+  constructor(private readonly o: InFlightLedgerOptions) {
+    this.ttlMs = o.ttlMs ?? IN_FLIGHT_TTL_MS;
+    this.maxPerNode = o.maxPerNode ?? IN_FLIGHT_MAX_PER_NODE;
+    this.maxTotal = o.maxTotal ?? IN_FLIGHT_MAX_TOTAL;
   }
 
   /**
-   * `withInFlight(view, current(nowMs), schedulingUid)`, the same object for every request
-   * between two changes of the view or the ledger (unless the pod being scheduled is itself in
-   * flight, a retry: then its own merge).
+   * hvx answered for the pod `uid` at `atMs`, scoring `node` best. Recorded only when the
+   * informer knows the pod as pending; a later answer for the same pod replaces the earlier
+   * one. Returns whether it was recorded.
+   */
+  record(uid: string, node: string, atMs: number): boolean {
+    const pending = this.o.pendingPod(uid);
+    if (pending === undefined) {
+      this.o.onRefused?.();
+      return false;
+    }
+    this.remove(uid);
+    const onNode = this.byNode.get(node);
+    if (onNode && onNode.size >= this.maxPerNode) this.drop(onNode.keys().next().value!, "node_limit");
+    if (this.byUid.size >= this.maxTotal) this.drop(this.byUid.keys().next().value!, "total_limit");
+    const entry: InFlightPod = { pod: { ...pending, nodeName: node, boundAtMs: atMs } };
+    this.byUid.set(uid, entry);
+    let list = this.byNode.get(node);
+    if (!list) this.byNode.set(node, (list = new Map()));
+    list.set(uid, entry);
+    this.dirty.add(node);
+    return true;
+  }
+
+  /** The informer shows the pod bound (on any node) or gone: it is no longer in flight. */
+  settled(uid: string, how: "bound" | "deleted"): void {
+    if (this.byUid.has(uid)) this.drop(uid, how);
+  }
+
+  /** Entries still in flight at `nowMs`. */
+  size(nowMs: number): number {
+    this.expire(nowMs);
+    return this.byUid.size;
+  }
+
+  /** Entries still in flight at `nowMs`, oldest first (a copy: for tests and debugging). */
+  current(nowMs: number): readonly InFlightPod[] {
+    this.expire(nowMs);
+    return [...this.byUid.values()];
+  }
+
+  /**
+   * The view with the in-flight pods added to their assumed nodes (except the pod being
+   * scheduled itself: a retry). The same object for every request between two changes of
+   * the view or the ledger, and the view itself while nothing is in flight, so per-snapshot
+   * caches keep working; a node whose list did not change keeps its list object.
    */
   viewWith(view: ClusterView, nowMs: number, schedulingUid?: string): ClusterView {
-    const entries = this.current(nowMs);
-    if (schedulingUid !== undefined && entries.some((e) => e.pod.uid === schedulingUid)) return withInFlight(view, entries, schedulingUid);
-    if (this.merged?.view !== view || this.merged.entries !== entries) {
-      const before = this.merged?.view === view ? this.merged : undefined;
-      this.merged = { view, entries, result: withInFlight(view, entries, undefined, before) };
-    }
-    return this.merged.result;
+    this.expire(nowMs);
+    const merged = this.mergedOnto(view);
+    const own = schedulingUid === undefined ? undefined : this.byUid.get(schedulingUid);
+    if (own === undefined || !view.nodes.has(own.pod.nodeName)) return merged;
+    const node = own.pod.nodeName;
+    const list = onNodeWith(view.podsByNode.get(node), this.byNode.get(node)!.values(), schedulingUid);
+    return { ...merged, podsByNode: new OverlayMap(merged.podsByNode, new Map([[node, list]])) };
   }
 
-  /** Entries still in flight at `nowMs` (expired ones are dropped). */
-  current(nowMs: number): readonly InFlightPod[] {
-    if (this.entries.some((e) => nowMs - e.pod.boundAtMs >= this.ttlMs))
-      this.entries = this.entries.filter((e) => nowMs - e.pod.boundAtMs < this.ttlMs);
-    return this.entries;
-  }
-}
-
-/**
- * The cluster view with the in-flight pods added to their assumed nodes, except a pod the
- * view already shows on that node, and except the pod being scheduled itself. The same
- * object when nothing is added, so per-snapshot caches keep working.
- */
-export function withInFlight(
-  view: ClusterView,
-  inFlight: readonly InFlightPod[],
-  schedulingUid?: string,
-  /** An earlier merge of the same view (no scheduling uid): a node with the same in-flight pods keeps its merged list object. */
-  before?: { readonly entries: readonly InFlightPod[]; readonly result: ClusterView },
-): ClusterView {
-  let podsByNode: Map<string, readonly PodView[]> | undefined;
-  const same = before && schedulingUid === undefined ? sameNodes(before.entries, inFlight) : undefined;
-  for (const { pod } of inFlight) {
-    if (pod.uid === schedulingUid || !view.nodes.has(pod.nodeName)) continue;
-    if (same?.has(pod.nodeName)) {
-      podsByNode ??= new Map(view.podsByNode);
-      podsByNode.set(pod.nodeName, before!.result.podsByNode.get(pod.nodeName)!);
-      continue;
+  private mergedOnto(view: ClusterView): ClusterView {
+    const before = this.merged;
+    if (before?.view === view && this.dirty.size === 0) return before.result;
+    const lists = new Map<string, { base: readonly PodView[] | undefined; list: readonly PodView[] }>();
+    let reused = 0;
+    for (const [node, entries] of this.byNode) {
+      if (!view.nodes.has(node)) continue;
+      const base = view.podsByNode.get(node);
+      const kept = before?.lists.get(node);
+      if (kept && kept.base === base && !this.dirty.has(node)) {
+        lists.set(node, kept);
+        reused++;
+      } else {
+        const list = onNodeWith(base, entries.values());
+        if (list !== base) lists.set(node, { base, list: list! });
+      }
     }
-    const onNode = podsByNode?.get(pod.nodeName) ?? view.podsByNode.get(pod.nodeName) ?? [];
-    if (onNode.some((p) => p.uid === pod.uid)) continue;
-    podsByNode ??= new Map(view.podsByNode);
-    podsByNode.set(pod.nodeName, [...onNode, pod]);
+    this.dirty.clear();
+    let result: ClusterView;
+    if (before?.view === view && reused === lists.size && lists.size === before.lists.size) result = before.result;
+    else if (lists.size === 0) result = view;
+    else result = { ...view, podsByNode: new OverlayMap(view.podsByNode, new Map([...lists].map(([n, l]) => [n, l.list]))) };
+    this.merged = { view, result, lists };
+    return result;
   }
-  return podsByNode === undefined ? view : { ...view, podsByNode };
-}
 
-/** The nodes whose in-flight entries are the same objects in the same order in both lists. */
-function sameNodes(a: readonly InFlightPod[], b: readonly InFlightPod[]): Set<string> {
-  const byNode = (list: readonly InFlightPod[]) => {
-    const m = new Map<string, InFlightPod[]>();
-    for (const e of list) {
-      let l = m.get(e.pod.nodeName);
-      if (!l) m.set(e.pod.nodeName, (l = []));
-      l.push(e);
+  /** Drops entries `ttlMs` old, oldest first (answers arrive in time order). */
+  private expire(nowMs: number): void {
+    for (const [uid, e] of this.byUid) {
+      if (nowMs - e.pod.boundAtMs < this.ttlMs) return;
+      this.drop(uid, "expired");
     }
-    return m;
-  };
-  const before = byNode(a);
-  const same = new Set<string>();
-  for (const [node, list] of byNode(b)) {
-    const old = before.get(node);
-    if (old && old.length === list.length && old.every((e, i) => e === list[i])) same.add(node);
   }
-  return same;
+
+  private drop(uid: string, reason: InFlightDropReason): void {
+    this.remove(uid);
+    this.o.onDrop?.(reason);
+  }
+
+  private remove(uid: string): void {
+    const entry = this.byUid.get(uid);
+    if (!entry) return;
+    this.byUid.delete(uid);
+    const node = entry.pod.nodeName;
+    const onNode = this.byNode.get(node)!;
+    onNode.delete(uid);
+    if (onNode.size === 0) this.byNode.delete(node);
+    this.dirty.add(node);
+  }
 }
 
 /**
  * After a prioritize answer: records the pod on the node hvx scored best (the first among
- * equals). Nothing without a cluster view (no pod to count) or without scores.
+ * equals). Nothing without a cluster view (no informer) or without scores.
  */
 export function recordAnswer(
   ledger: InFlightLedger,
@@ -123,5 +190,5 @@ export function recordAnswer(
   if (ctx.cluster === undefined || scores.length === 0) return;
   let best = scores[0]!;
   for (const s of scores) if (s.score > best.score) best = s;
-  ledger.record(ctx.cluster.pod, best.node, ctx.nowMs);
+  ledger.record(ctx.cluster.pod.uid, best.node, ctx.nowMs);
 }

@@ -1,6 +1,6 @@
 import type { NodeIdentity } from "../model/node.js";
 import { ageSeconds } from "./assess-host.js";
-import { CappedMap, MAX_ENTRIES_PER_TABLE } from "./capped-map.js";
+import { MAX_ENTRIES_PER_TABLE } from "./capped-map.js";
 
 /**
  * One pod key's decisions, kept per node for one placement index (one snapshot pair and
@@ -14,17 +14,15 @@ import { CappedMap, MAX_ENTRIES_PER_TABLE } from "./capped-map.js";
  * decision is answered only to the same name, providerID and systemUUID.
  */
 export class KeptDecisions<D> {
-  /** By node name as requests send it: capped. */
-  private readonly byNode = new CappedMap<string, Kept<D>>(MAX_ENTRIES_PER_TABLE);
+  /** By node name as requests send it: at most MAX_ENTRIES_PER_TABLE, emptied when full. */
+  private readonly byNode = new Map<string, Kept<D>>();
+  /** The names kept per host they were judged on, so that a host's change forgets its nodes alone. */
+  private readonly namesOnHost = new Map<string, Set<string>>();
 
   /** Nodes with a kept decision. */
   get size(): number {
     return this.byNode.size;
   }
-  /** Every pod set an entry was kept with (one per host), in the order first kept; for the last pod asked about, those holding it. */
-  private readonly countedSets = new Set<ReadonlySet<string>>();
-  private readonly countedList: ReadonlySet<string>[] = [];
-  private holding: { readonly uid: string; checked: number; readonly sets: ReadonlySet<string>[] } | undefined;
 
   /**
    * The decision kept for `node`, if `nowMs` is inside its span and `uid` (the pod being
@@ -35,39 +33,19 @@ export class KeptDecisions<D> {
     const kept = this.byNode.get(node.name);
     if (kept === undefined || kept.providerID !== node.providerID || kept.systemUUID !== node.systemUUID) return undefined;
     if ((nowMs < kept.fromMs || nowMs >= kept.untilMs) && !sameAges(kept, nowMs)) return undefined;
-    if (uid !== "" && kept.counted !== undefined && this.counts(kept.counted, uid)) return undefined;
+    if (uid !== "" && kept.counted?.has(uid)) return undefined;
     return kept.decision;
   }
 
   /**
-   * `counted.has(uid)`, asked of every set once per pod (and again when sets were added): a pod
-   * being scheduled is counted nowhere, so its candidates skip a lookup each in their host's set.
-   */
-  private counts(counted: ReadonlySet<string>, uid: string): boolean {
-    let holding = this.holding;
-    if (holding === undefined || holding.uid !== uid) this.holding = holding = { uid, checked: 0, sets: [] };
-    // Sets kept since the last ask are checked once each.
-    for (; holding.checked < this.countedList.length; holding.checked++) {
-      const set = this.countedList[holding.checked]!;
-      if (set.has(uid)) holding.sets.push(set);
-    }
-    return holding.sets.length > 0 && holding.sets.includes(counted);
-  }
-
-  private countedWith(counted: ReadonlySet<string> | undefined): void {
-    if (counted === undefined || this.countedSets.has(counted)) return;
-    this.countedSets.add(counted);
-    this.countedList.push(counted);
-  }
-
-  /**
    * Keeps `decision` for `node` while the ages of `times` (epoch ms; undefined: no such
-   * sample) stay what they are at `nowMs`. `counted`: the pods counted where the node is (its
-   * host's, which include the node's own; the node's when it has no host), none of which the
-   * decision is for.
+   * sample) stay what they are at `nowMs`. `hostId`: the host the node was judged on (none when
+   * unmapped). `counted`: the pods counted where the node is (its host's, which include the
+   * node's own; the node's when it has no host), none of which the decision is for.
    */
   keep(
     node: NodeIdentity,
+    hostId: string | undefined,
     times: readonly (number | undefined)[],
     nowMs: number,
     counted: ReadonlySet<string> | undefined,
@@ -78,26 +56,40 @@ export class KeptDecisions<D> {
     for (const t of times) {
       if (t === undefined) continue;
       const age = ageSeconds(t, nowMs);
-      // ageSeconds rounds to the nearest second and never goes below 0.
       if (age > 0) fromMs = Math.max(fromMs, t + age * 1000 - 500 + 1);
       untilMs = Math.min(untilMs, t + age * 1000 + 500 - 1);
     }
-    this.countedWith(counted);
     const { providerID, systemUUID } = node;
-    this.byNode.set(node.name, { providerID, systemUUID, fromMs, untilMs, times, keptAtMs: nowMs, counted, decision });
+    const before = this.byNode.get(node.name);
+    if (before === undefined && this.byNode.size >= MAX_ENTRIES_PER_TABLE) {
+      this.byNode.clear();
+      this.namesOnHost.clear();
+    }
+    if (before?.hostId !== undefined && before.hostId !== hostId) this.namesOnHost.get(before.hostId)?.delete(node.name);
+    this.byNode.set(node.name, { providerID, systemUUID, hostId, fromMs, untilMs, times, keptAtMs: nowMs, counted, decision });
+    if (hostId === undefined) return;
+    let names = this.namesOnHost.get(hostId);
+    if (!names) this.namesOnHost.set(hostId, (names = new Set()));
+    names.add(node.name);
   }
 
-  /** Takes over `from`'s entry for `name` as it stands (an index derived from `from`'s, where nothing it depends on changed). */
-  adopt(name: string, from: KeptDecisions<D>): void {
-    const kept = from.byNode.get(name);
-    if (kept === undefined) return;
-    this.countedWith(kept.counted);
-    this.byNode.set(name, kept);
+  /** Forgets the decisions of the nodes named and of every node judged on the hosts named (their pods changed). */
+  forget(nodes: Iterable<string>, hostIds: ReadonlySet<string>): void {
+    for (const name of nodes) {
+      const hostId = this.byNode.get(name)?.hostId;
+      if (hostId !== undefined) this.namesOnHost.get(hostId)?.delete(name);
+      this.byNode.delete(name);
+    }
+    for (const hostId of hostIds) {
+      for (const name of this.namesOnHost.get(hostId) ?? []) this.byNode.delete(name);
+      this.namesOnHost.delete(hostId);
+    }
   }
 }
 
 interface Kept<D> {
   readonly providerID: string | undefined;
+  readonly hostId: string | undefined;
   readonly systemUUID: string | undefined;
   readonly fromMs: number;
   readonly untilMs: number;

@@ -1,4 +1,5 @@
 import type { ClusterView, NodeView, PodView } from "../model/cluster.js";
+import { OverlayMap } from "../model/overlay-map.js";
 import type { HostView, InventoryView, VmView } from "../model/inventory.js";
 import type { NodeIdentity } from "../model/node.js";
 import { ageSeconds, judgeHostAlone, judgeVm, type HostAssessment } from "./assess-host.js";
@@ -59,7 +60,6 @@ export interface NodeEntry {
  */
 export class PlacementIndex {
   readonly vms: VmIndex;
-  readonly occupancy: HostOccupancy | undefined;
   /**
    * Rendered reason text per reason list (filled by the wire layer through `textOf`). A text is
    * a function of its list alone: a miss asks the previous index (adopted decisions' lists).
@@ -97,35 +97,70 @@ export class PlacementIndex {
   private readonly policies = new Map<PlacementPolicy, number>();
   /** Whole decisions per pod key (`keptDecisions`). */
   private readonly kept = new Map<string, KeptDecisions<unknown>>();
-  /**
-   * The index this one was derived from when only pod lists changed (same inventory, nodes and
-   * policy: an in-flight pod, a binding): its kept decisions on unchanged hosts and nodes are
-   * adopted (`adoptedDecision`). One step back only: a successor clears its predecessor's link.
-   */
-  private readonly previous: { index: PlacementIndex | undefined } = { index: undefined };
+  /** The cluster view served and its occupancy: replaced in place when only pod lists change (`advance`). */
+  private readonly cluster: { view: ClusterView | undefined; occupancy: HostOccupancy | undefined };
 
   constructor(
     readonly inventory: InventoryView,
     readonly policy: PlacementPolicy,
-    readonly view: ClusterView | undefined,
+    view: ClusterView | undefined,
     private readonly overlay?: IndexOverlay,
     /** The previous index of the same policy (another view or inventory): what did not change is taken from it, not kept. */
     predecessor?: PlacementIndex,
   ) {
     const sameVms = predecessor !== undefined && sameHostsAndVms(predecessor.inventory, inventory);
     this.vms = overlay ? overlay.base.vms : sameVms ? predecessor.vms : vmIndexOf(inventory);
-    this.occupancy = overlay
+    this.cluster = { view, occupancy: undefined };
+    this.cluster.occupancy = overlay
       ? overlay.occupancy
       : view
         ? predecessor
           ? this.reuse(predecessor, view, sameVms)
           : buildHostOccupancy(view, this.vms, policy.nodeMapping)
         : undefined;
-    if (predecessor && !overlay && view && predecessor.view?.nodes === view.nodes) {
-      if (predecessor.inventory === inventory && predecessor.policy === policy) this.previous.index = predecessor;
-      predecessor.previous.index = undefined;
-    }
     Object.freeze(this);
+  }
+
+  /** The Kubernetes view this index answers for (undefined: extender-only). */
+  get view(): ClusterView | undefined {
+    return this.cluster.view;
+  }
+
+  /** Which nodes and pods sit on each host, for `view`. */
+  get occupancy(): HostOccupancy | undefined {
+    return this.cluster.occupancy;
+  }
+
+  /**
+   * Serves `view` from now on, when it differs from the one served only in pod lists (same
+   * nodes map: a binding, a deletion, an in-flight pod): forgets what the changed nodes' pods
+   * decided (their node entries, their hosts' entries, verdicts and kept decisions, the
+   * fewest-replicas counts) and keeps the rest: O(changed nodes) when both views' pod maps are
+   * overlays on one map (src/model/overlay-map.ts), else one pass over both. False (nothing
+   * changed) when the views differ in more than pod lists: build a new index then.
+   */
+  advance(view: ClusterView): boolean {
+    const before = this.cluster.view;
+    const occupancy = this.cluster.occupancy;
+    if (this.overlay || !before || !occupancy || view.nodes !== before.nodes) return false;
+    const changed = changedNodes(before, view);
+    const hostIds = new Set<string>();
+    for (const name of changed) {
+      this.nodes.delete(name);
+      const hostId = occupancy.hostOfNode.get(name);
+      if (hostId !== undefined) hostIds.add(hostId);
+    }
+    const known = new Map<string, readonly PodView[]>();
+    for (const [hostId, entry] of this.hosts) {
+      if (hostIds.has(hostId)) this.hosts.delete(hostId);
+      else if (entry) known.set(hostId, entry.podsOnHost);
+    }
+    for (const v of this.verdicts.values()) for (const hostId of hostIds) v.alone.delete(hostId);
+    for (const table of this.kept.values()) table.forget(changed, hostIds);
+    this.least.clear();
+    this.cluster.view = view;
+    this.cluster.occupancy = reoccupy(occupancy, view, known);
+    return true;
   }
 
   /**
@@ -340,29 +375,6 @@ export class PlacementIndex {
   }
 
   /**
-   * The decision the previous index kept for `node` under `key` (this index's own policy), if
-   * it stands now and nothing it depends on changed: the node's host entry and node entry are
-   * the same objects here (taken over unchanged by `reuse`), on the same inventory and policy.
-   * Kept in `table` from then on.
-   */
-  adoptedDecision<D>(table: KeptDecisions<D>, key: string, node: NodeIdentity, nowMs: number, uid: string): D | undefined {
-    const prev = this.previous.index;
-    const from = prev?.kept.get(key) as KeptDecisions<D> | undefined;
-    const decision = from?.get(node, nowMs, uid);
-    if (decision === undefined || !this.unchangedSince(prev!, node)) return undefined;
-    table.adopt(node.name, from!);
-    return decision;
-  }
-
-  private unchangedSince(prev: PlacementIndex, node: NodeIdentity): boolean {
-    if (this.nodes.get(node.name) !== prev.nodes.get(node.name)) return false;
-    const vm = this.vmOf(node);
-    if (!vm) return true;
-    const entry = this.hosts.get(vm.hostId);
-    return entry !== undefined && entry === prev.hosts.get(vm.hostId);
-  }
-
-  /**
    * `policy` as `derive` changes it (the all-rejected valve lifts the heat thresholds), one
    * object per policy and index, so that decisions under it are kept too.
    */
@@ -401,7 +413,7 @@ export class PlacementIndex {
    * answered only for the same node, pod key, policy and ages, so its re-decision is the same too.
    */
   valveTier(decision: object, decide: () => number | undefined): number | undefined {
-    const known = this.valveTiers.get(decision) ?? this.previous.index?.valveTiers.get(decision);
+    const known = this.valveTiers.get(decision);
     if (known !== undefined) return known ?? undefined;
     const tier = decide();
     this.valveTiers.set(decision, tier ?? null);
@@ -410,14 +422,14 @@ export class PlacementIndex {
 
   /** The text of a reason list, rendered once per list by `render` (the wire layer's formatter). */
   textOf(reasons: readonly Reason[], render: (reasons: readonly Reason[]) => string): string {
-    let text = this.texts.get(reasons) ?? this.previous.index?.texts.get(reasons);
+    let text = this.texts.get(reasons);
     if (text === undefined) this.texts.set(reasons, (text = render(reasons)));
     return text;
   }
 
   /** `textOf`'s text as a JSON string, once per list. */
   jsonTextOf(reasons: readonly Reason[], render: (reasons: readonly Reason[]) => string): string {
-    let json = this.jsonTexts.get(reasons) ?? this.previous.index?.jsonTexts.get(reasons);
+    let json = this.jsonTexts.get(reasons);
     if (json === undefined) this.jsonTexts.set(reasons, (json = JSON.stringify(this.textOf(reasons, render))));
     return json;
   }
@@ -434,6 +446,20 @@ interface IndexOverlay {
   readonly occupancy: HostOccupancy;
   readonly hostId: string;
   readonly nodeName: string;
+}
+
+/**
+ * The nodes whose pod lists may differ between two views of the same nodes map: the overlaid
+ * nodes when both pod maps are overlays on one map (a binding, an in-flight pod), else every
+ * node whose list is another object.
+ */
+function changedNodes(before: ClusterView, view: ClusterView): Iterable<string> {
+  const overlaid = OverlayMap.differingKeys(before.podsByNode, view.podsByNode);
+  if (overlaid) return overlaid;
+  const changed: string[] = [];
+  for (const [name, pods] of view.podsByNode) if (before.podsByNode.get(name) !== pods) changed.push(name);
+  for (const name of before.podsByNode.keys()) if (!view.podsByNode.has(name)) changed.push(name);
+  return changed;
 }
 
 function sameHostsAndVms(a: InventoryView, b: InventoryView): boolean {
@@ -469,7 +495,9 @@ export class LatestPlacementIndex {
   indexFor(inventory: InventoryView, view: ClusterView | undefined, policy: PlacementPolicy): PlacementIndex {
     const last = this.last;
     if (last?.serves(inventory, view, policy) && last.policy === policy) return last;
-    // A new view (a binding, an in-flight pod) or poll reuses what did not change; one step back only.
+    // Only pod lists changed (a binding, a deletion, an in-flight pod): the same index, told which.
+    if (last && view && last.inventory === inventory && last.policy === policy && last.advance(view)) return last;
+    // A poll, or a change of the nodes, reuses what did not change.
     const predecessor = last && view && last.view && last.policy === policy ? last : undefined;
     this.last = new PlacementIndex(inventory, policy, view, undefined, predecessor);
     return this.last;

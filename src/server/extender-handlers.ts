@@ -1,6 +1,5 @@
 import type { MetricsSource } from "../model/metrics-source.js";
 import type { NodeIdentity } from "../model/node.js";
-import type { Reason } from "../placement/reason.js";
 import type { ExtenderMetrics, ExtenderVerb, VerdictTally } from "../observability/extender-metrics.js";
 import type { Logger } from "../observability/logger.js";
 import { RateLimited } from "../observability/rate-limited.js";
@@ -22,6 +21,7 @@ import { formatReasons } from "../protocol/format-reason.js";
 import { parsePreemptionArgs, type ParsedPreemptionArgs } from "../protocol/parse-preemption-args.js";
 import { allCandidatesWire, toPreemptionResultWire } from "../protocol/to-preemption-wire.js";
 import { ReplyMemo } from "./reply-memo.js";
+import { UnmappedNodeLog } from "./unmapped-node-log.js";
 import type { ShadowRecorder } from "./shadow-recorder.js";
 
 export interface ExtenderDeps {
@@ -49,16 +49,6 @@ export interface ExtenderDeps {
   readonly onPrioritized?: (scores: readonly NodeScore[], ctx: PlacementContext) => void;
 }
 
-/** An unmapped node is logged at most once per node and this window. */
-export const UNMAPPED_LOG_INTERVAL_MS = 600_000;
-/** At most this many unmapped nodes are named per request; the rest wait for later requests (one summary line says so). */
-export const UNMAPPED_LINES_PER_REQUEST = 20;
-/**
- * Unmapped nodes remembered by the log limiter. With fewer (the limiter's default 1000), a
- * cluster with more unmapped nodes than that forgot each one before its window ended and named
- * every one again on every request: a log line per node and request.
- */
-const UNMAPPED_LOG_MAX_KEYS = 20_000;
 /** The all-rejected valve logs at most once per pod and this window. */
 const VALVE_LOG_INTERVAL_MS = 10_000;
 
@@ -87,8 +77,7 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
   const clock = deps.clock ?? Date.now;
   const observe = deps.mode === "observe";
   if (observe && !deps.shadow) throw new Error("mode observe needs a ShadowRecorder");
-  const unmappedLog = new RateLimited(UNMAPPED_LOG_INTERVAL_MS, clock, UNMAPPED_LOG_MAX_KEYS);
-  const unmappedSummary = new RateLimited(UNMAPPED_LOG_INTERVAL_MS, clock);
+  const unmapped = new UnmappedNodeLog(deps.log, deps.policy, clock);
   // What every request against the same snapshots shares; rebuilt when a poll or the cluster cache hands over new ones.
   const latestIndex = new LatestPlacementIndex();
   const valveLog = new RateLimited(VALVE_LOG_INTERVAL_MS, clock);
@@ -98,41 +87,6 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
     NodeDecision
   >();
   const prioritizeReplies = new ReplyMemo<JsonText, NodeScore>();
-
-  /** A node hvx cannot map passes with the neutral score and no other trace: say so, rarely. */
-  function logUnmapped(nodes: readonly NodeIdentity[], answers: ReadonlyArray<{ readonly reasons?: readonly Reason[] }>): void {
-    let named = 0;
-    let unnamed = 0;
-    for (let i = 0; i < nodes.length; i++) {
-      const reasons = answers[i]?.reasons;
-      if (reasons === undefined || reasons.length === 0 || reasons[0]!.code !== "node_unmapped") continue;
-      const node = nodes[i]!;
-      if (named >= UNMAPPED_LINES_PER_REQUEST) {
-        unnamed++;
-        continue;
-      }
-      const suppressed = unmappedLog.allow(node.name);
-      if (suppressed === undefined) continue;
-      deps.log.warn(
-        {
-          node: node.name,
-          providerID: node.providerID ?? null,
-          systemUUID: node.systemUUID ?? null,
-          rules: deps.policy.nodeMapping,
-          unknownScore: deps.policy.scoring.unknownScore,
-          similarSuppressed: suppressed,
-        },
-        "node not mapped to any VM: hvx has no opinion on it (passes, neutral score); see GET /debug/nodes",
-      );
-      named++;
-    }
-    if (unnamed > 0 && unmappedSummary.allow("more") !== undefined) {
-      deps.log.warn(
-        { notNamedInThisRequest: unnamed, linesPerRequest: UNMAPPED_LINES_PER_REQUEST },
-        "more nodes not mapped to any VM than one request names (each is named once per window, over later requests); see GET /debug/nodes",
-      );
-    }
-  }
 
   function afterValve(pod: string, outcome: ValvedFilterOutcome): void {
     const valve = outcome.valve;
@@ -205,7 +159,7 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
           const known = !observe && req.mode === "nodeNames" ? filterReplies.get(index, decided.decisions) : undefined;
           const outcome = known?.outcome ?? applyAllRejectedValve(decided, req.pod, req.nodes, ctx, deps.whenAllRejected ?? "reject", memo);
           deps.onNodes?.(req.nodes);
-          if (known?.unmapped !== false) logUnmapped(req.nodes, outcome.decisions);
+          if (known?.unmapped !== false) unmapped.note(req.nodes, outcome.decisions);
           const pod = podName(req);
           afterValve(pod, outcome);
           const itemTexts = () => nodeItemTexts(body.text());
@@ -252,7 +206,7 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
           const scores = prioritizeNodes(req.pod, req.nodes, ctx, prioritizeReplies.decisionsUnder(ctx.index!));
           deps.onNodes?.(req.nodes);
           if (!observe) deps.onPrioritized?.(scores, ctx);
-          logUnmapped(req.nodes, scores);
+          unmapped.note(req.nodes, scores);
           if (!observe) {
             const index = ctx.index!;
             return (

@@ -72,9 +72,12 @@ export function hvxStrategy(deps: StrategyDeps, policy: PlacementPolicy, opts: H
   let inventory: InventoryView | undefined;
   let withForecasts: InventoryView | undefined;
   let recordedObs: Observation | undefined;
-  const ledger = opts.cluster === false || opts.inFlightLedger === false ? undefined : new InFlightLedger();
+  const withLedger = opts.cluster !== false && opts.inFlightLedger !== false;
   const cluster =
-    opts.cluster === false ? undefined : new SimClusterView(world, world.startMs, ledger ? (uid) => ledger.seen(uid) : undefined);
+    opts.cluster === false
+      ? undefined
+      : new SimClusterView(world, world.startMs, withLedger ? (uid, how) => ledger!.settled(uid, how) : undefined);
+  const ledger = withLedger ? new InFlightLedger({ pendingPod: (uid) => cluster!.pendingPod(uid) }) : undefined;
   const profile = new DefaultProfile(deps);
   // One placement index per snapshot pair (observed inventory of the step, cluster view between bindings).
   const latestIndex = new LatestPlacementIndex();

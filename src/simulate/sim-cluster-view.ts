@@ -1,4 +1,5 @@
 import type { ClusterView, NodeView, PodView } from "../model/cluster.js";
+import { OverlayMap } from "../model/overlay-map.js";
 import type { World } from "./build-world.js";
 
 const BYTES_PER_MIB = 1024 * 1024;
@@ -12,8 +13,12 @@ const BYTES_PER_MIB = 1024 * 1024;
  */
 export class SimClusterView {
   private readonly nodes: ReadonlyMap<string, NodeView>;
-  private readonly podsByNode = new Map<string, readonly PodView[]>();
+  /** The last snapshot's lists, and the lists changed since (shared, never copied whole). */
+  private podsByNode: ReadonlyMap<string, readonly PodView[]> = new Map();
+  private changed = new Map<string, readonly PodView[]>();
   private snapshot: ClusterView | undefined;
+  /** Pods the informer shows bound. */
+  private readonly shown = new Set<number>();
   /** Bound pods hvx's informer has not seen yet, in binding order. */
   private inFlight: Array<{ pod: number; node: number; visibleAtMs: number }> = [];
   private readonly latencyMs: number;
@@ -22,7 +27,7 @@ export class SimClusterView {
     private readonly world: World,
     private readonly startMs: number,
     /** Told the uid of each pod the informer now shows bound, or that left its node (the in-flight ledger's feed). */
-    private readonly onSeen?: (uid: string) => void,
+    private readonly onSettled?: (uid: string, how: "bound" | "deleted") => void,
   ) {
     const nodes = new Map<string, NodeView>();
     world.nodes.names.forEach((name, n) => {
@@ -57,6 +62,16 @@ export class SimClusterView {
   }
 
   /**
+   * The pod with that uid as the informer holds it while pending: every pod of the world it
+   * does not show bound (the simulator asks hvx only about pods waiting for a node).
+   */
+  pendingPod(uid: string): PodView | undefined {
+    const match = /^pod-(\d+)$/.exec(uid);
+    const pod = match ? Number(match[1]) : -1;
+    return pod >= 0 && pod < this.world.pods.names.length && !this.shown.has(pod) ? this.podView(pod) : undefined;
+  }
+
+  /**
    * The scheduler bound `pod` at `atMs`; the informer sees it `bindLatencySeconds` later,
    * and that is its binding time for the burst guard (DESIGN: the time hvx first saw it bound).
    */
@@ -67,14 +82,16 @@ export class SimClusterView {
   }
 
   private show(pod: number, node: number, boundAtMs: number): void {
-    this.onSeen?.(`pod-${pod}`);
+    this.onSettled?.(`pod-${pod}`, "bound");
+    this.shown.add(pod);
     const name = this.world.nodes.names[node]!;
-    this.podsByNode.set(name, [...(this.podsByNode.get(name) ?? []), this.podView(pod, node, boundAtMs)]);
+    this.changed.set(name, [...this.podsOn(name), this.podView(pod, node, boundAtMs)]);
     this.snapshot = undefined;
   }
 
   unbind(pod: number, node: number): void {
-    this.onSeen?.(`pod-${pod}`);
+    this.onSettled?.(`pod-${pod}`, "deleted");
+    this.shown.delete(pod);
     const pending = this.inFlight.findIndex((f) => f.pod === pod);
     if (pending >= 0) {
       this.inFlight.splice(pending, 1);
@@ -82,11 +99,15 @@ export class SimClusterView {
     }
     const name = this.world.nodes.names[node]!;
     const uid = `pod-${pod}`;
-    this.podsByNode.set(
+    this.changed.set(
       name,
-      (this.podsByNode.get(name) ?? []).filter((p) => p.uid !== uid),
+      this.podsOn(name).filter((p) => p.uid !== uid),
     );
     this.snapshot = undefined;
+  }
+
+  private podsOn(name: string): readonly PodView[] {
+    return this.changed.get(name) ?? this.podsByNode.get(name) ?? [];
   }
 
   /** What the informers hold at `nowMs` (pods bound less than the latency ago are missing). */
@@ -99,9 +120,13 @@ export class SimClusterView {
       }
       this.inFlight = still;
     }
+    if (this.changed.size > 0) {
+      this.podsByNode = OverlayMap.patched(this.podsByNode, this.changed, Math.max(16, Math.ceil(2 * Math.sqrt(this.nodes.size))));
+      this.changed = new Map();
+    }
     this.snapshot ??= {
       nodes: this.nodes,
-      podsByNode: new Map(this.podsByNode),
+      podsByNode: this.podsByNode,
       namespaces: new Map([["default", {}]]),
       syncedAtMs: this.startMs,
     };

@@ -107,6 +107,35 @@ describe("ClusterInformer against the fake API server (real client-node)", funct
     });
   });
 
+  it("given pending pods, holds them by uid apart from the view, and tells when one is bound (any node) or deleted", async () => {
+    const told: string[] = [];
+    informer = new ClusterInformer({
+      kubeConfig: fake.kubeConfig(),
+      listApi: makeTimedApiClient(fake.kubeConfig(), CoreV1Api),
+      defaults,
+      log: silentLogger(),
+      backoff: fastBackoff,
+      syncTimeoutMs: 3000,
+      onPodSettled: (uid, how) => told.push(`${uid} ${how}`),
+    });
+    const inf = informer;
+    await inf.start();
+    const c = fake.controls;
+    const uidOf = (name: string) => c.upsertPod(samplePod({ namespace: "team-a", name, cpu: "250m" })).metadata!.uid as string;
+    const [pending, later] = [uidOf("pending"), uidOf("later")];
+    await eventually(() => expect(inf.pendingPod(later)?.name).to.equal("later"));
+    expect(inf.pendingPod(pending)?.requests.cpuMilli).to.equal(250);
+    expect([...inf.latest().podsByNode.values()].flat().map((p) => p.name)).to.deep.equal(["bound"], "the view holds bound pods only");
+    const boundUid = (inf.latest().podsByNode.get("n1") ?? [])[0]!.uid;
+    expect(inf.pendingPod(boundUid)).to.equal(undefined);
+    c.upsertPod(samplePod({ namespace: "team-a", name: "pending", nodeName: "n2", cpu: "250m" }));
+    c.deletePod("team-a", "later");
+    await eventually(() => expect(told).to.deep.equal([`${pending} bound`, `${later} deleted`]));
+    expect(inf.pendingPod(pending)).to.equal(undefined);
+    expect(podNames(inf, "n2")).to.deep.equal(["pending"]);
+    expect(inf.latest().podsByNode.get("n2")![0]!.boundAtMs, "bound while watched: a new binding").to.be.a("number");
+  });
+
   for (const mode of ["ERROR event", "HTTP 410"] as const) {
     it(`given a compacted resourceVersion (${mode}), relists and loses no state`, async () => {
       const registry = new Registry();

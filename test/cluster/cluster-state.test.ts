@@ -65,4 +65,120 @@ describe("ClusterState", () => {
     s.setNamespace("team", undefined);
     expect(s.snapshot({}).namespaces.has("team")).to.equal(false);
   });
+
+  describe("pending pods (the in-flight ledger's feed)", () => {
+    const pending = (name: string, uid = name): PodView => ({ ...pod(name), uid });
+    // Each row: pod events in order (key ns/<name>), then what the state holds pending and what it told the ledger.
+    const cases: Array<{ name: string; events: Array<[string, PodView | undefined]>; pending: string[]; settled: string[] }> = [
+      { name: "a pending pod", events: [["a", pending("a")]], pending: ["a"], settled: [] },
+      { name: "a pod bound from the start", events: [["a", pod("a", "n1")]], pending: [], settled: [] },
+      {
+        name: "a pending pod then bound",
+        events: [
+          ["a", pending("a")],
+          ["a", pod("a", "n2")],
+        ],
+        pending: [],
+        settled: ["a bound"],
+      },
+      {
+        name: "a pending pod then deleted",
+        events: [
+          ["a", pending("a")],
+          ["a", undefined],
+        ],
+        pending: [],
+        settled: ["a deleted"],
+      },
+      {
+        name: "a pending pod turning Failed",
+        events: [
+          ["a", pending("a")],
+          ["a", pod("a", undefined, true)],
+        ],
+        pending: [],
+        settled: ["a deleted"],
+      },
+      {
+        name: "a pending pod updated while pending",
+        events: [
+          ["a", pending("a")],
+          ["a", pending("a")],
+        ],
+        pending: ["a"],
+        settled: [],
+      },
+      {
+        name: "a pending pod replaced by a new one of the same name (another uid)",
+        events: [
+          ["a", pending("a", "uid-1")],
+          ["a", pending("a", "uid-2")],
+        ],
+        pending: ["uid-2"],
+        settled: ["uid-1 deleted"],
+      },
+    ];
+    for (const c of cases) {
+      it(`given ${c.name}, holds ${JSON.stringify(c.pending)} pending and tells ${JSON.stringify(c.settled)}`, () => {
+        const told: string[] = [];
+        const s = new ClusterState((uid, how) => told.push(`${uid} ${how}`));
+        for (const [name, view] of c.events) s.setPod(`ns/${name}`, view);
+        for (const uid of ["a", "uid-1", "uid-2"]) expect(s.pendingPod(uid) !== undefined, uid).to.equal(c.pending.includes(uid));
+        expect(told).to.deep.equal(c.settled);
+        expect(s.pendingPod(c.pending[0] ?? "none")?.nodeName).to.equal(undefined);
+      });
+    }
+  });
+
+  it("given bindings one after another on 400 nodes, shares the node map between snapshots and answers what a fresh copy holds", () => {
+    const s = new ClusterState();
+    const model = new Map<string, string[]>();
+    const bind = (name: string, node: string) => {
+      s.setPod(`ns/${name}`, pod(name, node));
+      model.set(node, [...(model.get(node) ?? []), name].sort());
+    };
+    for (let i = 0; i < 400; i++) bind(`p${i}`, `n${i}`);
+    let previous = s.snapshot({});
+    for (let i = 0; i < 100; i++) {
+      const node = `n${(i * 7) % 400}`;
+      bind(`q${i}`, node);
+      if (i % 10 === 0) {
+        s.setPod(`ns/p${i + 1}`, undefined);
+        const left = model.get(`n${i + 1}`)!.filter((n) => n !== `p${i + 1}`);
+        if (left.length > 0) model.set(`n${i + 1}`, left);
+        else model.delete(`n${i + 1}`);
+      }
+      const next = s.snapshot({});
+      expect(names(previous.podsByNode.get(node))).to.not.include(`q${i}`, "the old snapshot is untouched");
+      expect(next.nodes).to.equal(previous.nodes);
+      previous = next;
+    }
+    const got = new Map([...previous.podsByNode].map(([n, pods]) => [n, names(pods)]));
+    expect(got).to.deep.equal(model);
+    expect(previous.podsByNode.size).to.equal(model.size);
+    for (const [n, pods] of model) expect(names(previous.podsByNode.get(n)), n).to.deep.equal(pods);
+  });
+
+  it("given node updates one after another on 300 nodes, leaves old snapshots untouched and answers what a fresh copy holds", () => {
+    const s = new ClusterState();
+    const model = new Map<string, NodeView>();
+    const set = (name: string, view: NodeView | undefined) => {
+      s.setNode(name, view);
+      if (view) model.set(name, view);
+      else model.delete(name);
+    };
+    for (let i = 0; i < 300; i++) set(`n${i}`, node(`n${i}`));
+    let previous = s.snapshot({});
+    for (let i = 0; i < 60; i++) {
+      const updated = { ...node(`n${i * 5}`), labels: { round: String(i) } };
+      set(`n${i * 5}`, updated);
+      if (i % 6 === 0) set(`n${i * 5 + 1}`, undefined);
+      const next = s.snapshot({});
+      expect(previous.nodes.get(`n${i * 5}`)?.labels.round, "the old snapshot is untouched").to.not.equal(String(i));
+      expect(next.nodes.get(`n${i * 5}`)).to.equal(updated);
+      previous = next;
+    }
+    expect(new Map(previous.nodes)).to.deep.equal(model);
+    expect(previous.nodes.size).to.equal(model.size);
+  });
 });

@@ -3,12 +3,8 @@ import { Registry } from "prom-client";
 import type { MetricsSource } from "../../src/model/metrics-source.js";
 import { ExtenderMetrics } from "../../src/observability/extender-metrics.js";
 import { silentLogger } from "../../src/observability/logger.js";
-import {
-  createExtenderHandlers,
-  UNMAPPED_LINES_PER_REQUEST,
-  UNMAPPED_LOG_INTERVAL_MS,
-  type ExtenderDeps,
-} from "../../src/server/extender-handlers.js";
+import { createExtenderHandlers, type ExtenderDeps } from "../../src/server/extender-handlers.js";
+import { UNMAPPED_LINES_PER_REQUEST, UNMAPPED_LOG_INTERVAL_MS } from "../../src/server/unmapped-node-log.js";
 import { FakeMetricsSource } from "../../mocks/fake-metrics-source.js";
 import { createLogger } from "../../src/observability/logger.js";
 import { ShadowMetrics } from "../../src/observability/shadow-metrics.js";
