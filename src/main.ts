@@ -17,6 +17,7 @@ import type { Config } from "./config/index.js";
 import { readKubeEnv, type KubeEnv } from "./config/kube-env.js";
 import { readVcenterCredentialFiles } from "./config/vcenter-credential-files.js";
 import { registerCertificateExpiryGauge } from "./observability/certificate-expiry-gauge.js";
+import { createTlsHandshakeMetrics } from "./observability/tls-handshake-metrics.js";
 import { ExtenderMetrics } from "./observability/extender-metrics.js";
 import { registerHostGauges } from "./observability/host-gauges.js";
 import { registerNodeInfoGauge, vcenterLabel } from "./observability/node-info-gauge.js";
@@ -40,6 +41,7 @@ import type { MetricsSource, SourceStatus } from "./model/metrics-source.js";
 import { buildPrometheusSourceParts, PrometheusPoller } from "./prometheus/index.js";
 import { createExplainHandler } from "./server/explain-handler.js";
 import { InFlightLedger } from "./placement/in-flight-ledger.js";
+import { EventLoopWatch } from "./server/liveness.js";
 import { pollCycleEnded, ReadinessGate } from "./server/readiness.js";
 import { RecentNodes } from "./server/recent-nodes.js";
 import { routeList } from "./server/route-list.js";
@@ -154,6 +156,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
       vcenter: several ? config.vcenters.map((vc) => vc.name ?? vcenterLabel(vc.url!)).join(",") : vcenterLabel(vcenter.url!),
     });
     const watchCertificate = registerCertificateExpiryGauge(registry);
+    const handshakeMetrics = createTlsHandshakeMetrics(registry);
 
     const twoLayers = startTwoLayers(config, poller, informer, registry, log, stops);
     const shadowMetrics = new ShadowMetrics(registry);
@@ -185,10 +188,15 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
         : {}),
     });
     const countRefusal = createRefusalMetrics(registry);
+    const loop = new EventLoopWatch();
+    loop.start();
+    stops.push(() => loop.stop());
+    const alive = () => loop.current();
     const readiness = new ReadinessGate({
       startedAtMs,
       graceSeconds: config.server.readinessGraceSeconds,
       firstPollEnded: () => pollCycleEnded(poller.status()),
+      liveness: alive,
     });
     const ready = () => readiness.current();
     // All listeners close together (one in-flight grace for all), before anything they use stops.
@@ -199,10 +207,13 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
       name: "extender",
       portKey: "server.port",
       port: config.server.port,
+      ...(config.server.address !== undefined ? { host: config.server.address, hostKey: "server.address" } : {}),
+      handshakeMetrics,
       handler: buildExtenderApp({
         handlers,
         bodyLimitMB: config.server.bodyLimitMB,
         readiness: ready,
+        liveness: alive,
         onRefuse: (reason) => countRefusal("extender", reason),
       }),
       ...(config.server.tls ? { tls: config.server.tls, tlsKey: "server.tls" } : {}),
@@ -212,7 +223,12 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
     watchCertificate({ listener: "extender", notAfterMs: () => extender.certificateNotAfterMs() });
     const extenderPort = extender.port;
     log.info(
-      { port: extenderPort, tls: extender.tls, clientCertificates: config.server.tls?.clientCAFile !== undefined },
+      {
+        address: config.server.address,
+        port: extenderPort,
+        tls: extender.tls,
+        clientCertificates: config.server.tls?.clientCAFile !== undefined,
+      },
       `extender listening (${Object.keys(handlers)
         .map((v) => `POST /${v}`)
         .join(", ")}, GET /healthz, /readyz)`,
@@ -231,17 +247,19 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
       },
       uiPage: () => renderUiPage({ refreshSeconds: config.vcenter.pollIntervalSeconds, thresholds: config.thresholds }),
       readiness: ready,
+      liveness: alive,
       explain: { handler: explain, bodyLimitMB: config.server.bodyLimitMB },
     });
     const admin = await startListener({
       name: "admin",
       portKey: "server.adminPort",
       port: config.server.adminPort,
+      ...(config.server.adminAddress !== undefined ? { host: config.server.adminAddress, hostKey: "server.adminAddress" } : {}),
       handler: adminApp,
       log,
     });
     listeners.push(admin);
-    log.info({ port: admin.port }, `admin listening (${routeList(adminApp)})`);
+    log.info({ address: config.server.adminAddress, port: admin.port }, `admin listening (${routeList(adminApp)})`);
 
     let admissionPort: number | undefined;
     if (config.admission.enabled) {
@@ -261,13 +279,14 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
         log,
         registry,
         countRefusal,
+        handshakeMetrics,
         shadow: shadowMetrics,
       });
       listeners.push(admission);
       watchCertificate({ listener: "admission", notAfterMs: () => admission.certificateNotAfterMs() });
       admissionPort = admission.port;
       log.info(
-        { port: admissionPort, tls: config.admission.tls !== undefined },
+        { address: config.admission.address, port: admissionPort, tls: config.admission.tls !== undefined },
         `admission webhook listening (POST /mutate${config.admission.mode === "observe" ? ", admission.mode: observe: nothing patched" : ""})`,
       );
     }

@@ -37,6 +37,8 @@ function quantity(kind: "cpu" | "memory") {
     });
 }
 const port = z.number().int().min(1).max(65535);
+/** A listen address: an IPv4 or IPv6 literal (`0.0.0.0`, `::`, `10.0.0.5`, `127.0.0.1`); absent: every interface. */
+const listenAddress = z.string().ip({ message: "must be an IPv4 or IPv6 address (e.g. 0.0.0.0, ::, 127.0.0.1)" }).optional();
 
 const tlsFiles = { certFile: z.string().min(1), keyFile: z.string().min(1) };
 
@@ -44,6 +46,8 @@ const serverSchema = z
   .object({
     /** Extender verbs (/filter, /prioritize, ...) and /healthz, /readyz. */
     port: port.default(8888),
+    /** Address of the extender port; absent: every interface (IPv6 and IPv4 where the host has both). */
+    address: listenAddress,
     /**
      * Largest request body, MB. Names mode (nodeCacheCapable) for 5000 nodes needs well
      * under 1 MB; full-Node mode needs more: raise it together with the heap (README).
@@ -51,6 +55,8 @@ const serverSchema = z
     bodyLimitMB: positive.default(16),
     /** /metrics, /debug/*, /healthz, /readyz: for Prometheus and operators, not kube-scheduler. */
     adminPort: port.default(9090),
+    /** Address of the admin port; absent: every interface. `127.0.0.1` keeps /metrics and /debug local (probes then fail). */
+    adminAddress: listenAddress,
     /** HTTPS on the extender port; with clientCAFile, a client certificate signed by that CA is required. */
     tls: z
       .object({ ...tlsFiles, clientCAFile: z.string().min(1).optional() })
@@ -176,6 +182,8 @@ const admissionSchema = z
   .object({
     enabled: z.boolean().default(true),
     port: port.default(8443),
+    /** Address of the webhook port; absent: every interface. */
+    address: listenAddress,
     tls: z.object(tlsFiles).strict().optional(),
     /** Largest AdmissionReview body, MB (objects in etcd are at most ~1.5 MiB; UPDATE carries two). */
     bodyLimitMB: positive.default(8),

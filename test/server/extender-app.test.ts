@@ -10,6 +10,7 @@ import { buildAdminApp } from "../../src/server/admin-app.js";
 import { buildDebugHosts } from "../../src/server/debug-view.js";
 import { buildExtenderApp } from "../../src/server/extender-app.js";
 import { createExtenderHandlers } from "../../src/server/extender-handlers.js";
+import type { Liveness } from "../../src/server/liveness.js";
 import type { Readiness } from "../../src/server/readiness.js";
 import { BodyBudget } from "../../src/server/request-body.js";
 import { hostView, inventoryOf, NOW_MS, vmView } from "../fixtures/inventory.js";
@@ -42,6 +43,7 @@ describe("extender HTTP app", () => {
   let admin: string;
   let registry: Registry;
   let readiness: Readiness = { ready: true, reason: "ok" };
+  let liveness: Liveness = { alive: true, reason: "ok" };
   const source = new FakeMetricsSource(
     inventoryOf(
       [hostView({ id: "host-1", name: "esx-hot", metrics: { cpuReadyPercent: 14 } }), hostView({ id: "host-2", name: "esx-cool" })],
@@ -61,9 +63,14 @@ describe("extender HTTP app", () => {
       log: silentLogger(),
       clock: () => NOW_MS,
     });
-    server = await listen(buildExtenderApp({ handlers, bodyLimitMB: 1, readiness: () => readiness }));
+    server = await listen(buildExtenderApp({ handlers, bodyLimitMB: 1, readiness: () => readiness, liveness: () => liveness }));
     adminServer = await listen(
-      buildAdminApp({ registry, debugHosts: () => buildDebugHosts(source.latest(), DEFAULT_POLICY, NOW_MS), readiness: () => readiness }),
+      buildAdminApp({
+        registry,
+        debugHosts: () => buildDebugHosts(source.latest(), DEFAULT_POLICY, NOW_MS),
+        readiness: () => readiness,
+        liveness: () => liveness,
+      }),
     );
     base = `http://127.0.0.1:${portOf(server)}`;
     admin = `http://127.0.0.1:${portOf(adminServer)}`;
@@ -272,6 +279,19 @@ describe("extender HTTP app", () => {
       }
     } finally {
       readiness = { ready: true, reason: "ok" };
+    }
+  });
+
+  it("GET /healthz answers 503 with the reason while the event loop is stalled, on both ports; /readyz stays 200", async () => {
+    liveness = { alive: false, reason: "event loop blocked 20.0 s of the last 30 s (more than 50 %)" };
+    try {
+      for (const b of [base, admin]) {
+        const res = await fetch(`${b}/healthz`);
+        expect([res.status, await res.text()]).to.deep.equal([503, liveness.reason]);
+        expect((await fetch(`${b}/readyz`)).status).to.equal(200);
+      }
+    } finally {
+      liveness = { alive: true, reason: "ok" };
     }
   });
 
