@@ -3,6 +3,7 @@ import { decideNode, indexOf, RequestMemo, type NodeDecision, type PlacementCont
 import type { PodMeta } from "./exemption.js";
 import type { FilterOutcome } from "./filter-nodes.js";
 import type { PlacementPolicy, ThresholdPolicy } from "./policy.js";
+import { mayPreempt } from "./may-preempt.js";
 import type { Reason } from "./reason.js";
 import { THRESHOLD_KEYS } from "./rules/index.js";
 
@@ -22,6 +23,12 @@ export interface ValveOutcome {
   readonly tier: number;
   /** Heat-rejected nodes left rejected because a hotter tier than the one passed. */
   readonly hotter: readonly string[];
+  /**
+   * Set when `pass-coolest` held the rejections because the pod may preempt (`mayPreempt`):
+   * kube-scheduler then preempts on a node its own filters refused (e.g. a cool, full one)
+   * rather than hvx sending the pod to a hot host.
+   */
+  readonly heldForPreemption?: true;
 }
 
 export interface ValvedFilterOutcome extends FilterOutcome {
@@ -40,7 +47,11 @@ const HEAT_CODES: ReadonlySet<Reason["code"]> = new Set(["host_metric", "vm_metr
  * rule (limit overcommit, stacked overcommit, host spread) stay rejected: each heat-rejected
  * node is decided again with the heat thresholds lifted, and only those that then pass (or are
  * rejected for heat alone, e.g. a ballooned VM) are eligible.
- * Pure. With `setting: "reject"` every rejection stays; the outcome only notes what the valve would have passed.
+ * A pod that may preempt (priority above the lowest running one, `preemptionPolicy` not `Never`)
+ * is not passed to a hot host: kube-scheduler sends hvx only the nodes its own filters passed, so
+ * the cool nodes where preemption could make room are not among the candidates (issue 25 §3).
+ * Pure. With `setting: "reject"` (or a pod that may preempt) every rejection stays; the outcome
+ * only notes what the valve would have passed.
  */
 export function applyAllRejectedValve(
   outcome: FilterOutcome,
@@ -79,6 +90,8 @@ export function applyAllRejectedValve(
   const chosen = new Set(eligible.filter((e) => e.tier === tier).map((e) => e.d.node));
   const hotter = eligible.filter((e) => !chosen.has(e.d.node)).map((e) => e.d.node);
   if (setting === "reject") return new WithValve(outcome, { action: "rejected", passed: [...chosen], tier, hotter });
+  if (mayPreempt(pod, ctx.cluster?.view))
+    return new WithValve(outcome, { action: "rejected", passed: [...chosen], tier, hotter, heldForPreemption: true });
   return {
     // In the order the nodes were sent.
     passed: outcome.decisions.filter((d) => chosen.has(d.node)).map((d) => d.node),

@@ -82,6 +82,7 @@ export function toPodMeta(pod: WirePod): PodMeta {
     ownerKinds: owners.map((o) => (isObject(o) && typeof o.kind === "string" ? o.kind : "")),
     ...(typeof spec.priorityClassName === "string" ? { priorityClassName: spec.priorityClassName } : {}),
     ...(typeof priority === "number" ? { priority } : {}),
+    ...(typeof spec.preemptionPolicy === "string" ? { preemptionPolicy: spec.preemptionPolicy } : {}),
     ...(typeof spec.activeDeadlineSeconds === "number" && spec.activeDeadlineSeconds > 0
       ? { activeDeadlineSeconds: spec.activeDeadlineSeconds }
       : {}),

@@ -97,7 +97,9 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
       { pod, action: valve.action, coolest: valve.passed.slice(0, 20), tier: valve.tier, candidates: outcome.decisions.length },
       valve.action === "passed-coolest"
         ? "host heat rejected every candidate node: passing the coolest tier (filter.whenAllRejected: pass-coolest)"
-        : "host heat rejected every candidate node: pod stays pending (filter.whenAllRejected: reject)",
+        : valve.heldForPreemption
+          ? "host heat rejected every candidate node: pod stays pending, it may preempt on nodes kube-scheduler did not send"
+          : "host heat rejected every candidate node: pod stays pending (filter.whenAllRejected: reject)",
     );
   }
 
