@@ -208,8 +208,9 @@ const kubernetesSchema = z
     enabled: z.union([z.literal("auto"), z.boolean()]).default("auto"),
     /** Path to a kubeconfig; else KUBECONFIG, else in-cluster. */
     kubeconfig: z.string().optional(),
+    /** Each watch asks for a timeoutSeconds drawn between this and twice this (client-go's reflector). */
     resyncSeconds: seconds.default(300),
-    /** A watch silent (no event, no bookmark) this long is restarted: 2 x the API server's bookmark period. */
+    /** A watch silent (no event, no bookmark) this long makes hvx probe the API server; restarted only when that fails. */
     watchIdleSeconds: seconds.max(600).default(120),
     /** List and Lease calls give up after this long. */
     requestTimeoutSeconds: seconds.default(30),
