@@ -13,6 +13,9 @@ import {
   resolveOwnNamespace,
 } from "./cluster/index.js";
 import { createRebalanceMetrics } from "./observability/rebalance-metrics.js";
+import { createRequeueMetrics } from "./observability/requeue-metrics.js";
+import { PodRequeuer } from "./cluster/pod-requeuer.js";
+import { heatRejectingHosts, requeueDue } from "./placement/requeue-due.js";
 import type { Config } from "./config/index.js";
 import { readKubeEnv, type KubeEnv } from "./config/kube-env.js";
 import { readVcenterCredentialFiles } from "./config/vcenter-credential-files.js";
@@ -42,6 +45,8 @@ import { buildPrometheusSourceParts, PrometheusPoller } from "./prometheus/index
 import { createExplainHandler } from "./server/explain-handler.js";
 import { InFlightLedger } from "./placement/in-flight-ledger.js";
 import { EventLoopWatch } from "./server/liveness.js";
+import type { FilterOutcome } from "./placement/filter-nodes.js";
+import type { ParsedExtenderArgs } from "./protocol/parse-extender-args.js";
 import { pollCycleEnded, ReadinessGate } from "./server/readiness.js";
 import { RecentNodes } from "./server/recent-nodes.js";
 import { routeList } from "./server/route-list.js";
@@ -167,6 +172,10 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
         "mode: observe: the extender passes every node with neutral scores; what hvx would do is logged and shown at GET /debug/shadow",
       );
     const enrich = informer ? inFlightEnrichment(informer, inFlight, defaults) : {};
+    const requeuer =
+      access.enabled && informer && config.requeue.enabled
+        ? startRequeuer(config, access.kubeConfig, informer, poller, registry, log, stops)
+        : undefined;
     const handlers = createExtenderHandlers({
       mode: config.mode,
       shadow,
@@ -178,6 +187,9 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
       metrics: new ExtenderMetrics(registry),
       log,
       ...enrich,
+      ...(requeuer
+        ? { onFiltered: (req: ParsedExtenderArgs, outcome: FilterOutcome) => requeuer.remember(podRefOf(req), heatRejectingHosts(outcome)) }
+        : {}),
     });
     const explain = createExplainHandler({
       source: poller,
@@ -425,6 +437,43 @@ function startNodeLabeller(
   labeller.start();
   stops.push(() => elector.stop());
   stops.push(() => labeller.stop());
+}
+
+/** `requeue.enabled` (with the cluster view): pods rejected for host heat are touched once the host cools (issue 25 §2). */
+function startRequeuer(
+  config: Readonly<Config>,
+  kc: KubeConfig,
+  informer: ClusterInformer,
+  poller: MetricsSource,
+  registry: Registry,
+  log: Logger,
+  stops: Stop[],
+): PodRequeuer {
+  const { maxPodsPerSecond, intervalSeconds, minIntervalSeconds, maxPods } = config.requeue;
+  const bound = new WeakMap<object, Set<string>>();
+  const requeuer = new PodRequeuer({
+    api: makeTimedApiClient(kc, CoreV1Api, config.kubernetes.requestTimeoutSeconds * 1000),
+    due: (held, nowMs) => requeueDue(held, poller.latest(), config.thresholds, nowMs),
+    isBound: (pod) => {
+      const byNode = informer.latest().podsByNode;
+      let uids = bound.get(byNode);
+      if (!uids) bound.set(byNode, (uids = new Set([...byNode.values()].flatMap((pods) => pods.map((p) => p.uid)))));
+      return uids.has(pod.uid);
+    },
+    maxPodsPerSecond,
+    intervalMs: intervalSeconds * 1000,
+    minIntervalMs: minIntervalSeconds * 1000,
+    maxPods,
+    log,
+    counted: createRequeueMetrics(registry),
+  });
+  requeuer.start();
+  stops.push(() => requeuer.stop());
+  return requeuer;
+}
+
+function podRefOf(req: ParsedExtenderArgs): { uid: string; namespace: string; name: string } {
+  return { uid: req.args.Pod.metadata?.uid ?? "", namespace: req.pod.namespace, name: req.pod.name };
 }
 
 /** `rebalance.enabled`: its own Lease (hvx-rebalancer), so it may lead on another replica than the labeller. */

@@ -260,6 +260,23 @@ const adviceSchema = z
   .strict()
   .default({});
 
+/** Issue 25 §2: touch the pending pods hvx rejected for host heat once the host cools, so kube-scheduler retries them. */
+const requeueSchema = z
+  .object({
+    /** Needs the cluster view (`kubernetes.enabled`) and RBAC `patch` on pods. */
+    enabled: z.boolean().default(true),
+    /** Pods touched per second at most, per replica. */
+    maxPodsPerSecond: positive.max(1000).default(5),
+    /** How often the remembered pods are checked against the latest inventory. */
+    intervalSeconds: seconds.default(5),
+    /** A pod is touched at most once per this many seconds. */
+    minIntervalSeconds: seconds.default(60),
+    /** Rejected pods remembered at most, per replica (oldest forgotten first). */
+    maxPods: z.number().int().min(1).max(1_000_000).default(10_000),
+  })
+  .strict()
+  .default({});
+
 const nodeLabelsSchema = z
   .object({
     enabled: z.boolean().default(false),
@@ -342,6 +359,7 @@ export const configSchema = z
     prediction: predictionSchema,
     advice: adviceSchema,
     nodeLabels: nodeLabelsSchema,
+    requeue: requeueSchema,
     rebalance: rebalanceSchema,
     log: z
       .object({ level: z.enum(["fatal", "error", "warn", "info", "debug", "trace"]).default("info") })

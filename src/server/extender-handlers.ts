@@ -45,6 +45,8 @@ export interface ExtenderDeps {
   readonly shadowMetrics?: ShadowMetrics;
   /** Told the nodes of every filter and prioritize request (`/debug/nodes` without a cache). */
   readonly onNodes?: (nodes: readonly NodeIdentity[]) => void;
+  /** Told each filter outcome in enforce mode (pods rejected for host heat, requeued when it cools: src/cluster/pod-requeuer.ts). */
+  readonly onFiltered?: (request: ParsedExtenderArgs, outcome: ValvedFilterOutcome) => void;
   /** Told hvx's prioritize scores in enforce mode (the in-flight ledger, src/placement/in-flight-ledger.ts). */
   readonly onPrioritized?: (scores: readonly NodeScore[], ctx: PlacementContext) => void;
 }
@@ -164,6 +166,7 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
           if (known?.unmapped !== false) unmapped.note(req.nodes, outcome.decisions);
           const pod = podName(req);
           afterValve(pod, outcome);
+          if (!observe) deps.onFiltered?.(req, outcome);
           const itemTexts = () => nodeItemTexts(body.text());
           if (observe) {
             deps.shadow!.filter(pod, outcome);

@@ -195,7 +195,7 @@ describe("manifests/base/rbac.yaml", () => {
       })
       .sort();
 
-  it("grants the ClusterRole exactly nodes get/list/watch/patch, pods get/list/watch, namespaces list/watch, pods/eviction and events create", () => {
+  it("grants the ClusterRole exactly nodes get/list/watch/patch, pods get/list/watch/patch, namespaces list/watch, pods/eviction and events create", () => {
     const role = findOne(docs, "ClusterRole", "hvx").obj;
     expect(flatten(role.rules)).to.deep.equal([
       "/events:create",
@@ -208,6 +208,7 @@ describe("manifests/base/rbac.yaml", () => {
       "/pods/eviction:create",
       "/pods:get",
       "/pods:list",
+      "/pods:patch",
       "/pods:watch",
     ]);
   });
