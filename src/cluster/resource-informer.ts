@@ -170,7 +170,7 @@ export class ResourceInformer<V> {
     const noAnswer = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`no answer within ${idleMs} ms`)), idleMs);
     });
-    Promise.race([probe(), noAnswer])
+    Promise.race([Promise.resolve().then(probe), noAnswer])
       .then(
         () => {
           if (this.stopped) return;

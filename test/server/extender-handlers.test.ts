@@ -106,6 +106,15 @@ describe("createExtenderHandlers, mode: observe", () => {
     });
   });
 
+  it("given onFiltered, tells it nothing (only enforce-mode outcomes are remembered for requeue)", () => {
+    const told: string[][] = [];
+    for (const mode of ["observe", "enforce"] as const) {
+      const { handlers } = rig({ mode, onFiltered: (_req, outcome) => void told.push([mode, ...outcome.passed]) });
+      handlers.filter(namesBody(["n-a", "n-c"]));
+    }
+    expect(told).to.deep.equal([["enforce", "n-c"]]);
+  });
+
   it("given hot hosts, /prioritize answers the neutral unknownScore for every node", () => {
     const { handlers } = rig({ mode: "observe" });
     expect(JSON.parse(handlers.prioritize(namesBody(["n-a", "n-c"])).body)).to.deep.equal([
