@@ -96,6 +96,7 @@ export class PodRequeuer {
       this.o.log.warn({ error: describeError(err) }, "cannot tell which rejected pods to requeue");
       return { requeued, failed };
     }
+    let firstError = "";
     let budget = Math.max(1, Math.floor((this.o.maxPodsPerSecond * this.o.intervalMs) / 1000));
     for (const pod of due) {
       if (budget <= 0) break;
@@ -125,11 +126,16 @@ export class PodRequeuer {
           this.o.counted?.("gone");
           continue;
         }
+        if (failed.length === 0) firstError = describeError(err);
         failed.push(key);
         this.o.counted?.("failed");
-        this.o.log.warn({ pod: key, error: describeError(err) }, "cannot touch a pending pod to requeue it; will retry");
       }
     }
+    if (failed.length > 0)
+      this.o.log.warn(
+        { pods: failed.slice(0, 20), count: failed.length, error: firstError },
+        "cannot touch pending pods to requeue them; will retry",
+      );
     if (requeued.length > 0)
       this.o.log.info({ pods: requeued.slice(0, 20), count: requeued.length }, "requeued pending pods whose ESXi host cooled");
     return { requeued, failed };

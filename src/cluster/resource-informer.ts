@@ -48,7 +48,7 @@ export interface ResourceInformerOptions<V> {
    * fails (or there is no probe); also the grace past its timeout. Undefined: never.
    */
   readonly watchIdleMs?: number;
-  /** A cheap request to the API server (e.g. discovery); answered within `watchIdleMs` = reachable. */
+  /** A cheap request to the API server (e.g. discovery) that gives up after a request timeout; answered = reachable. */
   readonly probe?: () => Promise<unknown>;
   /** `timeoutSeconds` of each watch (drawn per watch); undefined: the server's default. */
   readonly watchTimeoutSeconds?: () => number;
@@ -166,11 +166,8 @@ export class ResourceInformer<V> {
       return;
     }
     this.probing = true;
-    let timer: NodeJS.Timeout | undefined;
-    const noAnswer = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${idleMs} ms`)), idleMs);
-    });
-    Promise.race([Promise.resolve().then(probe), noAnswer])
+    Promise.resolve()
+      .then(probe)
       .then(
         () => {
           if (this.stopped) return;
@@ -186,10 +183,7 @@ export class ResourceInformer<V> {
           );
         },
       )
-      .finally(() => {
-        clearTimeout(timer);
-        this.probing = false;
-      });
+      .finally(() => (this.probing = false));
   }
 
   private restartWatch(fields: Record<string, unknown>, why: string): void {
