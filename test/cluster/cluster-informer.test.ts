@@ -336,6 +336,8 @@ describe("ClusterInformer against the fake API server (real client-node)", funct
     await eventually(() => expect(fake.controls.stats().watchesOpen).to.equal(3));
     await new Promise((r) => setTimeout(r, 2_000));
     expect(inf.status().idleRestarts, "bookmarks every 100 ms keep healthy watches alive").to.equal(0);
+    // watches renew every 1 or 2 s: silence them at a moment all three are open (no I/O runs in between)
+    await eventually(() => expect(fake.controls.stats().watchesOpen).to.equal(3));
     expect(fake.controls.silenceWatches()).to.equal(3);
     fake.controls.upsertPod(samplePod({ namespace: "team-a", name: "sent-into-the-void", nodeName: "n2" }));
     await eventually(() => expect(podNames(inf, "n2")).to.deep.equal(["sent-into-the-void"]), 6000, "the restarted watch to deliver");
