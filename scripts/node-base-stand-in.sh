@@ -5,7 +5,8 @@
 # Same layout as the official image: a Debian bookworm minbase root filesystem (debootstrap,
 # from the Debian mirror this machine's apt uses), the Node.js 24 first on the PATH (CI:
 # scripts/install-node.sh) at /usr/local/bin/node, the PATH's npm and corepack in
-# /usr/local/lib/node_modules with the usual links in /usr/local/bin, a "node" user (uid 1000), docker-entrypoint.sh, PATH as in the official image.
+# /usr/local/lib/node_modules with the usual links in /usr/local/bin, a "node" user (uid 1000),
+# docker-entrypoint.sh, PATH as in the official image.
 #
 # One addition that belongs to this build environment and never to the Dockerfile: the
 # system CA bundle (/etc/ssl/certs/ca-certificates.crt) and NODE_EXTRA_CA_CERTS pointing at it,
