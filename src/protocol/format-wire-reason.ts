@@ -5,9 +5,9 @@ import type { Reason } from "../placement/reason.js";
  * e.g. `node(s) on hot ESXi hosts (cpu ready, balloon)`. kube-scheduler counts identical texts
  * into its FailedScheduling event and PodScheduled condition ("0/5000 nodes are available:
  * 412 node(s) on hot ESXi hosts (cpu ready), ...") and hands the event text to a printf as
- * its format, refusing it past 1024 characters. So the wire text names only the kinds of
- * reason and the rules' metric texts: no host, value, threshold or age (those stay in
- * `formatReason`, for explain, /debug and the logs), and no `%`.
+ * its format; the API server refuses an event over 1024 characters. So the wire text names
+ * only the kinds of reason and the rules' metric texts: no host, value, threshold or age
+ * (those stay in `formatReason`, for explain, /debug and the logs), and no `%`.
  */
 export function formatWireReasons(reasons: readonly Reason[]): string {
   const details = new Map<string, string[]>();
