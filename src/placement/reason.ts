@@ -2,7 +2,8 @@ import type { HostMetricName, VmMetricName } from "./rules/index.js";
 
 /**
  * Why a node was rejected or marked down. Reasons are data; `src/protocol/format-reason.ts`
- * turns them into the one-line text kube-scheduler shows.
+ * turns them into the detailed one-line text of explain, /debug and the logs, and
+ * `src/protocol/format-wire-reason.ts` into the short text kube-scheduler shows.
  */
 export interface HostRef {
   readonly id: string;

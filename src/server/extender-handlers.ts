@@ -18,6 +18,7 @@ import { ReceivedBody } from "../protocol/received-body.js";
 import { filterErrorWire, filterResultJson, prioritizeJson, toFilterResultWire, toPrioritizeWire } from "../protocol/to-extender-wire.js";
 import { judgePreemptionCandidates, type PreemptionOutcome } from "../placement/preemption-candidates.js";
 import { formatReasons } from "../protocol/format-reason.js";
+import { formatWireReasons } from "../protocol/format-wire-reason.js";
 import { parsePreemptionArgs, type ParsedPreemptionArgs } from "../protocol/parse-preemption-args.js";
 import { allCandidatesWire, toPreemptionResultWire } from "../protocol/to-preemption-wire.js";
 import { ReplyMemo } from "./reply-memo.js";
@@ -172,7 +173,7 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
             deps.shadow!.filter(pod, outcome);
             const facts = candidateNames.factsOf(req.nodes);
             return new JsonText(
-              filterResultJson(req, passAll(req), formatReasons, (r) => JSON.stringify(formatReasons(r)), facts, itemTexts),
+              filterResultJson(req, passAll(req), formatWireReasons, (r) => JSON.stringify(formatWireReasons(r)), facts, itemTexts),
             );
           }
           let reply = known;
@@ -185,8 +186,8 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
                 filterResultJson(
                   req,
                   outcome,
-                  (reasons) => index.textOf(reasons, formatReasons),
-                  (reasons) => index.jsonTextOf(reasons, formatReasons),
+                  (reasons) => index.textOf(reasons, formatWireReasons),
+                  (reasons) => index.jsonTextOf(reasons, formatWireReasons),
                   candidateNames.factsOf(req.nodes),
                   itemTexts,
                 ),
