@@ -6,9 +6,7 @@ import { toPodView, type PodWire } from "../../src/cluster/to-pod-view.js";
 import type { ClusterView } from "../../src/model/cluster.js";
 import { ExtenderMetrics } from "../../src/observability/extender-metrics.js";
 import { createLogger } from "../../src/observability/logger.js";
-import type { WhenAllRejected } from "../../src/placement/all-rejected-valve.js";
 import { IN_FLIGHT_TTL_MS, InFlightLedger, recordAnswer } from "../../src/placement/in-flight-ledger.js";
-import type { PlacementPolicy } from "../../src/placement/policy.js";
 import { createExtenderHandlers, type ExtenderDeps, type ExtenderHandlers, type HandlerReply } from "../../src/server/extender-handlers.js";
 import {
   BARE,
@@ -24,8 +22,8 @@ import { DEFAULT_POLICY, policyWith } from "../fixtures/policy.js";
 
 /**
  * Issue 29 §4: a long-lived extender (its caches warm from every earlier request) and a cold one
- * (a fresh `createExtenderHandlers` built for each request from the same snapshots and clock)
- * must answer every request with the same bytes. Whatever a cache keeps, it may only make the
+ * (a fresh `createExtenderHandlers` built for each request from copies of the same snapshots, and
+ * the same clock) must answer every request with the same bytes. Whatever a cache keeps, it may only make the
  * answer faster, never different.
  *
  * The in-flight ledger is state that the answers themselves write (src/main.ts records each
@@ -37,6 +35,8 @@ import { DEFAULT_POLICY, policyWith } from "../fixtures/policy.js";
 /** Steps per generated sequence; `HVX_DIFFERENTIAL_STEPS` (default 10 000) steps in all. */
 const SEQUENCE_STEPS = 100;
 const TOTAL_STEPS = Number(process.env.HVX_DIFFERENTIAL_STEPS ?? 10_000);
+if (!Number.isInteger(TOTAL_STEPS) || TOTAL_STEPS < 1)
+  throw new Error(`HVX_DIFFERENTIAL_STEPS must be a positive whole number, got ${process.env.HVX_DIFFERENTIAL_STEPS}`);
 
 type Verb = "filter" | "prioritize";
 type Step =
@@ -65,6 +65,9 @@ type Step =
   | { kind: "ttlEdge"; deltaMs: number }
   /** A poll whose first sample is taken the burst guard's settle time after the last binding, +- 1 ms. */
   | { kind: "settleEdge"; deltaMs: number };
+
+type PlacementPolicy = ExtenderDeps["policy"];
+type WhenAllRejected = NonNullable<ExtenderDeps["whenAllRejected"]>;
 
 interface RunOptions {
   readonly informer: boolean;
@@ -189,8 +192,10 @@ class Rig {
   ask(verb: Verb | "preempt", text: string): { long: HandlerReply; cold: HandlerReply; ledgers: [string[], string[]] } {
     const nowMs = this.world.nowMs;
     this.source.set(this.world.inventory);
-    const coldWired = this.wired && wireLedger(() => this.world.cluster, { ledger: this.wired.ledger, nowMs });
-    const cold = this.handlers(new FakeMetricsSource(this.world.inventory), coldWired)[verb](Buffer.from(text));
+    // Copies, so that no cache keyed by a snapshot object (per instance or per module) answers the cold instance.
+    const [inventory, cluster] = structuredClone([this.world.inventory, this.world.cluster]);
+    const coldWired = this.wired && wireLedger(() => cluster, { ledger: this.wired.ledger, nowMs });
+    const cold = this.handlers(new FakeMetricsSource(inventory), coldWired)[verb](Buffer.from(text));
     const long = this.long[verb](Buffer.from(text));
     if (verb === "prioritize") this.lastAnswerMs = nowMs;
     return { long, cold, ledgers: [this.wired?.entries(nowMs) ?? [], coldWired?.entries(nowMs) ?? []] };
@@ -313,7 +318,7 @@ function firstDifference(long: string, cold: string): string {
 
 describe("extender differential: a long-lived instance answers as a cold one (issue 29 §4)", () => {
   it(`given ${TOTAL_STEPS} random steps (HVX_DIFFERENTIAL_STEPS), answers every request with the cold instance's bytes`, function () {
-    this.timeout(Math.max(60_000, TOTAL_STEPS * 20));
+    this.timeout(Math.max(120_000, TOTAL_STEPS * 20));
     let done = 0;
     while (done < TOTAL_STEPS) {
       const numRuns = Math.ceil((TOTAL_STEPS - done) / (SEQUENCE_STEPS / 2));
