@@ -89,7 +89,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 8, arbitrary: request },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant("again"), verb }) },
   {
-    weight: 1,
+    weight: 2,
     arbitrary: fc.record({
       kind: fc.constant("preempt"),
       pod: nat(200),
