@@ -2,11 +2,11 @@ import { expect } from "chai";
 import fc from "fast-check";
 import { Registry } from "prom-client";
 import { FakeMetricsSource } from "../../mocks/fake-metrics-source.js";
-import { toPodView, type PodWire } from "../../src/cluster/to-pod-view.js";
 import type { ClusterView } from "../../src/model/cluster.js";
 import { ExtenderMetrics } from "../../src/observability/extender-metrics.js";
 import { createLogger } from "../../src/observability/logger.js";
-import { IN_FLIGHT_TTL_MS, InFlightLedger, recordAnswer } from "../../src/placement/in-flight-ledger.js";
+import { IN_FLIGHT_TTL_MS, InFlightLedger } from "../../src/placement/in-flight-ledger.js";
+import { inFlightEnrichment } from "../../src/server/in-flight-enrichment.js";
 import { createExtenderHandlers, type ExtenderDeps, type ExtenderHandlers, type HandlerReply } from "../../src/server/extender-handlers.js";
 import {
   BARE,
@@ -139,28 +139,40 @@ const optionsArb: fc.Arbitrary<RunOptions> = fc.record({
 
 /**
  * The in-flight ledger wired as src/main.ts wires it (the one place this test uses its API):
- * `enrich` adds the informer's view merged with the ledger, `onPrioritized` records the answer.
+ * `inFlightEnrichment` adds the informer's view merged with the ledger and offers each
+ * prioritize answer to it; the ledger records only pods the informer holds as pending.
  * `from`: start with a copy of that ledger's entries at `nowMs` (the cold instance's).
  */
-function wireLedger(informer: () => ClusterView, from?: { readonly ledger: InFlightLedger; readonly nowMs: number }) {
-  const ledger = new InFlightLedger();
-  for (const { pod } of from?.ledger.current(from.nowMs) ?? []) ledger.record(pod, pod.nodeName, pod.boundAtMs);
-  const deps: Pick<ExtenderDeps, "enrich" | "onPrioritized"> = {
-    enrich: (ctx, req) => {
-      const pod = toPodView(req.args.Pod as PodWire, POD_DEFAULTS, ctx.nowMs);
-      return { ...ctx, cluster: { view: ledger.viewWith(informer(), ctx.nowMs, pod.uid), pod } };
-    },
-    onPrioritized: (scores, ctx) => recordAnswer(ledger, scores, ctx),
-  };
+function wireLedger(
+  world: DifferentialWorld,
+  cluster: () => ClusterView,
+  from?: { readonly ledger: InFlightLedger; readonly nowMs: number },
+) {
+  const copied = new Map((from?.ledger.current(from.nowMs) ?? []).map(({ pod }) => [pod.uid, pod]));
+  const ledger = new InFlightLedger({ pendingPod: (uid) => copied.get(uid) ?? world.pendingPod(uid) });
+  for (const pod of copied.values()) ledger.record(pod.uid, pod.nodeName, pod.boundAtMs);
+  copied.clear();
+  const deps: Pick<ExtenderDeps, "enrich" | "onPrioritized"> = inFlightEnrichment({ latest: cluster }, ledger, POD_DEFAULTS);
   const entries = (nowMs: number) => ledger.current(nowMs).map(({ pod }) => `${pod.uid} on ${pod.nodeName} at ${pod.boundAtMs}`);
   return { ledger, deps, entries };
+}
+
+/** A copy of `view` made of new objects (no cache keyed by one of the originals answers it). */
+function copyOfView(view: ClusterView): ClusterView {
+  const copy = <T>(x: T): T => structuredClone(x);
+  return {
+    ...view,
+    nodes: new Map([...view.nodes].map(([k, v]) => [k, copy(v)])),
+    podsByNode: new Map([...view.podsByNode].map(([k, list]) => [k, list.map(copy)])),
+    namespaces: new Map([...view.namespaces].map(([k, v]) => [k, copy(v)])),
+  };
 }
 
 type Wired = ReturnType<typeof wireLedger>;
 
 /** Drives a long-lived and, per request, a cold instance over `world`; `ask` answers a request from both. */
 class Rig {
-  readonly world = new DifferentialWorld();
+  readonly world = new DifferentialWorld((uid, how) => this.wired?.ledger.settled(uid, how));
   readonly errors: string[] = [];
   private readonly policy: PlacementPolicy;
   private readonly source = new FakeMetricsSource(this.world.inventory);
@@ -171,7 +183,7 @@ class Rig {
   constructor(private readonly options: RunOptions = { informer: true, staleMetrics: "pass", whenAllRejected: "reject" }) {
     this.policy =
       options.staleMetrics === DEFAULT_POLICY.staleMetrics ? DEFAULT_POLICY : policyWith({ staleMetrics: options.staleMetrics });
-    this.wired = options.informer ? wireLedger(() => this.world.cluster) : undefined;
+    this.wired = options.informer ? wireLedger(this.world, () => this.world.cluster) : undefined;
     this.long = this.handlers(this.source, this.wired);
   }
 
@@ -193,8 +205,9 @@ class Rig {
     const nowMs = this.world.nowMs;
     this.source.set(this.world.inventory);
     // Copies, so that no cache keyed by a snapshot object (per instance or per module) answers the cold instance.
-    const [inventory, cluster] = structuredClone([this.world.inventory, this.world.cluster]);
-    const coldWired = this.wired && wireLedger(() => cluster, { ledger: this.wired.ledger, nowMs });
+    const inventory = structuredClone(this.world.inventory);
+    const cluster = copyOfView(this.world.cluster);
+    const coldWired = this.wired && wireLedger(this.world, () => cluster, { ledger: this.wired.ledger, nowMs });
     const cold = this.handlers(new FakeMetricsSource(inventory), coldWired)[verb](Buffer.from(text));
     const long = this.long[verb](Buffer.from(text));
     if (verb === "prioritize") this.lastAnswerMs = nowMs;
