@@ -377,7 +377,7 @@ describe("extender differential: the cases issue 29 names", () => {
     // The informer maps node-11 to vm-11 (host-5); the Node sent names vm-8 (host-4), e.g. its VM rebuilt, the informer behind.
     const Nodes = { items: [nodeWire(11, 8)] };
     const forY = rig.ask("filter", JSON.stringify({ Pod: world.podWire(y), Nodes, NodeNames: null }));
-    expect(filterOf(forY.long).FailedNodes["node-11"]).to.match(/limits/);
+    expect(filterOf(forY.long).FailedNodes["node-11"]).to.match(/limit overcommit/);
     const forZ = rig.ask("filter", JSON.stringify({ Pod: world.podWire(z), Nodes, NodeNames: null }));
     expect(filterOf(forZ.long).FailedNodes, "Z is already counted on node-11: 8 / 4 = 2.0 passes").to.deep.equal({});
     expect(forZ.long.body).to.equal(forZ.cold.body);
