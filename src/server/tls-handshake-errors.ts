@@ -17,8 +17,10 @@ const UNTRUSTED_CHAIN = new Set([
   "CERT_UNTRUSTED",
 ]);
 // Alerts a client sends when it refuses the server's certificate (Go's crypto/tls sends
-// unknown_ca for an unknown authority and bad_certificate for a name mismatch).
-const CLIENT_REFUSED_OURS = /^ERR_SSL_(SSLV3|TLSV1)_ALERT_(UNKNOWN_CA|BAD_CERTIFICATE|UNSUPPORTED_CERTIFICATE|CERTIFICATE_[A-Z_]+)$/;
+// unknown_ca for an unknown authority and bad_certificate for a name mismatch). OpenSSL 3.x,
+// in Node.js 24, names the SSLv3-era alerts `SSL/TLS_ALERT_...` (`ERR_SSL_SSL/TLS_ALERT_BAD_CERTIFICATE`).
+const CLIENT_REFUSED_OURS =
+  /^ERR_SSL_(SSLV3|TLSV1|SSL\/TLS)_ALERT_(UNKNOWN_CA|BAD_CERTIFICATE|UNSUPPORTED_CERTIFICATE|CERTIFICATE_[A-Z_]+)$/;
 
 /**
  * The reason label of a failed handshake, from the error of `tlsClientError` and the socket's

@@ -48,6 +48,11 @@ describe("classifyTlsHandshakeError", () => {
       want: "server_certificate_refused",
     },
     {
+      name: "given the client's bad-certificate alert as OpenSSL 3 (Node.js 24) names it, returns server_certificate_refused",
+      code: "ERR_SSL_SSL/TLS_ALERT_BAD_CERTIFICATE",
+      want: "server_certificate_refused",
+    },
+    {
       name: "given the client's certificate-expired alert, returns server_certificate_refused",
       code: "ERR_SSL_SSLV3_ALERT_CERTIFICATE_EXPIRED",
       want: "server_certificate_refused",
