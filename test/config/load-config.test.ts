@@ -26,6 +26,7 @@ describe("parseConfig", () => {
     expect(c.nodeMapping).to.deep.equal(["providerID", "systemUUID", "name"]);
     expect(c.staleMetrics).to.equal("pass");
     expect(c.exempt.namespaces).to.deep.equal(["kube-system"]);
+    expect(c.exempt.annotationNamespaces, "hvx.io/exempt is off until namespaces are listed").to.deep.equal([]);
     expect(c.scoring.unknownScore).to.equal(5);
     expect(c.mode).to.equal("enforce");
     expect(c.admission.mode).to.equal("enforce");
