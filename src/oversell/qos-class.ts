@@ -40,24 +40,34 @@ export function podResourceTotals(pod: PodShape): PodResourceTotals {
   const requests: ResourceTotals = {};
   const limits: ResourceTotals = {};
   let everyContainerLimitsBoth = true;
+  // Containers of one pod mostly repeat a few quantity texts: each is parsed once.
+  const parsed = new Map<string, bigint>();
+  const amount = (r: ScaledResource, text: string): bigint => {
+    const key = `${r}:${text}`;
+    let value = parsed.get(key);
+    if (value === undefined) {
+      const q = parseQuantity(text);
+      value = q.num <= 0n ? 0n : r === "cpu" ? quantityMilli(q) : quantityBytes(q);
+      parsed.set(key, value);
+    }
+    return value;
+  };
+  /** Adds the positive cpu/memory quantities of `list` to `sums`; returns how many it added. */
+  const addPositive = (sums: ResourceTotals, list: ResourceList | undefined): number => {
+    let added = 0;
+    for (const r of SCALED_RESOURCES) {
+      const text = list?.[r];
+      const value = text === undefined ? 0n : amount(r, text);
+      if (value <= 0n) continue;
+      added++;
+      sums[r] = (sums[r] ?? 0n) + value;
+    }
+    return added;
+  };
   const all: readonly ContainerShape[] = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])];
   for (const c of all) {
     addPositive(requests, { ...c.resources?.limits, ...c.resources?.requests });
     if (addPositive(limits, c.resources?.limits) < SCALED_RESOURCES.length) everyContainerLimitsBoth = false;
   }
   return { requests, limits, everyContainerLimitsBoth };
-}
-
-/** Adds the positive cpu/memory quantities of `list` to `sums`; returns how many it added. */
-function addPositive(sums: ResourceTotals, list: ResourceList | undefined): number {
-  let added = 0;
-  for (const r of SCALED_RESOURCES) {
-    const text = list?.[r];
-    if (text === undefined) continue;
-    const q = parseQuantity(text);
-    if (q.num <= 0n) continue;
-    added++;
-    sums[r] = (sums[r] ?? 0n) + (r === "cpu" ? quantityMilli(q) : quantityBytes(q));
-  }
-  return added;
 }
