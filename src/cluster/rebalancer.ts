@@ -231,7 +231,7 @@ export class Rebalancer {
     do {
       const page = await this.o.api.listEventForAllNamespaces({ fieldSelector, limit: 500, ...(token ? { _continue: token } : {}) });
       for (const e of page.items) {
-        const atMs = Date.parse(String(e.eventTime ?? e.lastTimestamp ?? ""));
+        const atMs = timeMs(e.eventTime ?? e.lastTimestamp);
         const uid = e.involvedObject?.uid;
         if (e.reportingComponent === REPORTING_COMPONENT && uid && Number.isFinite(atMs)) out.push({ uid, atMs });
       }
@@ -263,6 +263,11 @@ export class Rebalancer {
     }[result];
     this.o.log.info(fields, `rebalance: ${what}`);
   }
+}
+
+/** Epoch ms of an Event time: client-node hands a `Date`, a raw body RFC 3339 text; NaN otherwise. */
+function timeMs(t: unknown): number {
+  return t instanceof Date ? t.getTime() : typeof t === "string" ? Date.parse(t) : NaN;
 }
 
 /** `known` plus the `recorded` decisions it does not hold yet (same pod uid and time). */
