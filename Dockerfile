@@ -1,12 +1,12 @@
 # syntax=docker/dockerfile:1
-# hvx image: scheduler extender + admission webhook, one Node.js 20 process.
+# hvx image: scheduler extender + admission webhook, one Node.js 24 process.
 #   docker build -t hvx:0.1.0 .
 # Without access to a container registry: scripts/build-image.sh (buildah, with a stand-in for
 # the base image passed as NODE_IMAGE); README "The container image".
 # Three stages: build (compiles TypeScript with dev dependencies), deps (production
 # dependencies only), runtime (compiled dist/src + production node_modules, non-root).
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 # ---- build: npm ci + tsc -------------------------------------------------------------
 FROM ${NODE_IMAGE} AS build

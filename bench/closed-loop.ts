@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { performance } from "node:perf_hooks";
+import { FreshPods } from "./fresh-pods.js";
 
 export interface RoundResult {
   /** filter+prioritize pairs completed. */
@@ -21,6 +22,17 @@ export interface RoundOptions {
   /** Load before the clock starts, ms: both processes' JIT and young generations settle in it. */
   readonly warmMs: number;
   readonly connections: number;
+  /** Every pair a new pod cut from `filterBody` (fresh-pods.ts), pods `firstPod`, `firstPod + 1`, ...; else the same bytes every time. */
+  readonly fresh?: FreshOptions;
+}
+
+export interface FreshOptions {
+  readonly firstPod: number;
+  /**
+   * The API server hvx watches: each pod is created there (pending) before its filter and
+   * bound to the best-scored node after its prioritize, as its ReplicaSet and kube-scheduler do.
+   */
+  readonly kube?: { readonly url: string; readonly token: string };
 }
 
 /** User + system CPU time of a process so far, ms, from `/proc/<pid>/stat` (fields 14 and 15, in clock ticks of 10 ms). */
@@ -31,22 +43,32 @@ export function processCpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-function post(agent: Agent, port: number, path: string, body: Buffer): Promise<number> {
+interface Target {
+  readonly agent: Agent;
+  readonly port: number;
+  readonly headers?: Record<string, string>;
+}
+
+/** POSTs `body`; resolves with the round trip (ms) and, with `keep`, the answer's text. */
+function post(to: Target, path: string, body: Buffer | string, ok = 200, keep = false): Promise<{ ms: number; text: string }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
+    const chunks: Buffer[] = [];
     const req = request(
       {
         host: "127.0.0.1",
-        port,
+        port: to.port,
         path,
         method: "POST",
-        agent,
-        headers: { "content-type": "application/json", "content-length": body.length },
+        agent: to.agent,
+        headers: { ...to.headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) },
       },
       (res) => {
-        res.on("data", () => undefined);
+        res.on("data", (c: Buffer) => keep && chunks.push(c));
         res.on("end", () =>
-          res.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`POST ${path}: HTTP ${res.statusCode}`)),
+          res.statusCode === ok
+            ? resolve({ ms: performance.now() - started, text: keep ? Buffer.concat(chunks).toString("utf8") : "" })
+            : reject(new Error(`POST ${path}: HTTP ${res.statusCode}`)),
         );
       },
     );
@@ -55,21 +77,85 @@ function post(agent: Agent, port: number, path: string, body: Buffer): Promise<n
   });
 }
 
+/** The node kube-scheduler would pick from a prioritize answer: the highest score, the first of equals. */
+export function bestHost(scores: ReadonlyArray<{ readonly Host: string; readonly Score: number }>): string | undefined {
+  let best: { Host: string; Score: number } | undefined;
+  for (const s of scores) if (!best || s.Score > best.Score) best = s;
+  return best?.Host;
+}
+
+/** One filter+prioritize pair as its sender makes it: the bodies, and what happens before and after. */
+interface PairSource {
+  next(): {
+    filter: Buffer | string;
+    prioritize: Buffer | string;
+    before?: () => Promise<unknown>;
+    after?: (prioritized: string) => Promise<unknown>;
+  };
+  /** Whether the prioritize answer is needed (a binding follows). */
+  readonly keepScores: boolean;
+  close(): void;
+}
+
+function pairSource(opts: RoundOptions): PairSource {
+  if (!opts.fresh)
+    return { next: () => ({ filter: opts.filterBody, prioritize: opts.prioritizeBody }), keepScores: false, close: () => {} };
+  const pods = new FreshPods(opts.filterBody.toString("utf8"));
+  const kube = opts.fresh.kube;
+  const api = kube && {
+    agent: new Agent({ keepAlive: true, maxSockets: opts.connections }),
+    port: Number(new URL(kube.url).port),
+    headers: { authorization: `Bearer ${kube.token}` },
+  };
+  let index = opts.fresh.firstPod;
+  return {
+    keepScores: api !== undefined,
+    close: () => api?.agent.destroy(),
+    next: () => {
+      const pod = pods.at(index++);
+      if (!api) return { filter: pod.argsJson, prioritize: pod.argsJson };
+      const podsPath = `/api/v1/namespaces/${pod.namespace}/pods`;
+      return {
+        filter: pod.argsJson,
+        prioritize: pod.argsJson,
+        before: () => post(api, podsPath, pod.podJson, 201),
+        after: (prioritized) => {
+          const node = bestHost(JSON.parse(prioritized) as Array<{ Host: string; Score: number }>);
+          // No node scored: kube-scheduler would not bind it either.
+          if (node === undefined) return Promise.resolve();
+          const binding = {
+            apiVersion: "v1",
+            kind: "Binding",
+            metadata: { namespace: pod.namespace, name: pod.name, uid: pod.uid },
+            target: { kind: "Node", name: node },
+          };
+          return post(api, `${podsPath}/${pod.name}/binding`, JSON.stringify(binding), 201);
+        },
+      };
+    },
+  };
+}
+
 /**
  * A closed-loop load generator: `connections` keep-alive connections, each sending a filter
  * then a prioritize request and the next pair as soon as the answer is in, for `warmMs`
- * unmeasured and then `durationMs` measured.
+ * unmeasured and then `durationMs` measured. With `fresh.kube`, each pair's pod creation and
+ * binding go to the API server in line with it (not counted in the round trips).
  */
 export async function closedLoopRound(opts: RoundOptions): Promise<RoundResult> {
-  const agent = new Agent({ keepAlive: true, maxSockets: opts.connections });
+  const server: Target = { agent: new Agent({ keepAlive: true, maxSockets: opts.connections }), port: opts.port };
+  const source = pairSource(opts);
   const loop = async (until: number, roundTrips?: number[]): Promise<number> => {
     let pairs = 0;
     await Promise.all(
       Array.from({ length: opts.connections }, async () => {
         while (performance.now() < until) {
-          const f = await post(agent, opts.port, "/filter", opts.filterBody);
-          const p = await post(agent, opts.port, "/prioritize", opts.prioritizeBody);
-          roundTrips?.push(f, p);
+          const pair = source.next();
+          await pair.before?.();
+          const f = await post(server, "/filter", pair.filter);
+          const p = await post(server, "/prioritize", pair.prioritize, 200, source.keepScores);
+          await pair.after?.(p.text);
+          roundTrips?.push(f.ms, p.ms);
           pairs++;
         }
       }),
@@ -83,6 +169,7 @@ export async function closedLoopRound(opts: RoundOptions): Promise<RoundResult> 
   const pairs = await loop(t0 + opts.durationMs, roundTrips);
   const elapsedMs = performance.now() - t0;
   const serverCpuMs = processCpuMs(opts.pid) - cpu0;
-  agent.destroy();
+  server.agent.destroy();
+  source.close();
   return { pairs, roundTripsMs: roundTrips.sort((a, b) => a - b), elapsedMs, serverCpuMs };
 }

@@ -9,7 +9,7 @@ import { BenchSkipped, type BenchFigure } from "./figure.js";
  */
 const VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
 const IMAGE = process.env.HVX_IMAGE ?? `localhost/hvx:${VERSION}`;
-const BASE = "localhost/node:20-bookworm-slim";
+const BASE = "localhost/node:24-bookworm-slim";
 
 function layerBytes(image: string): number | undefined {
   const r = spawnSync("buildah", ["inspect", "--type", "image", image], { encoding: "utf8", maxBuffer: 64 << 20 });

@@ -1,7 +1,7 @@
 /**
  * `npm run soak -- --minutes N`: hvx under steady load and recurring faults (issue 8 §7).
  *
- * Runs `hvx serve` as a child process (`--max-old-space-size=384`, as in the Deployment) against
+ * Runs `hvx serve` as a child process (with the Deployment's NODE_OPTIONS: its heap sizes) against
  * the mock vCenter (demo scenario) and the fake Kubernetes API server, both in this process.
  * Sends a steady mix of filter, prioritize, preempt (both victim modes) and mutate (HTTPS), plus
  * 1 % deliberately malformed bodies, while:
@@ -36,6 +36,7 @@ import { fileURLToPath } from "node:url";
 import { demoCluster, startFakeKubeApiserver } from "../mocks/kube-apiserver/index.js";
 import { demoScenarioPath, loadScenario, startMockVcenter } from "../mocks/vcenter/index.js";
 import { parseConfig } from "../src/config/index.js";
+import { deploymentNodeOptions } from "../test/manifests/deployment-node-options.js";
 import { percentile } from "./figure.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -151,7 +152,7 @@ async function main(argv: readonly string[]): Promise<number> {
     // --- hvx itself
     const childLog = join(dir, "hvx.log");
     const out = createWriteStream(childLog);
-    const child: ChildProcess = spawn(process.execPath, ["--max-old-space-size=384", CLI, "serve", "--config", configPath], {
+    const child: ChildProcess = spawn(process.execPath, [...deploymentNodeOptions(), CLI, "serve", "--config", configPath], {
       env: {
         ...process.env,
         HVX_VCENTER_USERNAME: scenario.credentials.username,

@@ -3,12 +3,12 @@
 #
 #   scripts/build-image.sh            # image localhost/hvx:<package.json version>, or $HVX_IMAGE
 #
-# 1. scripts/node-base-stand-in.sh makes localhost/node:20-bookworm-slim (a stand-in for the
+# 1. scripts/node-base-stand-in.sh makes localhost/node:24-bookworm-slim (a stand-in for the
 #    official base, cached between runs on this machine);
 # 2. buildah bud --pull-never --isolation chroot --network host
-#       --build-arg NODE_IMAGE=localhost/node:20-bookworm-slim
+#       --build-arg NODE_IMAGE=localhost/node:24-bookworm-slim
 #    with --layers, so the npm ci layers are reused while package*.json do not change.
-# The Dockerfile itself is what a docker user builds against the real node:20-bookworm-slim.
+# The Dockerfile itself is what a docker user builds against the real node:24-bookworm-slim.
 #
 # Where buildah is not installed or cannot run, prints "skipped: ..." and exits 0, unless
 # HVX_IMAGE_REQUIRED=1 (CI), where that is an error. A failing build is always an error.
@@ -17,7 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-BASE=localhost/node:20-bookworm-slim
+BASE=localhost/node:24-bookworm-slim
 IMAGE=${HVX_IMAGE:-localhost/hvx:$(node -p 'require("./package.json").version')}
 
 skip() {

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Builds localhost/node:20-bookworm-slim, a stand-in for Docker Hub's node:20-bookworm-slim, for
+# Builds localhost/node:24-bookworm-slim, a stand-in for Docker Hub's node:24-bookworm-slim, for
 # machines that cannot pull from a container registry. Called by scripts/build-image.sh.
 #
 # Same layout as the official image: a Debian bookworm minbase root filesystem (debootstrap,
-# from the Debian mirror this machine's apt uses), this machine's Node.js 20 at
-# /usr/local/bin/node, npm and corepack in /usr/local/lib/node_modules with the usual links in
-# /usr/local/bin, a "node" user (uid 1000), docker-entrypoint.sh, PATH as in the official image.
+# from the Debian mirror this machine's apt uses), the Node.js 24 first on the PATH (CI:
+# scripts/install-node.sh) at /usr/local/bin/node, the PATH's npm and corepack in
+# /usr/local/lib/node_modules with the usual links in /usr/local/bin, a "node" user (uid 1000),
+# docker-entrypoint.sh, PATH as in the official image.
 #
 # One addition that belongs to this build environment and never to the Dockerfile: the
 # system CA bundle (/etc/ssl/certs/ca-certificates.crt) and NODE_EXTRA_CA_CERTS pointing at it,
@@ -17,7 +18,7 @@
 # Needs root (debootstrap, chroot) and buildah.
 set -euo pipefail
 
-BASE=localhost/node:20-bookworm-slim
+BASE=localhost/node:24-bookworm-slim
 SUITE=bookworm
 LABEL=io.hvx.stand-in.stamp
 OFFICIAL_PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
@@ -57,8 +58,11 @@ command -v debootstrap >/dev/null || die "debootstrap is not installed (apt-get 
 
 NODE_BIN=$(readlink -f "$(command -v node)")
 NODE_VERSION=$("$NODE_BIN" -p 'process.versions.node')
-[[ ${NODE_VERSION%%.*} == 20 ]] || die "this machine's Node.js is $NODE_VERSION; the stand-in for node:20 needs Node.js 20"
-NODE_MODULES=$(npm root -g)
+[[ ${NODE_VERSION%%.*} == 24 ]] || die "the node on the PATH is Node.js $NODE_VERSION; the stand-in for node:24 needs Node.js 24 (PATH=\"\$(scripts/install-node.sh):\$PATH\")"
+# The folder that holds the npm on the PATH (and corepack next to it), not `npm root -g`: a Node.js
+# from scripts/install-node.sh has no npm of its own, and npm derives its global root from it.
+NPM_DIR=$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")
+NODE_MODULES=$(dirname "$NPM_DIR")
 [[ -f $NODE_MODULES/npm/package.json ]] || die "npm not found in $NODE_MODULES"
 HAVE_COREPACK=0
 [[ -f $NODE_MODULES/corepack/package.json ]] && HAVE_COREPACK=1

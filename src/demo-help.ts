@@ -33,7 +33,7 @@ export function demoCommands(ports: DemoPorts, examples: string): DemoCommand[] 
   const ex = (name: string) => `${JSON_BODY}${examples}/${name}`;
   const commands: DemoCommand[] = [
     {
-      shows: "filter: workers 01-02 rejected for CPU ready (esx-01), 03-04 for balloon (esx-02), 05-06 for swap (esx-03)",
+      shows: "filter: workers 01-02 rejected for CPU ready, 03-04 for balloon, 05-06 for swap (short reasons; explain names the hosts)",
       command: `curl -s -X POST ${ports.extender}/filter ${ex("filter-nodenames.json")}`,
     },
     {

@@ -13,10 +13,14 @@ import {
   resolveOwnNamespace,
 } from "./cluster/index.js";
 import { createRebalanceMetrics } from "./observability/rebalance-metrics.js";
+import { createRequeueMetrics } from "./observability/requeue-metrics.js";
+import { PodRequeuer } from "./cluster/pod-requeuer.js";
+import { heatRejectingHosts, requeueDue } from "./placement/requeue-due.js";
 import type { Config } from "./config/index.js";
 import { readKubeEnv, type KubeEnv } from "./config/kube-env.js";
 import { readVcenterCredentialFiles } from "./config/vcenter-credential-files.js";
 import { registerCertificateExpiryGauge } from "./observability/certificate-expiry-gauge.js";
+import { createTlsHandshakeMetrics } from "./observability/tls-handshake-metrics.js";
 import { ExtenderMetrics } from "./observability/extender-metrics.js";
 import { registerHostGauges } from "./observability/host-gauges.js";
 import { registerNodeInfoGauge, vcenterLabel } from "./observability/node-info-gauge.js";
@@ -40,6 +44,9 @@ import type { MetricsSource, SourceStatus } from "./model/metrics-source.js";
 import { buildPrometheusSourceParts, PrometheusPoller } from "./prometheus/index.js";
 import { createExplainHandler } from "./server/explain-handler.js";
 import { InFlightLedger } from "./placement/in-flight-ledger.js";
+import { EventLoopWatch } from "./server/liveness.js";
+import type { FilterOutcome } from "./placement/filter-nodes.js";
+import type { ParsedExtenderArgs } from "./protocol/parse-extender-args.js";
 import { pollCycleEnded, ReadinessGate } from "./server/readiness.js";
 import { RecentNodes } from "./server/recent-nodes.js";
 import { routeList } from "./server/route-list.js";
@@ -154,6 +161,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
       vcenter: several ? config.vcenters.map((vc) => vc.name ?? vcenterLabel(vc.url!)).join(",") : vcenterLabel(vcenter.url!),
     });
     const watchCertificate = registerCertificateExpiryGauge(registry);
+    const handshakeMetrics = createTlsHandshakeMetrics(registry);
 
     const twoLayers = startTwoLayers(config, poller, informer, registry, log, stops);
     const shadowMetrics = new ShadowMetrics(registry);
@@ -164,6 +172,10 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
         "mode: observe: the extender passes every node with neutral scores; what hvx would do is logged and shown at GET /debug/shadow",
       );
     const enrich = informer ? inFlightEnrichment(informer, inFlight, defaults) : {};
+    const requeuer =
+      access.enabled && informer && config.requeue.enabled
+        ? startRequeuer(config, access.kubeConfig, informer, poller, registry, log, stops)
+        : undefined;
     const handlers = createExtenderHandlers({
       mode: config.mode,
       shadow,
@@ -175,6 +187,9 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
       metrics: new ExtenderMetrics(registry),
       log,
       ...enrich,
+      ...(requeuer
+        ? { onFiltered: (req: ParsedExtenderArgs, outcome: FilterOutcome) => requeuer.remember(podRefOf(req), heatRejectingHosts(outcome)) }
+        : {}),
     });
     const explain = createExplainHandler({
       source: poller,
@@ -185,10 +200,15 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
         : {}),
     });
     const countRefusal = createRefusalMetrics(registry);
+    const loop = new EventLoopWatch();
+    loop.start();
+    stops.push(() => loop.stop());
+    const alive = () => loop.current();
     const readiness = new ReadinessGate({
       startedAtMs,
       graceSeconds: config.server.readinessGraceSeconds,
       firstPollEnded: () => pollCycleEnded(poller.status()),
+      liveness: alive,
     });
     const ready = () => readiness.current();
     // All listeners close together (one in-flight grace for all), before anything they use stops.
@@ -199,10 +219,13 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
       name: "extender",
       portKey: "server.port",
       port: config.server.port,
+      ...(config.server.address !== undefined ? { host: config.server.address, hostKey: "server.address" } : {}),
+      handshakeMetrics,
       handler: buildExtenderApp({
         handlers,
         bodyLimitMB: config.server.bodyLimitMB,
         readiness: ready,
+        liveness: alive,
         onRefuse: (reason) => countRefusal("extender", reason),
       }),
       ...(config.server.tls ? { tls: config.server.tls, tlsKey: "server.tls" } : {}),
@@ -212,7 +235,12 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
     watchCertificate({ listener: "extender", notAfterMs: () => extender.certificateNotAfterMs() });
     const extenderPort = extender.port;
     log.info(
-      { port: extenderPort, tls: extender.tls, clientCertificates: config.server.tls?.clientCAFile !== undefined },
+      {
+        address: config.server.address,
+        port: extenderPort,
+        tls: extender.tls,
+        clientCertificates: config.server.tls?.clientCAFile !== undefined,
+      },
       `extender listening (${Object.keys(handlers)
         .map((v) => `POST /${v}`)
         .join(", ")}, GET /healthz, /readyz)`,
@@ -229,19 +257,21 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
         oversell: () => twoLayers.oversell(),
         advice: () => twoLayers.advice(),
       },
-      uiPage: () => renderUiPage({ refreshSeconds: config.vcenter.pollIntervalSeconds }),
+      uiPage: () => renderUiPage({ refreshSeconds: config.vcenter.pollIntervalSeconds, thresholds: config.thresholds }),
       readiness: ready,
+      liveness: alive,
       explain: { handler: explain, bodyLimitMB: config.server.bodyLimitMB },
     });
     const admin = await startListener({
       name: "admin",
       portKey: "server.adminPort",
       port: config.server.adminPort,
+      ...(config.server.adminAddress !== undefined ? { host: config.server.adminAddress, hostKey: "server.adminAddress" } : {}),
       handler: adminApp,
       log,
     });
     listeners.push(admin);
-    log.info({ port: admin.port }, `admin listening (${routeList(adminApp)})`);
+    log.info({ address: config.server.adminAddress, port: admin.port }, `admin listening (${routeList(adminApp)})`);
 
     let admissionPort: number | undefined;
     if (config.admission.enabled) {
@@ -261,13 +291,14 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
         log,
         registry,
         countRefusal,
+        handshakeMetrics,
         shadow: shadowMetrics,
       });
       listeners.push(admission);
       watchCertificate({ listener: "admission", notAfterMs: () => admission.certificateNotAfterMs() });
       admissionPort = admission.port;
       log.info(
-        { port: admissionPort, tls: config.admission.tls !== undefined },
+        { address: config.admission.address, port: admissionPort, tls: config.admission.tls !== undefined },
         `admission webhook listening (POST /mutate${config.admission.mode === "observe" ? ", admission.mode: observe: nothing patched" : ""})`,
       );
     }
@@ -406,6 +437,43 @@ function startNodeLabeller(
   labeller.start();
   stops.push(() => elector.stop());
   stops.push(() => labeller.stop());
+}
+
+/** `requeue.enabled` (with the cluster view): pods rejected for host heat are touched once the host cools (issue 25 §2). */
+function startRequeuer(
+  config: Readonly<Config>,
+  kc: KubeConfig,
+  informer: ClusterInformer,
+  poller: MetricsSource,
+  registry: Registry,
+  log: Logger,
+  stops: Stop[],
+): PodRequeuer {
+  const { maxPodsPerSecond, intervalSeconds, minIntervalSeconds, maxPods } = config.requeue;
+  const bound = new WeakMap<object, Set<string>>();
+  const requeuer = new PodRequeuer({
+    api: makeTimedApiClient(kc, CoreV1Api, config.kubernetes.requestTimeoutSeconds * 1000),
+    due: (held, nowMs) => requeueDue(held, poller.latest(), config.thresholds, nowMs),
+    isBound: (pod) => {
+      const byNode = informer.latest().podsByNode;
+      let uids = bound.get(byNode);
+      if (!uids) bound.set(byNode, (uids = new Set([...byNode.values()].flatMap((pods) => pods.map((p) => p.uid)))));
+      return uids.has(pod.uid);
+    },
+    maxPodsPerSecond,
+    intervalMs: intervalSeconds * 1000,
+    minIntervalMs: minIntervalSeconds * 1000,
+    maxPods,
+    log,
+    counted: createRequeueMetrics(registry),
+  });
+  requeuer.start();
+  stops.push(() => requeuer.stop());
+  return requeuer;
+}
+
+function podRefOf(req: ParsedExtenderArgs): { uid: string; namespace: string; name: string } {
+  return { uid: req.args.Pod.metadata?.uid ?? "", namespace: req.pod.namespace, name: req.pod.name };
 }
 
 /** `rebalance.enabled`: its own Lease (hvx-rebalancer), so it may lead on another replica than the labeller. */

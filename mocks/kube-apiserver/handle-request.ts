@@ -20,6 +20,7 @@ import { send } from "./send-json.js";
 import { discoveryDocument } from "./serve-discovery.js";
 import { serveList } from "./serve-list.js";
 import { serveWatch, type WatchHandle } from "./serve-watch.js";
+import { BINDING_PATH, serveBinding } from "./serve-binding.js";
 import { EVICTION_PATH, readEvictionBody, serveEviction } from "./serve-eviction.js";
 import { EVENTS, PODS, POD_DISRUPTION_BUDGETS } from "./resource-types.js";
 
@@ -49,6 +50,8 @@ export interface FakeStats {
   patchContentTypes: Record<string, number>;
   /** Eviction subresource outcomes, in order: `evicted ns/name` or `blocked ns/name` (PDB, 429). */
   evictions: string[];
+  /** Binding subresource requests (`pods/binding`), whatever their outcome. */
+  bindings: number;
 }
 
 export interface FakeState {
@@ -103,6 +106,13 @@ export async function handleRequest(state: FakeState, req: IncomingMessage, res:
         return send(res, 405, kubeStatus(405, "MethodNotAllowed", "the server does not allow this method on the requested resource"));
       const stores = { pods: state.stores.get(PODS)!, budgets: state.stores.get(POD_DISRUPTION_BUDGETS)! };
       return serveEviction(stores, eviction[1]!, eviction[3]!, await readEvictionBody(req), res, state.stats.evictions);
+    }
+    const binding = BINDING_PATH.exec(url.pathname);
+    if (binding) {
+      if (req.method !== "POST")
+        return send(res, 405, kubeStatus(405, "MethodNotAllowed", "the server does not allow this method on the requested resource"));
+      state.stats.bindings++;
+      return serveBinding(state.stores.get(PODS)!, binding[1]!, binding[3]!, await readEvictionBody(req), res);
     }
     const route = routeRequest(url.pathname);
     const store = route && state.stores.get(route.type);

@@ -97,7 +97,8 @@ export function serveWatch(req: IncomingMessage, res: ServerResponse, w: WatchRe
     res.end();
     onEnd();
   };
-  if (w.timeoutSeconds !== undefined && w.timeoutSeconds > 0) timers.push(setTimeout(end, w.timeoutSeconds * 1000));
+  // A silenced stream stands for a connection that died on the way: its client never sees the end either.
+  if (w.timeoutSeconds !== undefined && w.timeoutSeconds > 0) timers.push(setTimeout(() => silent || end(), w.timeoutSeconds * 1000));
   for (const t of timers) t.unref();
   req.on("close", end);
   res.on("close", end);

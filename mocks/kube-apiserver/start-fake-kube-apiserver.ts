@@ -55,7 +55,7 @@ export interface FakeKubeControls {
   compact(): void;
   /** Ends every open watch stream cleanly (clients re-watch from their last resourceVersion). */
   dropWatches(): number;
-  /** Open watch streams stay connected but deliver nothing more (no event, no bookmark); new watches work. */
+  /** Open watch streams stay connected but deliver nothing more (no event, no bookmark, no end at their timeout); new watches work. */
   silenceWatches(): number;
   setFault(fault: FakeFault): void;
   /** Answer a too-old watch resourceVersion with HTTP 410 rather than an ERROR event. */
@@ -210,5 +210,6 @@ function emptyStats(): FakeStats {
     forbidden: [],
     patchContentTypes: {},
     evictions: [],
+    bindings: 0,
   };
 }

@@ -16,6 +16,7 @@ export type PerfEntity = { kind: "host"; host: HostSpec } | { kind: "vm"; vm: Vm
  * cpu.ready.summation, "0".."n-1" are its vCPUs. Undefined: the entity has no such series.
  *
  *   cpu.ready.summation (VM, "")  = ready% / 100 x 20000 ms x vCPUs (10 % x 4 vCPU = 8000)
+ *   cpu.costop.summation (VM, "") = co-stop% / 100 x 20000 ms x vCPUs, like ready (absent: 5 % of the ready time)
  *   cpu.usage/mem.usage.average   = percent x 100 (fixed point: 2067 = 20.67 %)
  *   mem.vmmemctl/swapped.average  = MiB x 1024 (KB)
  *   mem.state.latest              = index in high, clear, soft, hard, low (memStateEncoding five)
@@ -45,6 +46,13 @@ function readyMsPerVcpu(vm: VmSpec, t: number): number {
   return Math.round((clampPct(seriesValue(vm.metrics.readyPercent, t)) / 100) * SAMPLE_MS);
 }
 
+/** cpu.costop.summation over the VM's vCPUs; without `costopPercent`, 5 % of its ready time. */
+function costopMs(vm: VmSpec, t: number): number {
+  const costop = vm.metrics.costopPercent;
+  if (costop === undefined) return Math.round(readyMsPerVcpu(vm, t) * vm.vcpus * 0.05);
+  return Math.round((clampPct(seriesValue(costop, t)) / 100) * SAMPLE_MS) * vm.vcpus;
+}
+
 function vmValue(state: MockState, name: string, vm: VmSpec, t: number): number | undefined {
   const m = vm.metrics;
   const memKB = vm.memoryMiB * 1024;
@@ -53,7 +61,7 @@ function vmValue(state: MockState, name: string, vm: VmSpec, t: number): number 
     case "cpu.ready.summation":
       return readyMsPerVcpu(vm, t) * vm.vcpus;
     case "cpu.costop.summation":
-      return Math.round(readyMsPerVcpu(vm, t) * vm.vcpus * 0.05);
+      return costopMs(vm, t);
     case "cpu.usage.average":
       return fixed100(seriesValue(m.cpuUsagePercent, t));
     case "cpu.usagemhz.average":

@@ -49,6 +49,8 @@ export const VmMetricsSchema = z
   .object({
     /** CPU ready per vCPU, percent of the 20 s sample. */
     readyPercent: nonNeg.default(1),
+    /** CPU co-stop per vCPU, percent of the 20 s sample; absent = 5 % of the ready time. */
+    costopPercent: nonNeg.optional(),
     balloonMiB: nonNeg.default(0),
     swappedMiB: nonNeg.default(0),
     cpuUsagePercent: nonNeg.default(25),

@@ -17,7 +17,10 @@ export interface ClusterInformerOptions {
   readonly listApi: CoreV1Api;
   /** Burst-guard defaults for pods that declare nothing (`burstGuard.defaultCpu/defaultMemory`, parsed). */
   readonly defaults: ResourceAmounts;
-  /** Server-side watch timeout; each watch is then renewed from its last resourceVersion. Default 300. */
+  /**
+   * Server-side watch timeout: each watch asks for a random whole number of seconds between this
+   * and twice this (client-go's reflector: 5 to 10 min) and is then renewed from its last resourceVersion. Default 300.
+   */
   readonly resyncSeconds?: number;
   readonly log: Logger;
   readonly metrics?: ClusterMetrics;
@@ -27,15 +30,19 @@ export interface ClusterInformerOptions {
   readonly backoff?: { readonly initialMs: number; readonly maxMs: number };
   /** Items per list page. Default 500 (client-go's). */
   readonly pageSize?: number;
-  /** A watch silent (no event, no bookmark) this long is restarted (`kubernetes.watchIdleSeconds`). Default 120. */
+  /**
+   * A watch silent (no event, no bookmark) this long makes the watchdog probe the API server; it is
+   * restarted when the probe fails, or when it outlives its timeout by this long (`kubernetes.watchIdleSeconds`). Default 120.
+   */
   readonly watchIdleSeconds?: number;
   /** Told the uid of a pending pod once the informer shows it bound (on any node) or gone (the in-flight ledger's feed). */
   readonly onPodSettled?: (uid: string, how: "bound" | "deleted") => void;
 }
 
 /**
- * The API server sends a watch bookmark about once a minute (kube-apiserver's watch cache);
- * a watch silent for twice that is presumed dead (`kubernetes.watchIdleSeconds` default).
+ * kube-apiserver's watch cache may send a bookmark about once a minute, but sends none on a
+ * quiet watch; a watch silent for twice that makes the watchdog probe the API server
+ * (`kubernetes.watchIdleSeconds` default), and only a failed probe ends it.
  */
 export const BOOKMARK_PERIOD_SECONDS = 60;
 export const DEFAULT_WATCH_IDLE_SECONDS = 2 * BOOKMARK_PERIOD_SECONDS;
@@ -48,7 +55,7 @@ export interface ClusterInformerStatus {
   readonly errors: number;
   readonly reconnects: number;
   readonly relists: number;
-  /** Watches restarted by the watchdog (silent for watchIdleSeconds). */
+  /** Watches restarted by the watchdog (silent while the API server did not answer, or open past their timeout). */
   readonly idleRestarts: number;
   readonly counts: { readonly nodes: number; readonly pods: number; readonly namespaces: number };
   readonly resources: readonly ResourceInformerStatus[];
@@ -86,7 +93,8 @@ export class ClusterInformer implements ClusterSource {
     this.state = new ClusterState(o.onPodSettled);
     const api = o.listApi;
     const limit = o.pageSize ?? 500;
-    const watchQuery = `?allowWatchBookmarks=true&timeoutSeconds=${Math.max(1, Math.round(o.resyncSeconds ?? 300))}`;
+    const watchQuery = "?allowWatchBookmarks=true";
+    const resyncSeconds = Math.max(1, Math.round(o.resyncSeconds ?? 300));
     const common = {
       kubeConfig: o.kubeConfig,
       log: o.log,
@@ -94,6 +102,8 @@ export class ClusterInformer implements ClusterSource {
       now: this.now,
       backoff: o.backoff ?? { initialMs: 500, maxMs: 30_000 },
       watchIdleMs: (o.watchIdleSeconds ?? DEFAULT_WATCH_IDLE_SECONDS) * 1000,
+      watchTimeoutSeconds: () => resyncSeconds + Math.floor(Math.random() * (resyncSeconds + 1)),
+      probe: () => api.getAPIResources(),
     };
     type PageParams = { limit: number; _continue?: string; fieldSelector?: string };
     const page =

@@ -1,7 +1,7 @@
 import type { Agent } from "node:http";
 import { Watch, type KubeConfig } from "@kubernetes/client-node";
 
-/** A watch ended by hvx's watchdog: nothing (no event, no bookmark) arrived for too long. */
+/** A watch ended by hvx's watchdog: silent while the API server did not answer, or open past its timeout. */
 export class WatchIdleError extends Error {
   override name = "WatchIdleError";
 }
@@ -12,7 +12,14 @@ export interface GuardedWatchHooks {
   /** A failure that would otherwise be lost (a rejection nobody awaits). */
   readonly failed: (err: unknown) => void;
   readonly now: () => number;
+  /**
+   * The server-side `timeoutSeconds` of each new watch (client-go's reflector draws one between
+   * its minimum and twice that, so watches do not all end together); undefined: none is sent.
+   */
+  readonly timeoutSeconds?: () => number;
 }
+
+type OpenWatch = { controller?: AbortController; agent?: Agent; lastMs: number; ended?: string; openedMs: number; timeoutMs?: number };
 
 type Callback = (phase: string, apiObj: unknown, watchObj?: unknown) => void;
 type Done = (err: unknown) => unknown;
@@ -25,10 +32,12 @@ type Done = (err: unknown) => unknown;
  *   awaits: an unhandled rejection, which ends the process;
  * - a rejection of the `done` handler itself is reported too, never left unhandled;
  * - every line counts as a sign of life, and `idleMs()` tells how long the open watch has been
- *   silent, so a watchdog can `restart()` a connection that died without either end noticing.
+ *   silent, so a watchdog can `restart()` a connection that died without either end noticing;
+ * - each watch asks for its own `timeoutSeconds`, and `overdueMs()` tells how long an open watch
+ *   has outlived it (the API server ends a watch at its timeout: one still open later is dead).
  */
 export class GuardedWatch extends Watch {
-  private current: { controller?: AbortController; agent?: Agent; lastMs: number; idle: boolean } | undefined;
+  private current: OpenWatch | undefined;
   private closed = false;
 
   constructor(
@@ -51,11 +60,23 @@ export class GuardedWatch extends Watch {
     return this.current ? this.hooks.now() - this.current.lastMs : undefined;
   }
 
-  /** Ends the open watch; its informer sees a `WatchIdleError` and watches again from its last resourceVersion. */
-  restart(): void {
+  /** Milliseconds the open watch has outlived its `timeoutSeconds`, or 0; undefined when none is open or none was asked. */
+  overdueMs(): number | undefined {
+    const w = this.current;
+    if (w?.timeoutMs === undefined) return undefined;
+    return Math.max(0, this.hooks.now() - w.openedMs - w.timeoutMs);
+  }
+
+  /** The open watch counts as heard from now (the API server answered another request: a quiet watch is not a dead one). */
+  confirm(): void {
+    if (this.current) this.current.lastMs = this.hooks.now();
+  }
+
+  /** Ends the open watch; its informer sees a `WatchIdleError` saying `why` and watches again from its last resourceVersion. */
+  restart(why: string): void {
     const w = this.current;
     if (!w) return;
-    w.idle = true;
+    w.ended = why;
     if (w.controller) w.controller.abort();
     else w.agent?.destroy();
   }
@@ -78,14 +99,20 @@ export class GuardedWatch extends Watch {
       none.abort();
       return none;
     }
-    const w: { controller?: AbortController; agent?: Agent; lastMs: number; idle: boolean } = { lastMs: this.hooks.now(), idle: false };
+    const openedMs = this.hooks.now();
+    const w: OpenWatch = { lastMs: openedMs, openedMs };
+    const timeoutSeconds = this.hooks.timeoutSeconds?.();
+    if (timeoutSeconds !== undefined) {
+      w.timeoutMs = timeoutSeconds * 1000;
+      queryParams = { ...queryParams, timeoutSeconds };
+    }
     this.current = w;
     let ended = false;
     const finish = (err: unknown): void => {
       if (ended) return;
       ended = true;
       if (this.current === w) this.current = undefined;
-      const reason = w.idle ? new WatchIdleError("no event or bookmark within kubernetes.watchIdleSeconds; watching again") : err;
+      const reason = w.ended !== undefined ? new WatchIdleError(`${w.ended}; watching again`) : err;
       try {
         Promise.resolve(done(reason)).catch(this.hooks.failed);
       } catch (thrown) {
@@ -103,7 +130,7 @@ export class GuardedWatch extends Watch {
       if (!ended) {
         w.lastMs = this.hooks.now();
         this.hooks.heard();
-        if (w.idle) controller.abort();
+        if (w.ended !== undefined) controller.abort();
       }
       return controller;
     } catch (err) {

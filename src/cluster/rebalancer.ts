@@ -4,6 +4,7 @@ import type { MetricsSource } from "../model/metrics-source.js";
 import type { Logger } from "../observability/logger.js";
 import type { RebalanceMetrics, RebalanceResult } from "../observability/rebalance-metrics.js";
 import type { PlacementPolicy } from "../placement/policy.js";
+import { hostMetricUnit } from "../placement/rules/index.js";
 import { chooseEvictions, type EvictionChoice, type PastEviction, type RebalancePolicy } from "../rebalance/choose-evictions.js";
 import { nextHotSpells, type HotSpell } from "../rebalance/hot-spells.js";
 import { describeError } from "./describe-error.js";
@@ -279,8 +280,8 @@ function mergeEvictions(known: readonly PastEviction[], recorded: readonly PastE
 /** `ESXi host esx-07 (host-21): cpu ready 21.3 % >= 10 % for 12 min; hvx would place it on worker-3 (score 9)`. */
 export function eventMessage(c: EvictionChoice, result: "evicted" | "dry_run"): string {
   const s = c.spell;
-  const unit = s.metric === "swap-in rate" ? " KB/s" : s.metric === "memory state" ? "" : " %";
-  const reading = s.metric === "memory state" ? `memory state ${s.value}` : `${s.metric} ${s.value}${unit} >= ${s.threshold}${unit}`;
+  const unit = hostMetricUnit(s.metric);
+  const reading = unit === "" ? `${s.metric} ${s.value}` : `${s.metric} ${s.value} ${unit} >= ${s.threshold} ${unit}`;
   const lead = result === "evicted" ? "Evicted by hvx" : "hvx would evict this pod (rebalance.dryRun)";
   return `${lead}: ESXi host ${s.hostName} (${s.hostId}) hot for ${Math.round(c.hotForSeconds / 60)} min: ${reading}; hvx would place it on ${c.target.node} (score ${c.target.score})`;
 }

@@ -14,8 +14,13 @@ import { GuardedWatch, WatchIdleError } from "./guarded-watch.js";
  *   and jitter, keeping the last view meanwhile;
  * - failures the library would leave as unhandled rejections (credentials failing when a watch
  *   reconnects) take the same path (`GuardedWatch`);
- * - a watch line of any kind (bookmarks too) counts as hearing from the API server; a watch
- *   silent for `watchIdleMs` is ended and watched again from its last resourceVersion.
+ * - a watch line of any kind (bookmarks too) counts as hearing from the API server. A watch
+ *   that ends without an error (its `timeoutSeconds` ran out: the real API server sends no
+ *   bookmark on a quiet watch) is watched again from its last resourceVersion, as client-go's
+ *   reflector does: normal, logged at debug, no error. A watch silent for `watchIdleMs` makes
+ *   the watchdog `probe` the API server: when it answers, the watch is only quiet and kept; when
+ *   it does not, the watch is ended and watched again. A watch still open well past its own
+ *   `timeoutSeconds` (which the server would have ended) is dead and is ended too.
  */
 export interface ResourceInformerOptions<V> {
   readonly resource: string;
@@ -38,8 +43,15 @@ export interface ResourceInformerOptions<V> {
   readonly metrics?: ClusterMetrics;
   readonly now: () => number;
   readonly backoff: { readonly initialMs: number; readonly maxMs: number };
-  /** A watch that delivered nothing (no event, no bookmark) for this long is restarted. Undefined: never. */
+  /**
+   * A watch that delivered nothing (no event, no bookmark) for this long is restarted, if `probe`
+   * fails (or there is no probe); also the grace past its timeout. Undefined: never.
+   */
   readonly watchIdleMs?: number;
+  /** A cheap request to the API server (e.g. discovery) that gives up after a request timeout; answered = reachable. */
+  readonly probe?: () => Promise<unknown>;
+  /** `timeoutSeconds` of each watch (drawn per watch); undefined: the server's default. */
+  readonly watchTimeoutSeconds?: () => number;
 }
 
 export interface ResourceInformerStatus {
@@ -66,6 +78,7 @@ export class ResourceInformer<V> {
   private readonly informer: ListWatch<KubernetesObject>;
   private readonly watch: GuardedWatch;
   private watchdog: NodeJS.Timeout | undefined;
+  private probing = false;
   private stopped = true;
   private lists = 0;
   private connects = 0;
@@ -91,7 +104,12 @@ export class ResourceInformer<V> {
   readonly synced: Promise<void> = new Promise((resolve) => (this.resolveSynced = resolve));
 
   constructor(private readonly o: ResourceInformerOptions<V>) {
-    this.watch = new GuardedWatch(o.kubeConfig, { heard: () => this.heard(), failed: (err) => this.failed(err), now: o.now });
+    this.watch = new GuardedWatch(o.kubeConfig, {
+      heard: () => this.heard(),
+      failed: (err) => this.failed(err),
+      now: o.now,
+      ...(o.watchTimeoutSeconds ? { timeoutSeconds: o.watchTimeoutSeconds } : {}),
+    });
     this.informer = new ListWatch(o.watchPath, this.watch, () => this.list(), false, undefined, o.fieldSelector);
     this.informer.on("add", (obj) => this.apply(obj, "add"));
     this.informer.on("update", (obj) => this.apply(obj, "update"));
@@ -99,6 +117,7 @@ export class ResourceInformer<V> {
     this.informer.on("error", (err) => this.failed(err));
     this.informer.on("connect", () => {
       if (this.connects++ > 0) {
+        o.log.debug({ resource: o.resource }, "watch ended; watching again from its last resourceVersion");
         this.state.reconnects++;
         o.metrics?.reconnects.inc({ resource: o.resource });
       }
@@ -133,15 +152,45 @@ export class ResourceInformer<V> {
   }
 
   private checkIdle(idleMs: number): void {
+    if (this.stopped || this.probing) return;
+    const overdue = this.watch.overdueMs();
+    if (overdue !== undefined && overdue >= idleMs) {
+      this.restartWatch({ pastTimeoutMs: overdue }, "watch still open past its timeoutSeconds (the API server would have ended it)");
+      return;
+    }
     const idle = this.watch.idleMs();
-    if (this.stopped || idle === undefined || idle < idleMs) return;
+    if (idle === undefined || idle < idleMs) return;
+    const probe = this.o.probe;
+    if (!probe) {
+      this.restartWatch({ silentForMs: idle }, "watch silent (no event, no bookmark) for kubernetes.watchIdleSeconds");
+      return;
+    }
+    this.probing = true;
+    Promise.resolve()
+      .then(probe)
+      .then(
+        () => {
+          if (this.stopped) return;
+          this.watch.confirm();
+          this.heard();
+          this.o.log.debug({ resource: this.o.resource, silentForMs: idle }, "watch quiet; the API server answers: keeping it");
+        },
+        (err: unknown) => {
+          if (this.stopped) return;
+          this.restartWatch(
+            { silentForMs: idle, probe: describeError(err) },
+            "watch silent for kubernetes.watchIdleSeconds and the API server does not answer",
+          );
+        },
+      )
+      .finally(() => (this.probing = false));
+  }
+
+  private restartWatch(fields: Record<string, unknown>, why: string): void {
     this.state.idleRestarts++;
     this.o.metrics?.idleRestarts.inc({ resource: this.o.resource });
-    this.o.log.warn(
-      { resource: this.o.resource, silentForMs: idle },
-      "watch silent (no event, no bookmark) for kubernetes.watchIdleSeconds; restarting it",
-    );
-    this.watch.restart();
+    this.o.log.warn({ resource: this.o.resource, ...fields }, `${why}; restarting it`);
+    this.watch.restart(why);
   }
 
   private heard(): void {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ThresholdPolicy } from "../placement/policy.js";
 import { cpuMilli, memoryBytes, QuantityError } from "../quantity/index.js";
 
 /**
@@ -36,6 +37,8 @@ function quantity(kind: "cpu" | "memory") {
     });
 }
 const port = z.number().int().min(1).max(65535);
+/** A listen address: an IPv4 or IPv6 literal (`0.0.0.0`, `::`, `10.0.0.5`, `127.0.0.1`); absent: every interface. */
+const listenAddress = z.string().ip({ message: "must be an IPv4 or IPv6 address (e.g. 0.0.0.0, ::, 127.0.0.1)" }).optional();
 
 const tlsFiles = { certFile: z.string().min(1), keyFile: z.string().min(1) };
 
@@ -43,6 +46,8 @@ const serverSchema = z
   .object({
     /** Extender verbs (/filter, /prioritize, ...) and /healthz, /readyz. */
     port: port.default(8888),
+    /** Address of the extender port; absent: every interface (IPv6 and IPv4 where the host has both). */
+    address: listenAddress,
     /**
      * Largest request body, MB. Names mode (nodeCacheCapable) for 5000 nodes needs well
      * under 1 MB; full-Node mode needs more: raise it together with the heap (README).
@@ -50,6 +55,8 @@ const serverSchema = z
     bodyLimitMB: positive.default(16),
     /** /metrics, /debug/*, /healthz, /readyz: for Prometheus and operators, not kube-scheduler. */
     adminPort: port.default(9090),
+    /** Address of the admin port; absent: every interface. `127.0.0.1` keeps /metrics and /debug local (probes then fail). */
+    adminAddress: listenAddress,
     /** HTTPS on the extender port; with clientCAFile, a client certificate signed by that CA is required. */
     tls: z
       .object({ ...tlsFiles, clientCAFile: z.string().min(1).optional() })
@@ -135,6 +142,8 @@ const thresholdsSchema = z
     hostMemoryUsagePercent: percent.default(95),
     balloonPercent: percent.default(1),
     swapInKBps: finite.min(0).default(1),
+    /** CPU co-stop % per vCPU on the host (cpu.costop.summation); unset: the co-stop rule is off. */
+    cpuCostopPercent: percent.optional(),
     maxMetricAgeSeconds: seconds.default(120),
   })
   .strict()
@@ -143,6 +152,11 @@ const thresholdsSchema = z
     message: "cpuReadyWarnPercent must not exceed cpuReadyPercent",
     path: ["cpuReadyWarnPercent"],
   });
+
+// Every threshold a metric rule declares (src/placement/rules/) needs its entry above: an
+// optional one would otherwise pass unnoticed. The compiler names the missing key here.
+type ThresholdsWithoutSchema = Exclude<keyof ThresholdPolicy, keyof z.output<typeof thresholdsSchema>>;
+const _everyRuleThresholdInSchema: [ThresholdsWithoutSchema] extends [never] ? true : ThresholdsWithoutSchema = true;
 
 const exemptSchema = z
   .object({
@@ -168,6 +182,8 @@ const admissionSchema = z
   .object({
     enabled: z.boolean().default(true),
     port: port.default(8443),
+    /** Address of the webhook port; absent: every interface. */
+    address: listenAddress,
     tls: z.object(tlsFiles).strict().optional(),
     /** Largest AdmissionReview body, MB: the API server's own request limit (3 MB). */
     bodyLimitMB: positive.default(3),
@@ -196,8 +212,9 @@ const kubernetesSchema = z
     enabled: z.union([z.literal("auto"), z.boolean()]).default("auto"),
     /** Path to a kubeconfig; else KUBECONFIG, else in-cluster. */
     kubeconfig: z.string().optional(),
+    /** Each watch asks for a timeoutSeconds drawn between this and twice this (client-go's reflector). */
     resyncSeconds: seconds.default(300),
-    /** A watch silent (no event, no bookmark) this long is restarted: 2 x the API server's bookmark period. */
+    /** A watch silent (no event, no bookmark) this long makes hvx probe the API server; restarted only when that fails. */
     watchIdleSeconds: seconds.max(600).default(120),
     /** List and Lease calls give up after this long. */
     requestTimeoutSeconds: seconds.default(30),
@@ -243,6 +260,23 @@ const adviceSchema = z
   .object({
     maxVcpuPerPcpu: positive.default(3.0),
     maxVramPerPram: positive.default(1.0),
+  })
+  .strict()
+  .default({});
+
+/** Issue 25 §2: touch the pending pods hvx rejected for host heat once the host cools, so kube-scheduler retries them. */
+const requeueSchema = z
+  .object({
+    /** Needs the cluster view (`kubernetes.enabled`) and RBAC `patch` on pods. */
+    enabled: z.boolean().default(true),
+    /** Pods touched per second at most, per replica. */
+    maxPodsPerSecond: positive.max(1000).default(5),
+    /** How often the remembered pods are checked against the latest inventory. */
+    intervalSeconds: seconds.default(5),
+    /** A pod is touched at most once per this many seconds. */
+    minIntervalSeconds: seconds.default(60),
+    /** Rejected pods remembered at most, per replica (oldest forgotten first). */
+    maxPods: z.number().int().min(1).max(1_000_000).default(10_000),
   })
   .strict()
   .default({});
@@ -329,6 +363,7 @@ export const configSchema = z
     prediction: predictionSchema,
     advice: adviceSchema,
     nodeLabels: nodeLabelsSchema,
+    requeue: requeueSchema,
     rebalance: rebalanceSchema,
     log: z
       .object({ level: z.enum(["fatal", "error", "warn", "info", "debug", "trace"]).default("info") })

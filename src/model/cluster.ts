@@ -75,11 +75,6 @@ export interface ClusterView {
   readonly syncedAtMs?: number;
   /** Last event or relist received from the API server, epoch ms. */
   readonly lastEventMs?: number;
-  /**
-   * Set by a producer that derived this view from `view` by changing the pod lists of `nodes`
-   * alone (same `nodes` map): lets the placement index forget just those (else it compares).
-   */
-  readonly changedFrom?: { readonly view: ClusterView; readonly nodes: readonly string[] };
 }
 
 /** Read port for the Kubernetes view. `latest()` never awaits the network. */

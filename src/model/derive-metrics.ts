@@ -13,6 +13,8 @@ export interface RawVmSample {
   readonly intervalS: number;
   /** cpu.ready.summation, ms of ready time in the interval, summed over vCPUs. */
   readonly readyMs?: number;
+  /** cpu.costop.summation, ms of co-stop time in the interval, summed over vCPUs. */
+  readonly costopMs?: number;
   /** mem.vmmemctl.average, KB. */
   readonly balloonKB?: number;
   /** mem.swapped.average, KB. */
@@ -72,6 +74,10 @@ export function deriveVmMetrics(raw: RawVmSample, vcpus: number): VmMetrics {
     ...(raw.readyMs !== undefined && vcpus > 0 && raw.intervalS > 0
       ? { cpuReadyPercent: readyPercentPerVcpu(raw.readyMs, raw.intervalS, vcpus) }
       : {}),
+    // Co-stop is time in the interval like ready: the same conversion.
+    ...(raw.costopMs !== undefined && vcpus > 0 && raw.intervalS > 0
+      ? { cpuCostopPercent: readyPercentPerVcpu(raw.costopMs, raw.intervalS, vcpus) }
+      : {}),
     ...(raw.balloonKB !== undefined ? { balloonMiB: kbToMiB(raw.balloonKB) } : {}),
     ...(raw.swappedKB !== undefined ? { swappedMiB: kbToMiB(raw.swappedKB) } : {}),
   };
@@ -116,9 +122,11 @@ export function deriveHostMetrics(input: HostDerivationInput): HostMetrics | und
   const balloonMiB = raw.balloonKB !== undefined ? kbToMiB(raw.balloonKB) : sumOverAll(on, (m) => m.balloonMiB);
   const swappedMiB = raw.swappedKB !== undefined ? kbToMiB(raw.swappedKB) : sumOverAll(on, (m) => m.swappedMiB);
   const memState = raw.memState !== undefined ? decodeMemState(raw.memState, input.memStateScale) : undefined;
+  const cpuCostopPercent = vcpuWeightedMean(on, (m) => m.cpuCostopPercent);
   return {
     sampledAtMs: raw.sampledAtMs,
     ...(readyVcpus > 0 ? { cpuReadyPercent: readyWeighted / readyVcpus } : {}),
+    ...(cpuCostopPercent !== undefined ? { cpuCostopPercent } : {}),
     ...(raw.cpuUsageFixed !== undefined ? { cpuUsagePercent: fixedPointPercent(raw.cpuUsageFixed) } : {}),
     ...(raw.memUsageFixed !== undefined ? { memUsagePercent: fixedPointPercent(raw.memUsageFixed) } : {}),
     ...(balloonMiB !== undefined ? { balloonMiB } : {}),
@@ -136,6 +144,19 @@ export function deriveHostMetrics(input: HostDerivationInput): HostMetrics | und
  */
 function hasOwnCounter(raw: RawHostSample): boolean {
   return Object.entries(raw).some(([key, value]) => key !== "sampledAtMs" && value !== undefined);
+}
+
+/** The vCPU-weighted mean of a per-vCPU VM value over the VMs that reported it (as ready); undefined when none did. */
+function vcpuWeightedMean(vms: readonly HostVmInput[], value: (m: VmMetrics) => number | undefined): number | undefined {
+  let weighted = 0;
+  let vcpus = 0;
+  for (const vm of vms) {
+    const v = vm.metrics ? value(vm.metrics) : undefined;
+    if (v === undefined || vm.vcpus <= 0) continue;
+    weighted += v * vm.vcpus;
+    vcpus += vm.vcpus;
+  }
+  return vcpus > 0 ? weighted / vcpus : undefined;
 }
 
 /** Sum of a VM value over every given VM; undefined when there is none or one did not report it (a partial sum would understate). */

@@ -24,6 +24,8 @@ export interface HostMetrics {
   readonly sampledAtMs: number;
   /** CPU ready per vCPU, 0..100, averaged over the host's powered-on VMs weighted by vCPUs. */
   readonly cpuReadyPercent?: number;
+  /** CPU co-stop per vCPU, 0..100, averaged over the host's powered-on VMs weighted by vCPUs. */
+  readonly cpuCostopPercent?: number;
   /** Host CPU usage, 0..100 (cpu.usage.average decoded from fixed point). */
   readonly cpuUsagePercent?: number;
   /** Host memory usage, 0..100 (mem.usage.average decoded from fixed point). */
@@ -70,6 +72,8 @@ export interface VmMetrics {
   readonly sampledAtMs: number;
   /** CPU ready per vCPU, 0..100. */
   readonly cpuReadyPercent?: number;
+  /** CPU co-stop per vCPU, 0..100. */
+  readonly cpuCostopPercent?: number;
   readonly balloonMiB?: number;
   readonly swappedMiB?: number;
 }

@@ -42,6 +42,24 @@ export class OverlayMap<K, V> implements ReadonlyMap<K, V> {
     return flat;
   }
 
+  /**
+   * The keys whose values differ between `a` and `b` (by identity), found among the overlaid
+   * keys alone when both are overlays, at any depth, on the same plain map (or that map itself);
+   * undefined when they are not, and only a full comparison can tell.
+   */
+  static differingKeys<K, V>(a: ReadonlyMap<K, V>, b: ReadonlyMap<K, V>): K[] | undefined {
+    const overlaid = new Set<K>();
+    const root = (map: ReadonlyMap<K, V>): ReadonlyMap<K, V> => {
+      while (map instanceof OverlayMap) {
+        for (const k of (map as OverlayMap<K, V>).changes.keys()) overlaid.add(k);
+        map = (map as OverlayMap<K, V>).base;
+      }
+      return map;
+    };
+    if (root(a) !== root(b)) return undefined;
+    return [...overlaid].filter((k) => a.get(k) !== b.get(k));
+  }
+
   get(key: K): V | undefined {
     return this.changes.has(key) ? this.changes.get(key) : this.base.get(key);
   }

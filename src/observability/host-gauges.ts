@@ -4,6 +4,7 @@ import type { HostMetrics, HostView, InventoryView } from "../model/inventory.js
 import { assessHost, type HostAssessment } from "../placement/assess-host.js";
 import { hostOccupancyOf } from "../placement/host-occupancy.js";
 import type { PlacementPolicy } from "../placement/policy.js";
+import { HOST_METRIC_RULES, isOn } from "../placement/rules/index.js";
 
 /** A heat word as the gauges label it: `unknown` when hvx has no opinion (missing or stale data). */
 export type HeatLabel = "hot" | "warm" | "cool" | "unknown";
@@ -19,24 +20,6 @@ export interface HostGaugeDeps {
 }
 
 type HostLabels = "host" | "cluster";
-type MetricField = "cpuReadyPercent" | "cpuUsagePercent" | "memUsagePercent" | "balloonPercent" | "swapInKBps";
-
-/** One gauge per host metric; a metric vCenter did not return has no series (unknown is not 0). */
-const METRIC_GAUGES: ReadonlyArray<{ name: string; help: string; field: MetricField }> = [
-  {
-    name: "hvx_host_cpu_ready_percent",
-    help: "CPU ready per vCPU on the ESXi host, 0..100, from the latest sample.",
-    field: "cpuReadyPercent",
-  },
-  { name: "hvx_host_cpu_usage_percent", help: "ESXi host CPU usage, 0..100, from the latest sample.", field: "cpuUsagePercent" },
-  { name: "hvx_host_memory_usage_percent", help: "ESXi host memory usage, 0..100, from the latest sample.", field: "memUsagePercent" },
-  {
-    name: "hvx_host_balloon_percent",
-    help: "Memory reclaimed by balloon drivers on the ESXi host, % of its physical memory.",
-    field: "balloonPercent",
-  },
-  { name: "hvx_host_swapin_kbps", help: "Host swap-in rate on the ESXi host, KB/s, from the latest sample.", field: "swapInKBps" },
-];
 
 /** `unknown` when hvx has no opinion and nothing rejects (as /debug/hosts says it): never `cool` by default. */
 export function heatLabel(a: HostAssessment): HeatLabel {
@@ -55,16 +38,20 @@ export function hostLabels(host: HostView): Record<HostLabels, string> {
  */
 export function registerHostGauges(registry: Registry, deps: HostGaugeDeps): void {
   const registers = [registry];
-  for (const g of METRIC_GAUGES) {
+  // One gauge per host metric rule that declares one; a metric vCenter did not return has no
+  // series (unknown is not 0), nor has a rule left off.
+  for (const rule of HOST_METRIC_RULES) {
+    if (!rule.gauge) continue;
     new Gauge<HostLabels>({
-      name: g.name,
-      help: g.help,
+      name: rule.gauge.name,
+      help: rule.gauge.help,
       labelNames: ["host", "cluster"],
       registers,
       collect() {
         this.reset();
+        if (!isOn(rule, deps.policy.thresholds)) return;
         for (const host of deps.inventory().hosts.values()) {
-          const value = host.metrics?.[g.field];
+          const value = host.metrics?.[rule.field];
           if (value !== undefined && Number.isFinite(value)) this.set(hostLabels(host), value);
         }
       },

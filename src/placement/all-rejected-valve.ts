@@ -3,7 +3,9 @@ import { decideNode, indexOf, RequestMemo, type NodeDecision, type PlacementCont
 import type { PodMeta } from "./exemption.js";
 import type { FilterOutcome } from "./filter-nodes.js";
 import type { PlacementPolicy, ThresholdPolicy } from "./policy.js";
+import { mayPreempt } from "./may-preempt.js";
 import type { Reason } from "./reason.js";
+import { THRESHOLD_KEYS } from "./rules/index.js";
 
 /** `filter.whenAllRejected`: what the filter does when host heat would reject every candidate. */
 export type WhenAllRejected = "pass-coolest" | "reject";
@@ -21,6 +23,12 @@ export interface ValveOutcome {
   readonly tier: number;
   /** Heat-rejected nodes left rejected because a hotter tier than the one passed. */
   readonly hotter: readonly string[];
+  /**
+   * Set when `pass-coolest` held the rejections because the pod may preempt (`mayPreempt`):
+   * kube-scheduler then preempts on a node its own filters refused (e.g. a cool, full one)
+   * rather than hvx sending the pod to a hot host.
+   */
+  readonly heldForPreemption?: true;
 }
 
 export interface ValvedFilterOutcome extends FilterOutcome {
@@ -39,7 +47,11 @@ const HEAT_CODES: ReadonlySet<Reason["code"]> = new Set(["host_metric", "vm_metr
  * rule (limit overcommit, stacked overcommit, host spread) stay rejected: each heat-rejected
  * node is decided again with the heat thresholds lifted, and only those that then pass (or are
  * rejected for heat alone, e.g. a ballooned VM) are eligible.
- * Pure. With `setting: "reject"` every rejection stays; the outcome only notes what the valve would have passed.
+ * A pod that may preempt (priority above the lowest running one, `preemptionPolicy` not `Never`)
+ * is not passed to a hot host: kube-scheduler sends hvx only the nodes its own filters passed, so
+ * the cool nodes where preemption could make room are not among the candidates (issue 25 §3).
+ * Pure. With `setting: "reject"` (or a pod that may preempt) every rejection stays; the outcome
+ * only notes what the valve would have passed.
  */
 export function applyAllRejectedValve(
   outcome: FilterOutcome,
@@ -78,6 +90,8 @@ export function applyAllRejectedValve(
   const chosen = new Set(eligible.filter((e) => e.tier === tier).map((e) => e.d.node));
   const hotter = eligible.filter((e) => !chosen.has(e.d.node)).map((e) => e.d.node);
   if (setting === "reject") return new WithValve(outcome, { action: "rejected", passed: [...chosen], tier, hotter });
+  if (mayPreempt(pod, ctx.cluster?.view))
+    return new WithValve(outcome, { action: "rejected", passed: [...chosen], tier, hotter, heldForPreemption: true });
   return {
     // In the order the nodes were sent.
     passed: outcome.decisions.filter((d) => chosen.has(d.node)).map((d) => d.node),
@@ -133,17 +147,11 @@ export function heatTier(d: Pick<NodeDecision, "reasons">): number {
   return Number.isFinite(worst) ? Math.ceil(Math.round(worst * 1000) / 100) / 10 : worst;
 }
 
-const NO_HEAT: ThresholdPolicy = Object.freeze({
-  cpuReadyPercent: Number.POSITIVE_INFINITY,
-  cpuReadyWarnPercent: Number.POSITIVE_INFINITY,
-  hostCpuUsagePercent: Number.POSITIVE_INFINITY,
-  hostMemoryUsagePercent: Number.POSITIVE_INFINITY,
-  balloonPercent: Number.POSITIVE_INFINITY,
-  swapInKBps: Number.POSITIVE_INFINITY,
-  maxMetricAgeSeconds: 0,
-});
-
-/** The policy with every heat threshold lifted (data age kept). */
+/** The policy with every heat threshold lifted (data age kept; a rule left off stays off). */
 function heatBlindPolicy(policy: PlacementPolicy): PlacementPolicy {
-  return { ...policy, thresholds: { ...NO_HEAT, maxMetricAgeSeconds: policy.thresholds.maxMetricAgeSeconds } };
+  const thresholds: { -readonly [K in keyof ThresholdPolicy]: ThresholdPolicy[K] } = { ...policy.thresholds };
+  // A fixed threshold (any VM balloon) is not lifted: such a node stays rejected for heat alone, which the valve allows.
+  for (const key of THRESHOLD_KEYS.flatMap((k) => (k.warn !== undefined ? [k.reject, k.warn] : [k.reject])))
+    if (thresholds[key] !== undefined) thresholds[key] = Number.POSITIVE_INFINITY;
+  return { ...policy, thresholds };
 }

@@ -1,6 +1,8 @@
 import type { HostMetrics, HostView, VmView } from "../model/inventory.js";
-import { WARM_FRACTION, type ThresholdPolicy } from "./policy.js";
-import type { HostMetricName, HostRef, Reason } from "./reason.js";
+import type { ThresholdPolicy } from "./policy.js";
+import type { HostRef, Reason } from "./reason.js";
+import { HOST_METRIC_RULES, judgeMemoryState, judgeValue, memoryState, VM_METRIC_RULES } from "./rules/index.js";
+import { hostHeadroom } from "./score-host.js";
 
 /** hot: a rejection threshold crossed; warm: a warn level crossed; cool: neither. */
 export type Heat = "hot" | "warm" | "cool";
@@ -22,7 +24,6 @@ export interface HostAssessment {
   readonly ageS?: number;
 }
 
-const HARD_MEM_STATES: ReadonlySet<string> = new Set(["hard", "low"]);
 const NO_REASONS: readonly Reason[] = Object.freeze([]);
 
 /**
@@ -77,57 +78,44 @@ export function judgeHostAlone(host: HostView, t: ThresholdPolicy, nowMs: number
   if (ageS > t.maxMetricAgeSeconds) {
     return result(rejections, warnings, { code: "metrics_stale", host: ref, ageS, maxAgeS: t.maxMetricAgeSeconds }, ageS);
   }
-  const check = (metric: HostMetricName, value: number | undefined, reject: number, warn: number, unit: "%" | "KB/s") => {
-    if (value === undefined || value < warn) return;
-    const crossed = value >= reject;
-    (crossed ? rejections : warnings).push({
+  for (const rule of HOST_METRIC_RULES) {
+    const hit = judgeValue(rule, m[rule.field], t);
+    if (hit === undefined) continue;
+    (hit.level === "reject" ? rejections : warnings).push({
       code: "host_metric",
       host: ref,
-      metric,
-      value: round1(value),
-      op: ">=",
-      threshold: crossed ? reject : warn,
-      unit,
+      metric: rule.metric,
+      value: round1(m[rule.field]!),
+      op: rule.op,
+      threshold: hit.threshold,
+      unit: rule.unit,
       ageS,
     });
-  };
-  check("cpu ready", m.cpuReadyPercent, t.cpuReadyPercent, t.cpuReadyWarnPercent, "%");
-  check("cpu usage", m.cpuUsagePercent, t.hostCpuUsagePercent, WARM_FRACTION * t.hostCpuUsagePercent, "%");
-  check("memory usage", m.memUsagePercent, t.hostMemoryUsagePercent, WARM_FRACTION * t.hostMemoryUsagePercent, "%");
-  check("balloon", m.balloonPercent, t.balloonPercent, WARM_FRACTION * t.balloonPercent, "%");
-  check("swap-in rate", m.swapInKBps, t.swapInKBps, WARM_FRACTION * t.swapInKBps, "KB/s");
+  }
   checkMemState(m, ref, ageS, rejections, warnings);
   // A sample without any headroom counter says nothing about room on the host: no opinion
   // (the rules on the counters it does carry, memory state, still hold).
-  return result(rejections, warnings, hasHeadroomCounter(m) ? undefined : { code: "metrics_missing", host: ref }, ageS);
-}
-
-function hasHeadroomCounter(m: HostMetrics): boolean {
-  return (
-    m.cpuReadyPercent !== undefined ||
-    m.cpuUsagePercent !== undefined ||
-    m.memUsagePercent !== undefined ||
-    m.balloonPercent !== undefined ||
-    m.swapInKBps !== undefined
+  return result(
+    rejections,
+    warnings,
+    hostHeadroom(m, undefined, t) !== undefined ? undefined : { code: "metrics_missing", host: ref },
+    ageS,
   );
 }
 
 function checkMemState(m: HostMetrics, host: HostRef, ageS: number, rejections: Reason[], warnings: Reason[]): void {
-  if (m.memState === undefined) return;
-  if (HARD_MEM_STATES.has(m.memState)) {
-    rejections.push({
-      code: "host_metric",
-      host,
-      metric: "memory state",
-      value: m.memState,
-      op: "in",
-      threshold: "hard|low",
-      unit: "",
-      ageS,
-    });
-  } else if (m.memState === "soft") {
-    warnings.push({ code: "host_metric", host, metric: "memory state", value: m.memState, op: "in", threshold: "soft", unit: "", ageS });
-  }
+  const level = judgeMemoryState(m.memState);
+  if (level === undefined) return;
+  (level === "reject" ? rejections : warnings).push({
+    code: "host_metric",
+    host,
+    metric: memoryState.metric,
+    value: m.memState!,
+    op: memoryState.op,
+    threshold: (level === "reject" ? memoryState.reject : memoryState.warn).join("|"),
+    unit: memoryState.unit,
+    ageS,
+  });
 }
 
 const vmCache = new WeakMap<
@@ -155,43 +143,27 @@ export function judgeVm(alone: HostAssessment, host: HostView, vm: VmView, t: Th
   if (m === undefined || (alone.staleness && alone.staleness.code !== "metrics_missing")) return alone;
   const ageS = ageSeconds(m.sampledAtMs, nowMs);
   if (ageS > t.maxMetricAgeSeconds) return alone;
-  const ready = m.cpuReadyPercent;
-  const readyCrossed = ready !== undefined && ready >= t.cpuReadyWarnPercent;
-  // Any balloon on the node's own VM means ESXi is already taking memory from this node's pods.
-  const ballooned = m.balloonMiB !== undefined && m.balloonMiB > 0;
-  if (!readyCrossed && !ballooned) return alone;
-
-  const hostRef: HostRef = { id: host.id, name: host.name };
-  const vmRef = { id: vm.id, name: vm.name };
-  const rejections = [...alone.rejections];
-  const warnings = [...alone.warnings];
-  if (readyCrossed) {
-    const crossed = ready >= t.cpuReadyPercent;
-    (crossed ? rejections : warnings).push({
+  let rejections: Reason[] | undefined;
+  let warnings: Reason[] | undefined;
+  for (const rule of VM_METRIC_RULES) {
+    const hit = judgeValue(rule, m[rule.field], t);
+    if (hit === undefined) continue;
+    const reason: Reason = {
       code: "vm_metric",
-      host: hostRef,
-      vm: vmRef,
-      metric: "cpu ready",
-      value: round1(ready),
-      op: ">=",
-      threshold: crossed ? t.cpuReadyPercent : t.cpuReadyWarnPercent,
-      unit: "%",
+      host: { id: host.id, name: host.name },
+      vm: { id: vm.id, name: vm.name },
+      metric: rule.metric,
+      value: round1(m[rule.field]!),
+      op: rule.op,
+      threshold: hit.threshold,
+      unit: rule.unit,
       ageS,
-    });
+    };
+    if (hit.level === "reject") (rejections ??= [...alone.rejections]).push(reason);
+    else (warnings ??= [...alone.warnings]).push(reason);
   }
-  if (ballooned)
-    rejections.push({
-      code: "vm_metric",
-      host: hostRef,
-      vm: vmRef,
-      metric: "balloon",
-      value: round1(m.balloonMiB!),
-      op: ">",
-      threshold: 0,
-      unit: "MiB",
-      ageS,
-    });
-  return result(rejections, warnings, alone.staleness, alone.ageS);
+  if (!rejections && !warnings) return alone;
+  return result(rejections ?? alone.rejections, warnings ?? alone.warnings, alone.staleness, alone.ageS);
 }
 
 function result(rejections: readonly Reason[], warnings: readonly Reason[], staleness: Reason | undefined, ageS?: number): HostAssessment {

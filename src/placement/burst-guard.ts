@@ -1,5 +1,6 @@
 import type { PodView, ResourceAmounts } from "../model/cluster.js";
-import type { HostView } from "../model/inventory.js";
+import type { HostMetrics, HostView } from "../model/inventory.js";
+import { HOST_METRIC_RULES } from "./rules/index.js";
 
 export interface PendingDemand extends ResourceAmounts {
   /** How many bound pods are not yet visible in the host's metrics. */
@@ -51,9 +52,10 @@ export function sumPending(pods: readonly PodView[], sampledAtMs: number | undef
 }
 
 /**
- * The host as it will look once pending pods run: 1000 millicores is one physical core's
- * worth of usage (cpu % += cpuMilli / (cores x 1000) x 100); memory % += bytes / host bytes x 100.
- * Ready time is not projected: it does not grow linearly with load.
+ * The host as it will look once pending pods run, on the rules declared `projectedBy` a
+ * resource: 1000 millicores is one physical core's worth of usage (cpu % += cpuMilli /
+ * (cores x 1000) x 100); memory % += bytes / host bytes x 100. Ready time is not projected:
+ * it does not grow linearly with load.
  */
 export function projectHost(host: HostView, pending: PendingDemand): HostView {
   const m = host.metrics;
@@ -62,14 +64,14 @@ export function projectHost(host: HostView, pending: PendingDemand): HostView {
 }
 
 function project(host: HostView, m: NonNullable<HostView["metrics"]>, pending: PendingDemand): HostView {
-  const cpuPct = host.cpuCores > 0 ? (pending.cpuMilli / (host.cpuCores * 1000)) * 100 : 0;
-  const memPct = host.memoryMiB > 0 ? (pending.memoryBytes / (host.memoryMiB * 1024 * 1024)) * 100 : 0;
-  return {
-    ...host,
-    metrics: {
-      ...m,
-      ...(m.cpuUsagePercent !== undefined ? { cpuUsagePercent: m.cpuUsagePercent + cpuPct } : {}),
-      ...(m.memUsagePercent !== undefined ? { memUsagePercent: m.memUsagePercent + memPct } : {}),
-    },
+  const addPercent = {
+    cpu: host.cpuCores > 0 ? (pending.cpuMilli / (host.cpuCores * 1000)) * 100 : 0,
+    memory: host.memoryMiB > 0 ? (pending.memoryBytes / (host.memoryMiB * 1024 * 1024)) * 100 : 0,
   };
+  const metrics: { -readonly [K in keyof HostMetrics]: HostMetrics[K] } = { ...m };
+  for (const rule of HOST_METRIC_RULES) {
+    const value = m[rule.field];
+    if (rule.projectedBy !== undefined && value !== undefined) metrics[rule.field] = value + addPercent[rule.projectedBy];
+  }
+  return { ...host, metrics };
 }

@@ -9,6 +9,8 @@ export interface PodMeta {
   readonly daemonSetUid?: string;
   readonly priorityClassName?: string;
   readonly priority?: number;
+  /** `spec.preemptionPolicy`: `PreemptLowerPriority` (the default) or `Never`. */
+  readonly preemptionPolicy?: string;
   readonly annotations: Readonly<Record<string, string>>;
   /** `spec.activeDeadlineSeconds`: how long the pod may run at most (prediction horizon). */
   readonly activeDeadlineSeconds?: number;

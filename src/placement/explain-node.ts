@@ -6,8 +6,9 @@ import type { NodeDecision, PlacementContext } from "./decide-node.js";
 import type { PodMeta } from "./exemption.js";
 import { filterNodes } from "./filter-nodes.js";
 import { mapNodeToVm, vmIndexOf } from "./map-node.js";
-import { WARM_FRACTION, type NodeMappingRule } from "./policy.js";
+import type { NodeMappingRule } from "./policy.js";
 import type { HostRef, Reason, VmRef } from "./reason.js";
+import { HOST_METRIC_RULES, memoryState, rejectLevel, VM_METRIC_RULES, warnLevel, type HostRule, type VmRule } from "./rules/index.js";
 import { headroomTerms, hostHeadroom, scoreHost, type HeadroomTerm } from "./score-host.js";
 
 /** One threshold rule as the decision saw it: the value (projected with pending pods), its levels, and what it did. */
@@ -132,64 +133,38 @@ function ruleChecks(
     return value === undefined || !judged ? "unknown" : "ok";
   };
   const age = ageS !== undefined ? { ageS } : {};
-  const hostRule = (metric: string, value: number | undefined, unit: RuleCheck["unit"], threshold: number, warnAt: number): RuleCheck => ({
+  const vmAge = vm?.metrics && ctx.nowMs >= vm.metrics.sampledAtMs ? { ageS: Math.round((ctx.nowMs - vm.metrics.sampledAtMs) / 1000) } : {};
+  const numeric = (rule: HostRule | VmRule, value: number | undefined): RuleCheck | undefined => {
+    const threshold = rejectLevel(rule, t);
+    if (threshold === undefined) return undefined;
+    const warnAt = warnLevel(rule, t);
+    return {
+      scope: rule.scope,
+      metric: rule.metric,
+      value: value === undefined ? undefined : round1(value),
+      unit: rule.unit,
+      op: rule.op,
+      threshold,
+      ...(warnAt !== undefined ? { warnAt: round1(warnAt) } : {}),
+      status: statusOf(rule.scope, rule.metric, value),
+      ...(rule.scope === "host" ? age : vmAge),
+    };
+  };
+  const checks: RuleCheck[] = [];
+  const add = (check: RuleCheck | undefined) => check && checks.push(check);
+  for (const rule of HOST_METRIC_RULES) add(numeric(rule, m?.[rule.field]));
+  checks.push({
     scope: "host",
-    metric,
-    value: value === undefined ? undefined : round1(value),
-    unit,
-    op: ">=",
-    threshold,
-    warnAt: round1(warnAt),
-    status: statusOf("host", metric, value),
+    metric: memoryState.metric,
+    value: m?.memState,
+    unit: memoryState.unit,
+    op: memoryState.op,
+    threshold: memoryState.reject.join("|"),
+    warnAt: memoryState.warn.join("|"),
+    status: statusOf("host", memoryState.metric, m?.memState),
     ...age,
   });
-  const checks: RuleCheck[] = [
-    hostRule("cpu ready", m?.cpuReadyPercent, "%", t.cpuReadyPercent, t.cpuReadyWarnPercent),
-    hostRule("cpu usage", m?.cpuUsagePercent, "%", t.hostCpuUsagePercent, WARM_FRACTION * t.hostCpuUsagePercent),
-    hostRule("memory usage", m?.memUsagePercent, "%", t.hostMemoryUsagePercent, WARM_FRACTION * t.hostMemoryUsagePercent),
-    hostRule("balloon", m?.balloonPercent, "%", t.balloonPercent, WARM_FRACTION * t.balloonPercent),
-    hostRule("swap-in rate", m?.swapInKBps, "KB/s", t.swapInKBps, WARM_FRACTION * t.swapInKBps),
-    {
-      scope: "host",
-      metric: "memory state",
-      value: m?.memState,
-      unit: "",
-      op: "in",
-      threshold: "hard|low",
-      warnAt: "soft",
-      status: statusOf("host", "memory state", m?.memState),
-      ...age,
-    },
-  ];
-  if (vm) {
-    const vmAge =
-      vm.metrics && ctx.nowMs >= vm.metrics.sampledAtMs ? { ageS: Math.round((ctx.nowMs - vm.metrics.sampledAtMs) / 1000) } : {};
-    const ready = vm.metrics?.cpuReadyPercent;
-    const balloon = vm.metrics?.balloonMiB;
-    checks.push(
-      {
-        scope: "vm",
-        metric: "cpu ready",
-        value: ready === undefined ? undefined : round1(ready),
-        unit: "%",
-        op: ">=",
-        threshold: t.cpuReadyPercent,
-        warnAt: t.cpuReadyWarnPercent,
-        status: statusOf("vm", "cpu ready", ready),
-        ...vmAge,
-      },
-      {
-        scope: "vm",
-        metric: "balloon",
-        value: balloon === undefined ? undefined : round1(balloon),
-        unit: "MiB",
-        op: ">",
-        threshold: 0,
-        status: statusOf("vm", "balloon", balloon),
-        ...vmAge,
-      },
-    );
-  }
+  if (vm) for (const rule of VM_METRIC_RULES) add(numeric(rule, vm.metrics?.[rule.field]));
   return checks;
 }
 

@@ -2,6 +2,7 @@ import type { HostView, VmView } from "../model/inventory.js";
 import { assessHost, type Heat, type HostAssessment } from "./assess-host.js";
 import type { ThresholdPolicy } from "./policy.js";
 import type { Reason } from "./reason.js";
+import { ruleNameOf, THRESHOLD_KEYS } from "./rules/index.js";
 
 /**
  * The `hvx.io/host-heat` annotation: stable text only (the heat word and the names of the
@@ -47,9 +48,9 @@ export const CLEAR_POLLS_TO_COOL = 2;
 export function ruleName(reason: Reason): string {
   switch (reason.code) {
     case "host_metric":
-      return reason.metric.replace(/ rate$/, "").replace(/ /g, "-");
+      return ruleNameOf("host", reason.metric) ?? reason.metric.replace(/ /g, "-");
     case "vm_metric":
-      return `vm-${reason.metric.replace(/ /g, "-")}`;
+      return ruleNameOf("vm", reason.metric) ?? `vm-${reason.metric.replace(/ /g, "-")}`;
     case "host_maintenance":
       return "maintenance";
     case "host_connection":
@@ -128,17 +129,16 @@ function sameRules(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((r, i) => r === b[i]);
 }
 
-/** Each rejection threshold lowered by `percent` of itself (warn levels no higher than them). */
+/** Each rejection threshold lowered by `percent` of itself (warn levels no higher than them); a threshold left unset stays unset. */
 export function loweredThresholds(t: ThresholdPolicy, percent: number): ThresholdPolicy {
   const f = 1 - percent / 100;
-  const cpuReadyPercent = t.cpuReadyPercent * f;
-  return {
-    ...t,
-    cpuReadyPercent,
-    cpuReadyWarnPercent: Math.min(t.cpuReadyWarnPercent, cpuReadyPercent),
-    hostCpuUsagePercent: t.hostCpuUsagePercent * f,
-    hostMemoryUsagePercent: t.hostMemoryUsagePercent * f,
-    balloonPercent: t.balloonPercent * f,
-    swapInKBps: t.swapInKBps * f,
-  };
+  const out: { -readonly [K in keyof ThresholdPolicy]: ThresholdPolicy[K] } = { ...t };
+  for (const keys of THRESHOLD_KEYS) {
+    const reject = t[keys.reject];
+    if (reject === undefined) continue;
+    out[keys.reject] = reject * f;
+    const warn = keys.warn !== undefined ? t[keys.warn] : undefined;
+    if (keys.warn !== undefined && warn !== undefined) out[keys.warn] = Math.min(warn, reject * f);
+  }
+  return out;
 }

@@ -74,7 +74,7 @@ export class KeptDecisions<D> {
   }
 
   /** Forgets the decisions of the nodes named and of every node judged on the hosts named (their pods changed). */
-  forget(nodes: readonly string[], hostIds: ReadonlySet<string>): void {
+  forget(nodes: Iterable<string>, hostIds: ReadonlySet<string>): void {
     for (const name of nodes) {
       const hostId = this.byNode.get(name)?.hostId;
       if (hostId !== undefined) this.namesOnHost.get(hostId)?.delete(name);

@@ -1,4 +1,5 @@
 import type { ClusterView, NodeView, PodView } from "../model/cluster.js";
+import { OverlayMap } from "../model/overlay-map.js";
 import type { HostView, InventoryView, VmView } from "../model/inventory.js";
 import type { NodeIdentity } from "../model/node.js";
 import { ageSeconds, judgeHostAlone, judgeVm, type HostAssessment } from "./assess-host.js";
@@ -134,9 +135,9 @@ export class PlacementIndex {
    * Serves `view` from now on, when it differs from the one served only in pod lists (same
    * nodes map: a binding, a deletion, an in-flight pod): forgets what the changed nodes' pods
    * decided (their node entries, their hosts' entries, verdicts and kept decisions, the
-   * fewest-replicas counts) and keeps the rest. O(changed nodes) when `view.changedFrom` names
-   * the served view, else one pass over both pod maps. False (nothing changed) when the views
-   * differ in more than pod lists: build a new index then.
+   * fewest-replicas counts) and keeps the rest: O(changed nodes) when both views' pod maps are
+   * overlays on one map (src/model/overlay-map.ts), else one pass over both. False (nothing
+   * changed) when the views differ in more than pod lists: build a new index then.
    */
   advance(view: ClusterView): boolean {
     const before = this.cluster.view;
@@ -447,10 +448,14 @@ interface IndexOverlay {
   readonly nodeName: string;
 }
 
-/** The nodes whose pod lists differ between two views of the same nodes map. */
-function changedNodes(before: ClusterView, view: ClusterView): readonly string[] {
-  const hint = view.changedFrom;
-  if (hint?.view === before) return hint.nodes;
+/**
+ * The nodes whose pod lists may differ between two views of the same nodes map: the overlaid
+ * nodes when both pod maps are overlays on one map (a binding, an in-flight pod), else every
+ * node whose list is another object.
+ */
+function changedNodes(before: ClusterView, view: ClusterView): Iterable<string> {
+  const overlaid = OverlayMap.differingKeys(before.podsByNode, view.podsByNode);
+  if (overlaid) return overlaid;
   const changed: string[] = [];
   for (const [name, pods] of view.podsByNode) if (before.podsByNode.get(name) !== pods) changed.push(name);
   for (const name of before.podsByNode.keys()) if (!view.podsByNode.has(name)) changed.push(name);

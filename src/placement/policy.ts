@@ -1,17 +1,10 @@
+import type { RuleThresholds } from "./rules/index.js";
+
 /**
- * What the placement decisions need from the configuration. The validated `Config`
- * satisfies this structurally; the core never reads the config module itself.
+ * What the placement decisions need from the configuration. Each metric rule declares its own
+ * thresholds (`rules/*.ts`). The validated `Config` satisfies this structurally; the core never reads the config module itself.
  */
-export interface ThresholdPolicy {
-  /** Reject at or above this CPU ready % per vCPU (host or the node's VM). */
-  readonly cpuReadyPercent: number;
-  /** "warm" at or above this ready %; scores drop clearly. */
-  readonly cpuReadyWarnPercent: number;
-  readonly hostCpuUsagePercent: number;
-  readonly hostMemoryUsagePercent: number;
-  /** Host balloon as % of host memory. */
-  readonly balloonPercent: number;
-  readonly swapInKBps: number;
+export interface ThresholdPolicy extends RuleThresholds {
   readonly maxMetricAgeSeconds: number;
 }
 

@@ -1,10 +1,11 @@
-import type { HostForecast, PredictedMetrics, ProfileMetric } from "../model/host-forecast.js";
+import { PROFILE_METRICS, type HostForecast, type PredictedMetrics, type ProfileMetric } from "../model/host-forecast.js";
 import type { HostMetrics, HostView } from "../model/inventory.js";
 import type { HostAssessment } from "./assess-host.js";
 import type { PodMeta } from "./exemption.js";
-import { WARM_FRACTION, type PredictionPolicy, type ThresholdPolicy } from "./policy.js";
+import type { PredictionPolicy, ThresholdPolicy } from "./policy.js";
 import { PREDICTION_PERCENTILE, peakWithin } from "./predicted-peak.js";
-import type { HostMetricName, Reason } from "./reason.js";
+import type { Reason } from "./reason.js";
+import { HOST_METRIC_RULES, judgeValue, type HostRule } from "./rules/index.js";
 
 /** Controllers whose pods run until replaced: they meet whatever the host does over the horizon. */
 const LONG_LIVED_OWNERS: ReadonlySet<string> = new Set(["ReplicaSet", "StatefulSet", "Deployment"]);
@@ -31,34 +32,10 @@ export interface PredictedHeat {
   readonly metrics: HostMetrics;
 }
 
-interface Rule {
-  readonly metric: ProfileMetric;
-  readonly name: HostMetricName;
-  readonly unit: "%" | "KB/s";
-  readonly reject: (t: ThresholdPolicy) => number;
-  readonly warn: (t: ThresholdPolicy) => number;
-}
-
-/** The same rules, thresholds and warn levels as `assessHost`'s metric checks. */
-const RULES: readonly Rule[] = [
-  { metric: "cpuReadyPercent", name: "cpu ready", unit: "%", reject: (t) => t.cpuReadyPercent, warn: (t) => t.cpuReadyWarnPercent },
-  {
-    metric: "cpuUsagePercent",
-    name: "cpu usage",
-    unit: "%",
-    reject: (t) => t.hostCpuUsagePercent,
-    warn: (t) => WARM_FRACTION * t.hostCpuUsagePercent,
-  },
-  {
-    metric: "memUsagePercent",
-    name: "memory usage",
-    unit: "%",
-    reject: (t) => t.hostMemoryUsagePercent,
-    warn: (t) => WARM_FRACTION * t.hostMemoryUsagePercent,
-  },
-  { metric: "balloonPercent", name: "balloon", unit: "%", reject: (t) => t.balloonPercent, warn: (t) => WARM_FRACTION * t.balloonPercent },
-  { metric: "swapInKBps", name: "swap-in rate", unit: "KB/s", reject: (t) => t.swapInKBps, warn: (t) => WARM_FRACTION * t.swapInKBps },
-];
+/** The host rules that have a load profile, in judging order. */
+const PREDICTED_RULES: ReadonlyArray<HostRule & { readonly field: ProfileMetric }> = HOST_METRIC_RULES.filter(
+  (r): r is HostRule & { readonly field: ProfileMetric } => r.predicted && (PROFILE_METRICS as readonly string[]).includes(r.field),
+);
 
 /**
  * Judges the host by the worse of its present and its predicted peak over `horizonMs`.
@@ -82,28 +59,26 @@ export function predictHeat(
   const rejections: Reason[] = [];
   const warnings: Reason[] = [];
   let changed = false;
-  for (const rule of RULES) {
-    const now = metrics[rule.metric];
-    const peak = peaks[rule.metric];
+  for (const rule of PREDICTED_RULES) {
+    const now = metrics[rule.field];
+    const peak = peaks[rule.field];
     if (now === undefined || peak === undefined || peak.value <= now) continue;
-    raised[rule.metric] = peak.value;
+    raised[rule.field] = peak.value;
     changed = true;
-    const reject = rule.reject(t);
-    const warn = rule.warn(t);
-    if (peak.value < warn) continue;
-    const crossed = peak.value >= reject;
+    const hit = judgeValue(rule, peak.value, t);
+    if (hit === undefined) continue;
     const reason: Reason = {
       code: "host_metric",
       host: { id: host.id, name: host.name },
-      metric: rule.name,
+      metric: rule.metric,
       value: Math.round(peak.value * 10) / 10,
-      op: ">=",
-      threshold: crossed ? reject : warn,
+      op: rule.op,
+      threshold: hit.threshold,
       unit: rule.unit,
       ageS: present.ageS ?? 0,
       predicted: { minuteOfDay: peak.minuteOfDay, days: peak.days, percentile: PREDICTION_PERCENTILE },
     };
-    (crossed && policy.prediction?.filter ? rejections : warnings).push(reason);
+    (hit.level === "reject" && policy.prediction?.filter ? rejections : warnings).push(reason);
   }
   if (!changed) return undefined;
   const allRejections = rejections.length > 0 ? [...present.rejections, ...rejections] : present.rejections;

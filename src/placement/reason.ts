@@ -1,6 +1,9 @@
+import type { HostMetricName, VmMetricName } from "./rules/index.js";
+
 /**
  * Why a node was rejected or marked down. Reasons are data; `src/protocol/format-reason.ts`
- * turns them into the one-line text kube-scheduler shows.
+ * turns them into the detailed one-line text of explain, /debug and the logs, and
+ * `src/protocol/format-wire-reason.ts` into the short text kube-scheduler shows.
  */
 export interface HostRef {
   readonly id: string;
@@ -11,7 +14,7 @@ export interface VmRef {
   readonly name: string;
 }
 
-export type HostMetricName = "cpu ready" | "cpu usage" | "memory usage" | "balloon" | "swap-in rate" | "memory state";
+export type { HostMetricName, VmMetricName };
 
 /** Where in the day a predicted peak falls and how much history backs it. */
 export interface PredictedAt {
@@ -21,8 +24,6 @@ export interface PredictedAt {
   readonly days: number;
   readonly percentile: number;
 }
-
-export type VmMetricName = "cpu ready" | "balloon";
 
 export type Reason =
   | {
@@ -47,7 +48,7 @@ export type Reason =
       readonly value: number;
       readonly op: ">=" | ">";
       readonly threshold: number;
-      readonly unit: "%" | "MiB";
+      readonly unit: "%" | "KB/s" | "MiB";
       readonly ageS: number;
     }
   | { readonly code: "host_maintenance"; readonly host: HostRef }

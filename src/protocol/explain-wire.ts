@@ -17,7 +17,7 @@ export interface ExplainNodeWire {
   readonly unresolvable: boolean;
   readonly noOpinion: boolean;
   readonly exemptBy?: string;
-  /** The reasons /filter gives (rejections), or why hvx has no opinion. */
+  /** The reasons /filter rejects for (rejections), in detail (kube-scheduler gets their short form), or why hvx has no opinion. */
   readonly reasons: readonly string[];
   /** Short form of the rejections, e.g. `cpu ready 12% >= 10%, VM cpu ready 12% >= 10%`; absent when passed. */
   readonly why?: string;

@@ -18,6 +18,7 @@ export interface WirePod {
   readonly spec?: {
     readonly priorityClassName?: string;
     readonly priority?: number;
+    readonly preemptionPolicy?: string;
     readonly activeDeadlineSeconds?: number;
     readonly [key: string]: unknown;
   };

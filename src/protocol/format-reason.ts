@@ -1,8 +1,9 @@
 import type { HostRef, Reason } from "../placement/reason.js";
 
 /**
- * One line per reason, e.g. `ESXi host esx-07 (host-21): cpu ready 12.4% >= 10% (sampled 14s ago)`.
- * This is the only place where reasons become text.
+ * One line per reason, e.g. `ESXi host esx-07 (host-21): cpu ready 12.4% >= 10% (sampled 14s ago)`:
+ * the detailed text of explain, /debug and the logs. What kube-scheduler gets is the short,
+ * host-free text of `formatWireReasons` (format-wire-reason.ts).
  */
 export function formatReason(reason: Reason): string {
   switch (reason.code) {

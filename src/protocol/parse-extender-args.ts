@@ -84,6 +84,7 @@ export function toPodMeta(pod: WirePod): PodMeta {
     ...(daemonSetUid !== undefined ? { daemonSetUid } : {}),
     ...(typeof spec.priorityClassName === "string" ? { priorityClassName: spec.priorityClassName } : {}),
     ...(typeof priority === "number" ? { priority } : {}),
+    ...(typeof spec.preemptionPolicy === "string" ? { preemptionPolicy: spec.preemptionPolicy } : {}),
     ...(typeof spec.activeDeadlineSeconds === "number" && spec.activeDeadlineSeconds > 0
       ? { activeDeadlineSeconds: spec.activeDeadlineSeconds }
       : {}),

@@ -4,7 +4,7 @@ import type { Reason } from "../placement/reason.js";
 import type { ExtenderFilterResult, HostPriority, WireNodeList } from "./extender-wire.js";
 import type { CandidateNameFacts } from "./candidate-names.js";
 import type { ParsedExtenderArgs } from "./parse-extender-args.js";
-import { formatReasons } from "./format-reason.js";
+import { formatWireReasons, printfSafe } from "./format-wire-reason.js";
 
 /**
  * Builds ExtenderFilterResult in the mode the request used: names back for NodeNames
@@ -15,7 +15,7 @@ import { formatReasons } from "./format-reason.js";
 export function toFilterResultWire(
   request: ParsedExtenderArgs,
   outcome: FilterOutcome & { readonly valve?: ValveOutcome },
-  textOf: (reasons: readonly Reason[]) => string = formatReasons,
+  textOf: (reasons: readonly Reason[]) => string = formatWireReasons,
 ): ExtenderFilterResult {
   const { failed, unresolvable } = reasonMaps(outcome, textOf);
   if (request.mode === "nodeNames") {
@@ -98,9 +98,12 @@ function reasonMaps(outcome: FilterOutcome & { readonly valve?: ValveOutcome }, 
   return { failed, unresolvable };
 }
 
-/** A filter reply carrying only an error: kube-scheduler fails (or, if ignorable, skips) the extender. */
+/**
+ * A filter reply carrying only an error: kube-scheduler fails (or, if ignorable, skips) the
+ * extender. It reads `Error` as a printf format (`fmt.Errorf(result.Error)`), hence `printfSafe`.
+ */
 export function filterErrorWire(message: string): ExtenderFilterResult {
-  return { Nodes: null, NodeNames: null, FailedNodes: {}, FailedAndUnresolvableNodes: {}, Error: message };
+  return { Nodes: null, NodeNames: null, FailedNodes: {}, FailedAndUnresolvableNodes: {}, Error: printfSafe(message) };
 }
 
 /** HostPriorityList: integer scores clamped to 0..10. */

@@ -3,20 +3,15 @@ import { assessHostAlone } from "../placement/assess-host.js";
 import { CLEAR_POLLS_TO_COOL, loweredThresholds } from "../placement/heat-mark.js";
 import type { ThresholdPolicy } from "../placement/policy.js";
 import type { HostMetricName, Reason } from "../placement/reason.js";
+import { RELIEVED_BY_EVICTION } from "../placement/rules/index.js";
 
 /**
  * How long each ESXi host has been hot, without a break, on a rule that moving a pod can
- * relieve: CPU ready or a memory rule (usage, balloon, swap-in, memory state). CPU usage,
- * maintenance and connection state are not such rules: evicting pods does not end them, or
- * the scheduler already keeps new pods away. Pure: time comes in as `nowMs`.
+ * relieve (`relievedByEviction` in placement/rules/: CPU ready and the memory rules). CPU
+ * usage, maintenance and connection state are not such rules: evicting pods does not end
+ * them, or the scheduler already keeps new pods away. Pure: time comes in as `nowMs`.
  */
-export const REBALANCE_METRICS: ReadonlySet<HostMetricName> = new Set([
-  "cpu ready",
-  "memory usage",
-  "balloon",
-  "swap-in rate",
-  "memory state",
-]);
+export const REBALANCE_METRICS: ReadonlySet<HostMetricName> = RELIEVED_BY_EVICTION;
 
 export interface HotSpell {
   readonly hostId: string;

@@ -3,6 +3,7 @@ import type { Registry } from "prom-client";
 import { errorHandler, noEncodedBodies } from "./extender-app.js";
 import { mountHealthRoutes } from "./health-routes.js";
 import { prettyJsonWhenAsked } from "./pretty-json.js";
+import type { Liveness } from "./liveness.js";
 import type { Readiness } from "./readiness.js";
 import { sendJsonError } from "./request-body.js";
 import { routeList } from "./route-list.js";
@@ -16,6 +17,8 @@ export interface AdminAppDeps {
   /** Extra debug views by name, e.g. `cluster` -> `GET /debug/cluster`; a view may answer with a promise. */
   readonly debugViews?: Readonly<Record<string, () => unknown>>;
   readonly readiness?: () => Readiness;
+  /** For /healthz; alive when absent. */
+  readonly liveness?: () => Liveness;
   /** HTML of `GET /ui` (self-contained: no external assets). */
   readonly uiPage?: () => string;
   /** `POST /debug/explain` (ExtenderArgs, read up to `bodyLimitMB`) and `GET /debug/explain?pod=NAMESPACE/NAME`. */
@@ -34,7 +37,7 @@ export function buildAdminApp(deps: AdminAppDeps): Express {
   app.set("etag", false);
   app.use(noEncodedBodies());
   app.use(prettyJsonWhenAsked());
-  mountHealthRoutes(app, deps.readiness);
+  mountHealthRoutes(app, deps.readiness, deps.liveness);
   app.get("/metrics", async (_req, res, next) => {
     try {
       res.type(deps.registry.contentType).send(await deps.registry.metrics());

@@ -3,6 +3,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import type { Refusal } from "../observability/refusal-metrics.js";
 import type { HandlerReply } from "./extender-handlers.js";
 import { mountHealthRoutes } from "./health-routes.js";
+import type { Liveness } from "./liveness.js";
 import type { Readiness } from "./readiness.js";
 import { BodyBudget, MIB, readBody, readBodyBytes, refuseEncodedBody, sendJsonError } from "./request-body.js";
 
@@ -15,6 +16,8 @@ export interface ExtenderAppDeps {
   readonly bodyLimitMB: number;
   /** For /readyz; ready when absent. */
   readonly readiness?: () => Readiness;
+  /** For /healthz; alive when absent. */
+  readonly liveness?: () => Liveness;
   /** Bytes of bodies in memory at once across requests; default 4 x the body limit. */
   readonly bodyBudget?: BodyBudget;
   /** Counts requests refused before handling (413, 415, 503). */
@@ -80,7 +83,7 @@ function buildExpressApp(deps: ExtenderAppDeps, budget: BodyBudget): Express {
       res.status(reply.status).type("application/json").send(reply.body);
     });
   }
-  mountHealthRoutes(app, deps.readiness);
+  mountHealthRoutes(app, deps.readiness, deps.liveness);
   const list = verbs.map((v) => `POST /${v}`).join(", ");
   app.use((req, res) => {
     const admin =

@@ -1,6 +1,5 @@
 import type { MetricsSource } from "../model/metrics-source.js";
 import type { NodeIdentity } from "../model/node.js";
-import type { Reason } from "../placement/reason.js";
 import type { ExtenderMetrics, ExtenderVerb, VerdictTally } from "../observability/extender-metrics.js";
 import type { Logger } from "../observability/logger.js";
 import { RateLimited } from "../observability/rate-limited.js";
@@ -19,9 +18,11 @@ import { ReceivedBody } from "../protocol/received-body.js";
 import { filterErrorWire, filterResultJson, prioritizeJson, toFilterResultWire, toPrioritizeWire } from "../protocol/to-extender-wire.js";
 import { judgePreemptionCandidates, type PreemptionOutcome } from "../placement/preemption-candidates.js";
 import { formatReasons } from "../protocol/format-reason.js";
+import { formatWireReasons } from "../protocol/format-wire-reason.js";
 import { parsePreemptionArgs, type ParsedPreemptionArgs } from "../protocol/parse-preemption-args.js";
 import { allCandidatesWire, toPreemptionResultWire } from "../protocol/to-preemption-wire.js";
 import { ReplyMemo } from "./reply-memo.js";
+import { UnmappedNodeLog } from "./unmapped-node-log.js";
 import type { ShadowRecorder } from "./shadow-recorder.js";
 
 export interface ExtenderDeps {
@@ -45,20 +46,12 @@ export interface ExtenderDeps {
   readonly shadowMetrics?: ShadowMetrics;
   /** Told the nodes of every filter and prioritize request (`/debug/nodes` without a cache). */
   readonly onNodes?: (nodes: readonly NodeIdentity[]) => void;
+  /** Told each filter outcome in enforce mode (pods rejected for host heat, requeued when it cools: src/cluster/pod-requeuer.ts). */
+  readonly onFiltered?: (request: ParsedExtenderArgs, outcome: ValvedFilterOutcome) => void;
   /** Told hvx's prioritize scores in enforce mode (the in-flight ledger, src/placement/in-flight-ledger.ts). */
   readonly onPrioritized?: (scores: readonly NodeScore[], ctx: PlacementContext) => void;
 }
 
-/** An unmapped node is logged at most once per node and this window. */
-export const UNMAPPED_LOG_INTERVAL_MS = 600_000;
-/** At most this many unmapped nodes are named per request; the rest wait for later requests (one summary line says so). */
-export const UNMAPPED_LINES_PER_REQUEST = 20;
-/**
- * Unmapped nodes remembered by the log limiter. With fewer (the limiter's default 1000), a
- * cluster with more unmapped nodes than that forgot each one before its window ended and named
- * every one again on every request: a log line per node and request.
- */
-const UNMAPPED_LOG_MAX_KEYS = 20_000;
 /** The all-rejected valve logs at most once per pod and this window. */
 const VALVE_LOG_INTERVAL_MS = 10_000;
 
@@ -87,8 +80,7 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
   const clock = deps.clock ?? Date.now;
   const observe = deps.mode === "observe";
   if (observe && !deps.shadow) throw new Error("mode observe needs a ShadowRecorder");
-  const unmappedLog = new RateLimited(UNMAPPED_LOG_INTERVAL_MS, clock, UNMAPPED_LOG_MAX_KEYS);
-  const unmappedSummary = new RateLimited(UNMAPPED_LOG_INTERVAL_MS, clock);
+  const unmapped = new UnmappedNodeLog(deps.log, deps.policy, clock);
   // What every request against the same snapshots shares; rebuilt when a poll or the cluster cache hands over new ones.
   const latestIndex = new LatestPlacementIndex();
   const valveLog = new RateLimited(VALVE_LOG_INTERVAL_MS, clock);
@@ -99,41 +91,6 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
   >();
   const prioritizeReplies = new ReplyMemo<JsonText, NodeScore>();
 
-  /** A node hvx cannot map passes with the neutral score and no other trace: say so, rarely. */
-  function logUnmapped(nodes: readonly NodeIdentity[], answers: ReadonlyArray<{ readonly reasons?: readonly Reason[] }>): void {
-    let named = 0;
-    let unnamed = 0;
-    for (let i = 0; i < nodes.length; i++) {
-      const reasons = answers[i]?.reasons;
-      if (reasons === undefined || reasons.length === 0 || reasons[0]!.code !== "node_unmapped") continue;
-      const node = nodes[i]!;
-      if (named >= UNMAPPED_LINES_PER_REQUEST) {
-        unnamed++;
-        continue;
-      }
-      const suppressed = unmappedLog.allow(node.name);
-      if (suppressed === undefined) continue;
-      deps.log.warn(
-        {
-          node: node.name,
-          providerID: node.providerID ?? null,
-          systemUUID: node.systemUUID ?? null,
-          rules: deps.policy.nodeMapping,
-          unknownScore: deps.policy.scoring.unknownScore,
-          similarSuppressed: suppressed,
-        },
-        "node not mapped to any VM: hvx has no opinion on it (passes, neutral score); see GET /debug/nodes",
-      );
-      named++;
-    }
-    if (unnamed > 0 && unmappedSummary.allow("more") !== undefined) {
-      deps.log.warn(
-        { notNamedInThisRequest: unnamed, linesPerRequest: UNMAPPED_LINES_PER_REQUEST },
-        "more nodes not mapped to any VM than one request names (each is named once per window, over later requests); see GET /debug/nodes",
-      );
-    }
-  }
-
   function afterValve(pod: string, outcome: ValvedFilterOutcome): void {
     const valve = outcome.valve;
     if (!valve || observe) return;
@@ -143,7 +100,9 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
       { pod, action: valve.action, coolest: valve.passed.slice(0, 20), tier: valve.tier, candidates: outcome.decisions.length },
       valve.action === "passed-coolest"
         ? "host heat rejected every candidate node: passing the coolest tier (filter.whenAllRejected: pass-coolest)"
-        : "host heat rejected every candidate node: pod stays pending (filter.whenAllRejected: reject)",
+        : valve.heldForPreemption
+          ? "host heat rejected every candidate node: pod stays pending, it may preempt on nodes kube-scheduler did not send"
+          : "host heat rejected every candidate node: pod stays pending (filter.whenAllRejected: reject)",
     );
   }
 
@@ -205,15 +164,16 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
           const known = !observe && req.mode === "nodeNames" ? filterReplies.get(index, decided.decisions) : undefined;
           const outcome = known?.outcome ?? applyAllRejectedValve(decided, req.pod, req.nodes, ctx, deps.whenAllRejected ?? "reject", memo);
           deps.onNodes?.(req.nodes);
-          if (known?.unmapped !== false) logUnmapped(req.nodes, outcome.decisions);
+          if (known?.unmapped !== false) unmapped.note(req.nodes, outcome.decisions);
           const pod = podName(req);
           afterValve(pod, outcome);
+          if (!observe) deps.onFiltered?.(req, outcome);
           const itemTexts = () => nodeItemTexts(body.text());
           if (observe) {
             deps.shadow!.filter(pod, outcome);
             const facts = candidateNames.factsOf(req.nodes);
             return new JsonText(
-              filterResultJson(req, passAll(req), formatReasons, (r) => JSON.stringify(formatReasons(r)), facts, itemTexts),
+              filterResultJson(req, passAll(req), formatWireReasons, (r) => JSON.stringify(formatWireReasons(r)), facts, itemTexts),
             );
           }
           let reply = known;
@@ -226,8 +186,8 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
                 filterResultJson(
                   req,
                   outcome,
-                  (reasons) => index.textOf(reasons, formatReasons),
-                  (reasons) => index.jsonTextOf(reasons, formatReasons),
+                  (reasons) => index.textOf(reasons, formatWireReasons),
+                  (reasons) => index.jsonTextOf(reasons, formatWireReasons),
                   candidateNames.factsOf(req.nodes),
                   itemTexts,
                 ),
@@ -252,7 +212,7 @@ export function createExtenderHandlers(deps: ExtenderDeps) {
           const scores = prioritizeNodes(req.pod, req.nodes, ctx, prioritizeReplies.decisionsUnder(ctx.index!));
           deps.onNodes?.(req.nodes);
           if (!observe) deps.onPrioritized?.(scores, ctx);
-          logUnmapped(req.nodes, scores);
+          unmapped.note(req.nodes, scores);
           if (!observe) {
             const index = ctx.index!;
             return (

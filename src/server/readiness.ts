@@ -1,4 +1,5 @@
 import type { SourceStatus } from "../model/metrics-source.js";
+import type { Liveness } from "./liveness.js";
 
 export interface ReadinessInput {
   readonly nowMs: number;
@@ -42,7 +43,10 @@ export function pollCycleEnded(status: SourceStatus): boolean {
 
 /**
  * The readiness state of one process: latches "first poll ended" (a later status never
- * takes it back) and the shutdown flag.
+ * takes it back) and the shutdown flag. With `liveness`, a stalled event loop is not ready
+ * either: the Service stops sending it calls (after 2 readiness probes, ~10 s) before the
+ * liveness probe restarts it, and with every replica stalled kube-scheduler's calls fail at
+ * once instead of waiting out httpTimeout.
  */
 export class ReadinessGate {
   private pollEnded = false;
@@ -54,11 +58,14 @@ export class ReadinessGate {
       readonly graceSeconds: number;
       readonly firstPollEnded: () => boolean;
       readonly clock?: () => number;
+      readonly liveness?: () => Liveness;
     },
   ) {}
 
   current(): Readiness {
     if (!this.pollEnded && this.o.firstPollEnded()) this.pollEnded = true;
+    const live = this.o.liveness?.();
+    if (live && !live.alive && !this.stopping) return { ready: false, reason: live.reason };
     return decideReadiness({
       nowMs: (this.o.clock ?? Date.now)(),
       startedAtMs: this.o.startedAtMs,

@@ -2,26 +2,32 @@ import { createServer as createHttpServer, type IncomingMessage, type RequestLis
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "../observability/logger.js";
+import type { TlsHandshakeMetrics, ListenerName } from "../observability/tls-handshake-metrics.js";
 import { certificateNotAfterMs } from "./certificate-not-after.js";
 import { CertificateReloader, type KeyPairFiles, readKeyPair, secureContextOptions } from "./certificate-reloader.js";
+import { watchTlsHandshakeErrors } from "./tls-handshake-errors.js";
 
 /** How long in-flight requests may take to finish once a listener closes. */
 export const IN_FLIGHT_GRACE_MS = 10_000;
 
 export interface ListenerOptions {
-  /** For logs: `extender`, `admin`, `admission`. */
-  readonly name: string;
+  /** For logs and the handshake metric's `listener` label. */
+  readonly name: ListenerName;
   /** Config key of the port, named when it cannot be bound (`server.port`). */
   readonly portKey: string;
   readonly port: number;
   /** Listen address; default all interfaces. Tests use 127.0.0.1. */
   readonly host?: string;
+  /** Config key of the address, named when it cannot be bound (`server.address`). */
+  readonly hostKey?: string;
   readonly handler: RequestListener;
   /** HTTPS with these files (reloaded when they change); `clientCAFile` requires a client certificate signed by it. */
   readonly tls?: KeyPairFiles;
   /** Config key of the TLS files, named in errors (`server.tls`). */
   readonly tlsKey?: string;
   readonly log: Logger;
+  /** Counts failed TLS handshakes (`hvx_tls_handshake_failures_total`); they are logged either way. */
+  readonly handshakeMetrics?: TlsHandshakeMetrics;
   /** How often the certificate files are checked for changes. Default 10 s. */
   readonly certReloadIntervalMs?: number;
   /** Whole request (headers and body) must arrive within this. Default 30 s. */
@@ -64,6 +70,11 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
       httpsServer.setSecureContext(secureContextOptions(p));
       notAfterMs = certificateNotAfterMs(p.cert);
     };
+    watchTlsHandshakeErrors(httpsServer, {
+      listener: o.name,
+      log: o.log,
+      ...(o.handshakeMetrics ? { metrics: o.handshakeMetrics } : {}),
+    });
     reloader = new CertificateReloader(o.tls, apply, o.log, o.certReloadIntervalMs ?? 10_000, tlsKey);
     await reloader.start();
     server = httpsServer;
@@ -72,10 +83,12 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
   }
   server.requestTimeout = o.requestTimeoutMs ?? 30_000;
   server.headersTimeout = Math.min(server.requestTimeout, 10_000);
+  const where = o.host === undefined ? `port ${o.port}` : `${o.host} port ${o.port}`;
+  const keys = o.host !== undefined && o.hostKey !== undefined ? `${o.hostKey}, ${o.portKey}` : o.portKey;
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("error", (err: NodeJS.ErrnoException) =>
-        reject(new Error(`cannot listen on port ${o.port} (${o.portKey}): ${err.code ?? err.message}`)),
+        reject(new Error(`cannot listen on ${where} (${keys}): ${err.code ?? err.message}`)),
       );
       server.listen(o.port, o.host, () => resolve());
     });

@@ -2,7 +2,7 @@ import { mkdirSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 
 /**
- * Creates `dir` and its missing parents, one level at a time. Node 20's
+ * Creates `dir` and its missing parents, one level at a time. Node.js's (20 and 24)
  * `mkdirSync(..., { recursive: true })` spins forever on some pseudo file systems
  * (e.g. under /proc); this fails with the first error instead.
  */

@@ -1,17 +1,25 @@
-import type { MemStateScale } from "../model/derive-metrics.js";
+import type { MemStateScale, RawHostSample, RawVmSample } from "../model/derive-metrics.js";
 import type { PerfCounterInfo } from "./vijson-types.js";
 
-/** Counters read per VM (aggregate instance ""). */
-export const VM_COUNTER_NAMES = ["cpu.ready.summation", "mem.vmmemctl.average", "mem.swapped.average"] as const;
-/** Counters read per host (aggregate instance ""). */
-export const HOST_COUNTER_NAMES = [
-  "cpu.usage.average",
-  "mem.usage.average",
-  "mem.vmmemctl.average",
-  "mem.swapped.average",
-  "mem.swapinRate.average",
-  "mem.state.latest",
-] as const;
+/** Counters read per VM (aggregate instance ""), each with the raw sample field it fills. */
+export const VM_COUNTERS = {
+  "cpu.ready.summation": "readyMs",
+  "cpu.costop.summation": "costopMs",
+  "mem.vmmemctl.average": "balloonKB",
+  "mem.swapped.average": "swappedKB",
+} as const satisfies Record<string, keyof RawVmSample>;
+/** Counters read per host (aggregate instance ""), each with the raw sample field it fills. */
+export const HOST_COUNTERS = {
+  "cpu.usage.average": "cpuUsageFixed",
+  "mem.usage.average": "memUsageFixed",
+  "mem.vmmemctl.average": "balloonKB",
+  "mem.swapped.average": "swappedKB",
+  "mem.swapinRate.average": "swapInKBps",
+  "mem.state.latest": "memState",
+} as const satisfies Record<string, keyof RawHostSample>;
+
+export const VM_COUNTER_NAMES = Object.keys(VM_COUNTERS) as Array<keyof typeof VM_COUNTERS>;
+export const HOST_COUNTER_NAMES = Object.keys(HOST_COUNTERS) as Array<keyof typeof HOST_COUNTERS>;
 
 export type VmCounterName = (typeof VM_COUNTER_NAMES)[number];
 export type HostCounterName = (typeof HOST_COUNTER_NAMES)[number];

@@ -1,4 +1,4 @@
-import type { CounterIndex } from "./counter-catalogue.js";
+import { HOST_COUNTERS, VM_COUNTERS, type CounterIndex } from "./counter-catalogue.js";
 import type { RawHostSample, RawVmSample } from "../model/derive-metrics.js";
 import { REALTIME_INTERVAL_ID } from "./perf-batches.js";
 import type { PerfEntityMetric } from "./vijson-types.js";
@@ -36,30 +36,22 @@ export function indexPerfSamples(results: readonly PerfEntityMetric[], index: Co
   return out;
 }
 
+/** The VM's raw sample: each counter of `VM_COUNTERS` into its field. */
 export function toRawVmSample(sample: EntitySample): RawVmSample {
-  const v = sample.values;
-  return {
-    sampledAtMs: sample.sampledAtMs,
-    intervalS: sample.intervalS,
-    ...opt("readyMs", v.get("cpu.ready.summation")),
-    ...opt("balloonKB", v.get("mem.vmmemctl.average")),
-    ...opt("swappedKB", v.get("mem.swapped.average")),
-  };
+  return { sampledAtMs: sample.sampledAtMs, intervalS: sample.intervalS, ...fields(sample, VM_COUNTERS) };
 }
 
+/** The host's raw sample: each counter of `HOST_COUNTERS` into its field. */
 export function toRawHostSample(sample: EntitySample): RawHostSample {
-  const v = sample.values;
-  return {
-    sampledAtMs: sample.sampledAtMs,
-    ...opt("cpuUsageFixed", v.get("cpu.usage.average")),
-    ...opt("memUsageFixed", v.get("mem.usage.average")),
-    ...opt("balloonKB", v.get("mem.vmmemctl.average")),
-    ...opt("swappedKB", v.get("mem.swapped.average")),
-    ...opt("swapInKBps", v.get("mem.swapinRate.average")),
-    ...opt("memState", v.get("mem.state.latest")),
-  };
+  return { sampledAtMs: sample.sampledAtMs, ...fields(sample, HOST_COUNTERS) };
 }
 
-function opt<K extends string>(key: K, value: number | undefined): { [P in K]?: number } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: number };
+/** The counters the sample carries, by field; a counter it lacks leaves its field out (unknown, never 0). */
+function fields<F extends string>(sample: EntitySample, counters: Readonly<Record<string, F>>): { [K in F]?: number } {
+  const out: { [K in F]?: number } = {};
+  for (const [name, field] of Object.entries(counters) as Array<[string, F]>) {
+    const value = sample.values.get(name);
+    if (value !== undefined) out[field] = value;
+  }
+  return out;
 }

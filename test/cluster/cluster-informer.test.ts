@@ -318,7 +318,7 @@ describe("ClusterInformer against the fake API server (real client-node)", funct
     }
   });
 
-  it("given a watch gone silent (no event, no bookmark) for watchIdleSeconds, restarts it from its last resourceVersion and counts it", async () => {
+  it("given a watch gone silent and still open past its timeoutSeconds (a dead connection), restarts it from its last resourceVersion and counts it", async () => {
     const registry = new Registry();
     informer = new ClusterInformer({
       kubeConfig: fake.kubeConfig(),
@@ -327,6 +327,8 @@ describe("ClusterInformer against the fake API server (real client-node)", funct
       log: silentLogger(),
       backoff: fastBackoff,
       watchIdleSeconds: 0.8,
+      // each watch asks for 1 or 2 s: the fake ends it then, unless silenced (a dead connection never ends)
+      resyncSeconds: 1,
       metrics: createClusterMetrics(registry),
     });
     const inf = informer;
@@ -334,18 +336,77 @@ describe("ClusterInformer against the fake API server (real client-node)", funct
     await eventually(() => expect(fake.controls.stats().watchesOpen).to.equal(3));
     await new Promise((r) => setTimeout(r, 2_000));
     expect(inf.status().idleRestarts, "bookmarks every 100 ms keep healthy watches alive").to.equal(0);
+    // watches renew every 1 or 2 s: silence them at a moment all three are open (no I/O runs in between)
+    await eventually(() => expect(fake.controls.stats().watchesOpen).to.equal(3));
     expect(fake.controls.silenceWatches()).to.equal(3);
     fake.controls.upsertPod(samplePod({ namespace: "team-a", name: "sent-into-the-void", nodeName: "n2" }));
-    await eventually(() => expect(podNames(inf, "n2")).to.deep.equal(["sent-into-the-void"]), 4000, "the restarted watch to deliver");
-    expect(inf.status().idleRestarts).to.be.at.least(3);
+    await eventually(() => expect(podNames(inf, "n2")).to.deep.equal(["sent-into-the-void"]), 6000, "the restarted watch to deliver");
+    // each watch asked for 1 or 2 s: the others may be found dead a little later than the pods one
+    await eventually(() => expect(inf.status().idleRestarts).to.be.at.least(3), 6000, "every dead watch restarted");
     expect(inf.status().relists, "watched again from the last resourceVersion").to.equal(0);
     expect(await registry.getSingleMetricAsString("hvx_cluster_watch_idle_restarts_total")).to.match(/resource="pods"} [1-9]/);
+  });
+
+  it("given a quiet cluster (no event, no bookmark), re-watches each watch the API server ends at its timeoutSeconds without a warning or an error", async () => {
+    await fake.close();
+    fake = await startFakeKubeApiserver({ bookmarkIntervalMs: 600_000 });
+    fake.controls.upsertNode(sampleNode({ name: "n2" }));
+    const registry = new Registry();
+    const lines: string[] = [];
+    informer = new ClusterInformer({
+      kubeConfig: fake.kubeConfig(),
+      listApi: makeTimedApiClient(fake.kubeConfig(), CoreV1Api),
+      defaults,
+      log: createLogger("debug", { write: (line: string) => void lines.push(line) }),
+      backoff: fastBackoff,
+      // silent past watchIdleSeconds long before the fake ends each watch (1 or 2 s)
+      watchIdleSeconds: 0.3,
+      resyncSeconds: 1,
+      metrics: createClusterMetrics(registry),
+    });
+    const inf = informer;
+    await inf.start();
+    await eventually(() => expect(inf.status().resources.every((r) => r.reconnects >= 2)).to.equal(true), 8000, "two renewals each");
+    const levels = lines.map((l) => JSON.parse(l) as { level: number; msg: string });
+    expect(levels.filter((l) => l.level >= 40).map((l) => l.msg)).to.deep.equal([]);
+    expect(
+      levels.some((l) => l.msg.startsWith("watch ended; watching again")),
+      "a clean end is logged at debug",
+    ).to.equal(true);
+    expect(inf.status().errors).to.equal(0);
+    expect(inf.status().idleRestarts).to.equal(0);
+    expect(inf.status().relists, "watched again from the last resourceVersion").to.equal(0);
+    expect(await registry.getSingleMetricAsString("hvx_cluster_errors_total")).to.not.match(/} [1-9]/);
+    fake.controls.upsertPod(samplePod({ namespace: "team-a", name: "after-renewals", nodeName: "n2" }));
+    await eventually(() => expect(podNames(inf, "n2")).to.deep.equal(["after-renewals"]), 4000, "the renewed watch to deliver");
+  });
+
+  it("given a watch gone silent while the API server answers 503, the watchdog restarts it and counts it; it recovers when the server does", async () => {
+    informer = new ClusterInformer({
+      kubeConfig: fake.kubeConfig(),
+      listApi: makeTimedApiClient(fake.kubeConfig(), CoreV1Api),
+      defaults,
+      log: silentLogger(),
+      backoff: fastBackoff,
+      watchIdleSeconds: 0.3,
+    });
+    const inf = informer;
+    await inf.start();
+    await eventually(() => expect(fake.controls.stats().watchesOpen).to.equal(3));
+    fake.controls.silenceWatches();
+    fake.controls.setFault({ status5xx: 503 });
+    await eventually(() => expect(inf.status().idleRestarts).to.be.at.least(3), 4000, "stalled watches detected");
+    expect(inf.status().errors).to.be.greaterThan(0);
+    fake.controls.setFault({});
+    fake.controls.upsertPod(samplePod({ namespace: "team-a", name: "back", nodeName: "n2" }));
+    await eventually(() => expect(podNames(inf, "n2")).to.deep.equal(["back"]), 6000);
   });
 
   it("given a watch whose response never starts, the watchdog ends it too", async () => {
     informer = new ClusterInformer({
       kubeConfig: fake.kubeConfig(),
-      listApi: makeTimedApiClient(fake.kubeConfig(), CoreV1Api, 5000),
+      // the probe of the silent watch gets no answer either and gives up after 300 ms
+      listApi: makeTimedApiClient(fake.kubeConfig(), CoreV1Api, 300),
       defaults,
       log: silentLogger(),
       backoff: fastBackoff,

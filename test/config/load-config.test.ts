@@ -40,6 +40,13 @@ describe("parseConfig", () => {
     expect(() => parseConfig("mode: shadow\n")).to.throw(ConfigError, /mode/);
   });
 
+  it("given listen addresses, keeps them (IPv4 and IPv6); without, binds every interface as before", () => {
+    const c = parseConfig("server:\n  address: 10.0.0.5\n  adminAddress: '::1'\nadmission:\n  address: 0.0.0.0\n");
+    expect([c.server.address, c.server.adminAddress, c.admission.address]).to.deep.equal(["10.0.0.5", "::1", "0.0.0.0"]);
+    const d = parseConfig(undefined);
+    expect([d.server.address, d.server.adminAddress, d.admission.address]).to.deep.equal([undefined, undefined, undefined]);
+  });
+
   it("given a YAML file, overrides only the keys it sets", () => {
     const c = parseConfig("thresholds:\n  cpuReadyPercent: 8\nvcenter:\n  url: https://vc.example.com\n  clusters: [prod-a]\n");
     expect(c.thresholds.cpuReadyPercent).to.equal(8);
@@ -65,6 +72,16 @@ describe("parseConfig", () => {
       name: "server.tls without keyFile",
       yaml: "server:\n  tls:\n    certFile: /a\n    clientCAFile: /c\n",
       message: /server\.tls\.keyFile: Required/,
+    },
+    {
+      name: "a host name as server.address",
+      yaml: "server:\n  address: hvx.local\n",
+      message: /server\.address: must be an IPv4 or IPv6 address/,
+    },
+    {
+      name: "a port in admission.address",
+      yaml: "admission:\n  address: 10.0.0.5:8443\n",
+      message: /admission\.address: must be an IPv4 or IPv6 address/,
     },
     { name: "a negative drain", yaml: "server:\n  shutdownDrainSeconds: -1\n", message: /server\.shutdownDrainSeconds: .* \(got -1\)/ },
   ];

@@ -44,14 +44,21 @@ for (const source of ["vcenter", "telegraf", "vmware_exporter"] as const)
       },
       spec: { containers: [{ name: "api", resources: { requests: { cpu: "500m", memory: "256Mi" } } }] },
     };
-    const filter = async (names: string[]) => {
-      const res = await fetch(`http://127.0.0.1:${hvx.extenderPort}/filter`, {
+    const post = (url: string, names: string[]) =>
+      fetch(url, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ Pod: pod, Nodes: null, NodeNames: names }),
       });
-      return (await res.json()) as { NodeNames: string[]; FailedAndUnresolvableNodes: Record<string, string> };
-    };
+    const filter = async (names: string[]) =>
+      (await (await post(`http://127.0.0.1:${hvx.extenderPort}/filter`, names)).json()) as {
+        NodeNames: string[];
+        FailedAndUnresolvableNodes: Record<string, string>;
+      };
+    /** The detailed reasons /debug/explain gives a node (kube-scheduler's are short and host-free). */
+    const explainedReasons = async (node: string) =>
+      ((await (await post(`http://127.0.0.1:${hvx.adminPort}/debug/explain`, [node])).json()) as { nodes: Array<{ reasons: string[] }> })
+        .nodes[0]!.reasons;
     const heatOf = (node: string) =>
       (kube.controls.getNode(node)?.metadata as { annotations?: Record<string, string> } | undefined)?.annotations?.["hvx.io/host-heat"];
 
@@ -111,7 +118,8 @@ for (const source of ["vcenter", "telegraf", "vmware_exporter"] as const)
         15_000,
         "the hot host's node to be rejected",
       );
-      expect(first.FailedAndUnresolvableNodes["k8s-worker-01"]).to.match(new RegExp(`ESXi host ${esx01}: cpu ready`));
+      expect(first.FailedAndUnresolvableNodes["k8s-worker-01"]).to.match(/^node\(s\) on hot ESXi hosts \(cpu ready/);
+      expect((await explainedReasons("k8s-worker-01"))[0]).to.match(new RegExp(`ESXi host ${esx01}: cpu ready`));
       expect(first.NodeNames).to.deep.equal(["k8s-worker-09"]);
 
       const hotMark = await until(async () => heatOf("k8s-worker-01"), 15_000, "the hot annotation");

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { until } from "../fixtures/eventually.js";
+import { deploymentNodeOptions } from "../manifests/deployment-node-options.js";
 import { freePort } from "../fixtures/net.js";
 import { type RawAnswer, rawRequest } from "../fixtures/raw-http.js";
 
@@ -21,7 +22,7 @@ function extenderArgsOfSize(bytes: number): Buffer {
 
 /**
  * Issue 8 section 1: hostile or oversized bodies cannot hurt hvx. `hvx serve` runs as a child
- * process with the manifest's heap (--max-old-space-size=384); a prober calls /healthz every
+ * process with the manifest's heap (its NODE_OPTIONS: --max-old-space-size=384); a prober calls /healthz every
  * 100 ms throughout. Before the fix the gzip bomb was inflated and parsed (and 40 bodies of
  * 20 MB were buffered at once), which ran the process out of heap.
  */
@@ -58,7 +59,7 @@ describe("hostile and oversized request bodies against hvx serve (child process,
         "log:\n  level: warn",
       ].join("\n"),
     );
-    child = spawn(process.execPath, ["--max-old-space-size=384", CLI, "serve", "--config", configPath], {
+    child = spawn(process.execPath, [...deploymentNodeOptions(), CLI, "serve", "--config", configPath], {
       env: { ...process.env, KUBECONFIG: "" },
       stdio: ["ignore", "pipe", "pipe"],
     });

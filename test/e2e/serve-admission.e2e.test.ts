@@ -179,9 +179,7 @@ describe("hvx serve with the webhook, the informers and the poller on (end to en
   it("/filter on the same process rejects the hot host's node and passes a cool one", async () => {
     const r = await filter(["k8s-worker-01", "k8s-worker-09"]);
     expect(r.NodeNames).to.deep.equal(["k8s-worker-09"]);
-    expect(r.FailedAndUnresolvableNodes["k8s-worker-01"]).to.match(
-      /^ESXi host esx-01 \(host-11\): cpu ready [\d.]+% >= 10% \(sampled \d+s ago\)/,
-    );
+    expect(r.FailedAndUnresolvableNodes["k8s-worker-01"]).to.match(/^node\(s\) on hot ESXi hosts \(cpu ready\)/);
   });
 
   it("follows a namespace label changed in the API server (through the informer)", async () => {

@@ -90,7 +90,7 @@ describe("hvx serve: the demo (npm start) and start-up failures (end to end)", f
       20_000,
       "the demo's first poll",
     );
-    expect(filter.FailedAndUnresolvableNodes["k8s-worker-01"]).to.match(/^ESXi host esx-01 \(host-11\): cpu ready/);
+    expect(filter.FailedAndUnresolvableNodes["k8s-worker-01"]).to.match(/^node\(s\) on hot ESXi hosts \(cpu ready/);
     expect(filter.NodeNames).to.include("k8s-worker-09");
 
     // The demo's webhook is plain HTTP; its hosts are those backing the fake API server's nodes

@@ -33,7 +33,7 @@ describe(`the image (${IMAGE}): contents and user`, function () {
   it("starts the CLI as uid/gid 65532 without being told to", () => {
     const r = ctr.run(["node", "-p", "`${process.getuid()}:${process.getgid()} ${process.version}`"]);
     expect(r.status, r.stderr).to.equal(0);
-    expect(r.stdout.trim()).to.match(/^65532:65532 v20\./);
+    expect(r.stdout.trim()).to.match(/^65532:65532 v24\./);
     const help = ctr.run(["node", "dist/src/cli.js", "--help"]);
     expect(help.status, help.stderr).to.equal(0);
     expect(help.stdout).to.match(/^hvx: hypervisor-aware/);

@@ -106,7 +106,7 @@ describe(`the image (${IMAGE}) run as manifests/base/deployment.yaml runs it (re
       "k8s-worker-05",
       "k8s-worker-06",
     ]);
-    expect(body.FailedAndUnresolvableNodes["k8s-worker-01"]).to.match(/^ESXi host esx-01 \(host-11\): cpu ready/);
+    expect(body.FailedAndUnresolvableNodes["k8s-worker-01"]).to.match(/^node\(s\) on hot ESXi hosts \(cpu ready/);
     expect(body.NodeNames).to.deep.equal(Array.from({ length: 13 }, (_, i) => `k8s-worker-${String(7 + i).padStart(2, "0")}`));
   });
 

@@ -72,10 +72,10 @@ describe("Dockerfile", () => {
   const stages = parseDockerfile(readFileSync(join(PROJECT_ROOT, "Dockerfile"), "utf8"));
   const runtime = stages.at(-1)!;
 
-  it("builds in a node:20-bookworm-slim stage with npm ci and the TypeScript build", () => {
+  it("builds in a node:24-bookworm-slim stage with npm ci and the TypeScript build", () => {
     expect(stages.length).to.be.at.least(2);
     const build = stages[0]!;
-    expect(build.from).to.equal("node:20-bookworm-slim");
+    expect(build.from).to.equal("node:24-bookworm-slim");
     expect(build.lines.some((l) => /^RUN npm ci\b/.test(l))).to.equal(true);
     expect(build.lines.some((l) => /^RUN (npm run build|npx tsc)\b/.test(l))).to.equal(true);
   });

@@ -195,7 +195,7 @@ describe("manifests/base/rbac.yaml", () => {
       })
       .sort();
 
-  it("grants the ClusterRole exactly nodes get/list/watch/patch, pods get/list/watch, namespaces list/watch, pods/eviction, events create/list", () => {
+  it("grants the ClusterRole exactly nodes get/list/watch/patch, pods get/list/watch/patch, namespaces list/watch, pods/eviction, events create/list", () => {
     const role = findOne(docs, "ClusterRole", "hvx").obj;
     expect(flatten(role.rules)).to.deep.equal([
       "/events:create",
@@ -209,6 +209,7 @@ describe("manifests/base/rbac.yaml", () => {
       "/pods/eviction:create",
       "/pods:get",
       "/pods:list",
+      "/pods:patch",
       "/pods:watch",
     ]);
   });

@@ -208,3 +208,37 @@ describe("overcommitRatios", () => {
   ];
   for (const c of cases) it(c.name, () => expect(overcommitRatios(c.cores, c.memMiB, vms)).to.deep.equal(c.want));
 });
+
+describe("co-stop (cpu.costop.summation)", () => {
+  it("given co-stop ms, converts them per vCPU like ready", () => {
+    // 1600 / 20000 / 4 x 100 = 2
+    expect(deriveVmMetrics({ sampledAtMs: 5, intervalS: 20, costopMs: 1600 }, 4)).to.deep.equal({ sampledAtMs: 5, cpuCostopPercent: 2 });
+  });
+  it("given no sampling interval or no vCPUs, leaves co-stop unknown", () => {
+    expect(deriveVmMetrics({ sampledAtMs: 5, intervalS: 0, costopMs: 1600 }, 4)).to.deep.equal({ sampledAtMs: 5 });
+    expect(deriveVmMetrics({ sampledAtMs: 5, intervalS: 20, costopMs: 1600 }, 0)).to.deep.equal({ sampledAtMs: 5 });
+  });
+
+  const vm = (vcpus: number, costop: number | undefined, poweredOn = true): HostVmInput => ({
+    vcpus,
+    memoryMiB: 1024,
+    poweredOn,
+    metrics: { sampledAtMs: 100, ...(costop !== undefined ? { cpuCostopPercent: costop } : {}) },
+  });
+  const cases: Array<{ name: string; vms: HostVmInput[]; want: number | undefined }> = [
+    // (4 x 2 + 1 x 20) / 5 = 5.6
+    { name: "given 4 vCPUs at 2 % and 1 vCPU at 20 %, weights the host to 5.6 %", vms: [vm(4, 2), vm(1, 20)], want: 5.6 },
+    // the powered-off VM and the VM without the counter do not count: 3 x 2 / 2 = 3
+    { name: "given a powered-off VM and one without co-stop, ignores them", vms: [vm(2, 3), vm(8, 50, false), vm(4, undefined)], want: 3 },
+    { name: "given no VM with co-stop, leaves the host's unknown", vms: [vm(2, undefined)], want: undefined },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      // One counter of the host's own, or the host has no sample at all (issue 29 §6).
+      const m = deriveHostMetrics({ raw: { sampledAtMs: 200, cpuUsageFixed: 1000 }, memoryMiB: 65536, vms: c.vms });
+      expect(m).to.not.equal(undefined);
+      if (c.want === undefined) expect(m).to.not.have.property("cpuCostopPercent");
+      else close(m?.cpuCostopPercent, c.want);
+    });
+  }
+});

@@ -129,4 +129,30 @@ describe("OverlayMap", () => {
       ["c", 3],
     ]);
   });
+
+  describe("differingKeys", () => {
+    const plain = new Map([
+      ["a", 1],
+      ["b", 2],
+      ["c", 3],
+    ]);
+    const cases: Array<{ name: string; a: ReadonlyMap<string, number>; b: ReadonlyMap<string, number>; want: string[] | undefined }> = [
+      { name: "the same plain map: none", a: plain, b: plain, want: [] },
+      { name: "an overlay and its base: the keys it changes", a: plain, b: new OverlayMap(plain, new Map([["b", 9]])), want: ["b"] },
+      {
+        name: "two overlays on one base: the keys whose values differ, not those overlaid alike",
+        a: new OverlayMap(
+          plain,
+          new Map<string, number | undefined>([
+            ["a", 7],
+            ["c", undefined],
+          ]),
+        ),
+        b: new OverlayMap(new OverlayMap(plain, new Map([["a", 7]])), new Map([["d", 4]])),
+        want: ["c", "d"],
+      },
+      { name: "two plain maps: undefined (only a full comparison can tell)", a: plain, b: new Map(plain), want: undefined },
+    ];
+    for (const c of cases) it(`given ${c.name}`, () => expect(OverlayMap.differingKeys(c.a, c.b)?.sort()).to.deep.equal(c.want));
+  });
 });

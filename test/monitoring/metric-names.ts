@@ -6,7 +6,7 @@ import { collectDefaultMetrics, Registry } from "prom-client";
  * Metrics of other exporters that the alerts and the two-layers dashboard use, by exporter.
  * docs/dashboards.md documents each (a test keeps the two in sync).
  */
-export const EXTERNAL_METRICS: Readonly<Record<string, "cAdvisor" | "kube-state-metrics">> = {
+export const EXTERNAL_METRICS: Readonly<Record<string, "cAdvisor" | "kube-state-metrics" | "kube-scheduler">> = {
   container_cpu_cfs_throttled_periods_total: "cAdvisor",
   container_cpu_cfs_periods_total: "cAdvisor",
   container_oom_events_total: "cAdvisor",
@@ -14,6 +14,7 @@ export const EXTERNAL_METRICS: Readonly<Record<string, "cAdvisor" | "kube-state-
   kube_pod_container_status_last_terminated_reason: "kube-state-metrics",
   kube_pod_info: "kube-state-metrics",
   kube_pod_status_reason: "kube-state-metrics",
+  scheduler_schedule_attempts_total: "kube-scheduler",
 };
 
 const HISTOGRAM_SUFFIXES = ["_bucket", "_sum", "_count"];

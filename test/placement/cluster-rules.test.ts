@@ -5,6 +5,7 @@ import type { PodMeta } from "../../src/placement/exemption.js";
 import { filterNodes, prioritizeNodes } from "../../src/placement/filter-nodes.js";
 import { HOST_SPREAD_ANNOTATION, HOST_SPREAD_MAX_SKEW_ANNOTATION } from "../../src/placement/host-spread.js";
 import type { ParsedExtenderArgs } from "../../src/protocol/parse-extender-args.js";
+import { formatReasons } from "../../src/protocol/format-reason.js";
 import { toFilterResultWire } from "../../src/protocol/to-extender-wire.js";
 import { amounts, clusterViewOf, nodeView, podMetaOf, podView } from "../fixtures/cluster.js";
 import { hostView, inventoryOf, NOW_MS, vmView } from "../fixtures/inventory.js";
@@ -50,13 +51,14 @@ describe("cluster rules in filterNodes (limit overcommit)", () => {
   // node-1a: 14 + 2 = 16 CPUs / 7.8 = 2.05 > 2.0; node-1b: 2 / 7.8 = 0.26
   const pods = [running("node-1a", 8), running("node-1a", 6), running("node-2", 20)];
 
-  it("given a node over the cpu limit maximum, puts it in FailedNodes (resolvable) with the ratio", () => {
+  it("given a node over the cpu limit maximum, puts it in FailedNodes (resolvable) naming the rule and resource", () => {
     const out = filterNodes(meta(), candidates, ctxOf(pods));
     expect(out.passed).to.deep.equal(["node-1b", "node-3"]);
     expect([...out.failed.keys()]).to.deep.equal(["node-1a"]);
     const parsed = { mode: "nodeNames", nodes: candidates, pod: meta() } as unknown as ParsedExtenderArgs;
     const wire = toFilterResultWire(parsed, out);
-    expect(wire.FailedNodes).to.deep.equal({ "node-1a": "cpu limits 16.0 / allocatable 7.8 = 2.05 > 2.0 (limit overcommit)" });
+    expect(wire.FailedNodes).to.deep.equal({ "node-1a": "node(s) over the limit overcommit cap (cpu)" });
+    expect(formatReasons(out.failed.get("node-1a")!)).to.equal("cpu limits 16.0 / allocatable 7.8 = 2.05 > 2.0 (limit overcommit)");
   });
 
   it("given a node on a hot host that is also over its limits, lists it only as unresolvable, with the host reason", () => {

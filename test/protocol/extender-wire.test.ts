@@ -1,7 +1,13 @@
 import { expect } from "chai";
 import { readFileSync } from "node:fs";
 import { ExtenderArgsError, parseExtenderArgs } from "../../src/protocol/parse-extender-args.js";
-import { filterResultJson, prioritizeJson, toFilterResultWire, toPrioritizeWire } from "../../src/protocol/to-extender-wire.js";
+import {
+  filterErrorWire,
+  filterResultJson,
+  prioritizeJson,
+  toFilterResultWire,
+  toPrioritizeWire,
+} from "../../src/protocol/to-extender-wire.js";
 import { CandidateNames } from "../../src/protocol/candidate-names.js";
 import type { NodeDecision } from "../../src/placement/decide-node.js";
 import type { Reason } from "../../src/placement/reason.js";
@@ -59,7 +65,7 @@ describe("toFilterResultWire", () => {
       Nodes: null,
       NodeNames: ["a"],
       FailedNodes: {},
-      FailedAndUnresolvableNodes: { b: "ESXi host esx-1 (host-1): in maintenance mode" },
+      FailedAndUnresolvableNodes: { b: "node(s) on ESXi hosts in maintenance" },
       Error: "",
     });
   });
@@ -73,6 +79,12 @@ describe("toFilterResultWire", () => {
     expect(wire.Nodes).to.deep.equal({ metadata: { resourceVersion: "7" }, items: [b] });
     expect(JSON.stringify(wire.Nodes!.items[0])).to.equal(JSON.stringify(b));
     expect(wire.FailedNodes).to.have.keys("a");
+  });
+});
+
+describe("filterErrorWire", () => {
+  it("given a message with %, returns an Error kube-scheduler's fmt.Errorf(result.Error) prints as is", () => {
+    expect(filterErrorWire("hvx: 100% of 5% failed").Error).to.equal("hvx: 100pct of 5pct failed");
   });
 });
 

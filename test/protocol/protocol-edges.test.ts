@@ -135,7 +135,7 @@ describe("parseExtenderArgs edges", () => {
     expect(
       toPodMeta({
         metadata: { namespace: "shop", name: "web-1", ownerReferences: [{ kind: "ReplicaSet" }, { kind: 3 }, "x"] },
-        spec: { priorityClassName: "high", priority: 1000 },
+        spec: { priorityClassName: "high", priority: 1000, preemptionPolicy: "Never" },
       } as unknown as WirePod),
     ).to.deep.equal({
       namespace: "shop",
@@ -143,9 +143,10 @@ describe("parseExtenderArgs edges", () => {
       ownerKinds: ["ReplicaSet", "", ""],
       priorityClassName: "high",
       priority: 1000,
+      preemptionPolicy: "Never",
       annotations: {},
     });
-    expect(toPodMeta({ spec: { priorityClassName: 1, priority: "1000" } } as unknown as WirePod)).to.deep.equal({
+    expect(toPodMeta({ spec: { priorityClassName: 1, priority: "1000", preemptionPolicy: 0 } } as unknown as WirePod)).to.deep.equal({
       namespace: "default",
       name: "",
       ownerKinds: [],

@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { deploymentNodeOptions } from "../manifests/deployment-node-options.js";
 
 const CHILD = fileURLToPath(new URL("./bounded-memory-child.js", import.meta.url));
 /** Issue 29 §3: resident memory may grow less than this over each run. */
@@ -12,7 +13,11 @@ interface Figures {
 }
 
 function runChild(scenario: string): Figures {
-  const out = execFileSync(process.execPath, ["--expose-gc", CHILD, scenario], { encoding: "utf8", timeout: 120_000 });
+  // The Deployment's V8 flags: the resident set includes the young generation, which they size.
+  const out = execFileSync(process.execPath, [...deploymentNodeOptions(), "--expose-gc", CHILD, scenario], {
+    encoding: "utf8",
+    timeout: 120_000,
+  });
   return JSON.parse(out.trim().split("\n").pop()!) as Figures;
 }
 

@@ -10,6 +10,7 @@ import { buildAdminApp } from "../../src/server/admin-app.js";
 import { buildDebugHosts } from "../../src/server/debug-view.js";
 import { buildExtenderApp } from "../../src/server/extender-app.js";
 import { createExtenderHandlers } from "../../src/server/extender-handlers.js";
+import type { Liveness } from "../../src/server/liveness.js";
 import type { Readiness } from "../../src/server/readiness.js";
 import { BodyBudget } from "../../src/server/request-body.js";
 import { hostView, inventoryOf, NOW_MS, vmView } from "../fixtures/inventory.js";
@@ -42,6 +43,7 @@ describe("extender HTTP app", () => {
   let admin: string;
   let registry: Registry;
   let readiness: Readiness = { ready: true, reason: "ok" };
+  let liveness: Liveness = { alive: true, reason: "ok" };
   const source = new FakeMetricsSource(
     inventoryOf(
       [hostView({ id: "host-1", name: "esx-hot", metrics: { cpuReadyPercent: 14 } }), hostView({ id: "host-2", name: "esx-cool" })],
@@ -61,9 +63,14 @@ describe("extender HTTP app", () => {
       log: silentLogger(),
       clock: () => NOW_MS,
     });
-    server = await listen(buildExtenderApp({ handlers, bodyLimitMB: 1, readiness: () => readiness }));
+    server = await listen(buildExtenderApp({ handlers, bodyLimitMB: 1, readiness: () => readiness, liveness: () => liveness }));
     adminServer = await listen(
-      buildAdminApp({ registry, debugHosts: () => buildDebugHosts(source.latest(), DEFAULT_POLICY, NOW_MS), readiness: () => readiness }),
+      buildAdminApp({
+        registry,
+        debugHosts: () => buildDebugHosts(source.latest(), DEFAULT_POLICY, NOW_MS),
+        readiness: () => readiness,
+        liveness: () => liveness,
+      }),
     );
     base = `http://127.0.0.1:${portOf(server)}`;
     admin = `http://127.0.0.1:${portOf(adminServer)}`;
@@ -111,7 +118,7 @@ describe("extender HTTP app", () => {
       Nodes: null,
       NodeNames: ["w-cool", "w-new"],
       FailedNodes: {},
-      FailedAndUnresolvableNodes: { "w-hot": "ESXi host esx-hot (host-1): cpu ready 14% >= 10% (sampled 14s ago)" },
+      FailedAndUnresolvableNodes: { "w-hot": "node(s) on hot ESXi hosts (cpu ready)" },
       Error: "",
     });
   });
@@ -275,6 +282,19 @@ describe("extender HTTP app", () => {
     }
   });
 
+  it("GET /healthz answers 503 with the reason while the event loop is stalled, on both ports; /readyz stays 200", async () => {
+    liveness = { alive: false, reason: "event loop blocked 20.0 s of the last 30 s (more than 50 %)" };
+    try {
+      for (const b of [base, admin]) {
+        const res = await fetch(`${b}/healthz`);
+        expect([res.status, await res.text()]).to.deep.equal([503, liveness.reason]);
+        expect((await fetch(`${b}/readyz`)).status).to.equal(200);
+      }
+    } finally {
+      liveness = { alive: true, reason: "ok" };
+    }
+  });
+
   it("serves neither /metrics nor /debug on the extender port, and says where they are", async () => {
     for (const path of ["/metrics", "/debug/hosts"]) {
       const res = await fetch(`${base}${path}`);
@@ -304,11 +324,11 @@ describe("extender HTTP app", () => {
 });
 
 describe("extender HTTP app, replies with characters outside ASCII", () => {
-  it("given a host name outside ASCII in a rejection, sends the reply's UTF-8 bytes with their length, request after request", async () => {
+  it("given a node name outside ASCII in a rejection, sends the reply's UTF-8 bytes with their length, request after request", async () => {
     const source = new FakeMetricsSource(
       inventoryOf(
         [hostView({ id: "host-1", name: "esx-köln-☃", metrics: { cpuReadyPercent: 14 } })],
-        [vmView({ id: "vm-1", name: "w-hot", hostId: "host-1", biosUuid: HOT_UUID })],
+        [vmView({ id: "vm-1", name: "w-köln-☃", hostId: "host-1", biosUuid: HOT_UUID })],
       ),
     );
     const handlers = createExtenderHandlers({
@@ -320,7 +340,7 @@ describe("extender HTTP app, replies with characters outside ASCII", () => {
     });
     const server = await listen(buildExtenderApp({ handlers, bodyLimitMB: 1 }));
     try {
-      const body = JSON.stringify({ Pod: { metadata: { name: "p" } }, Nodes: null, NodeNames: ["w-hot"] });
+      const body = JSON.stringify({ Pod: { metadata: { name: "p" } }, Nodes: null, NodeNames: ["w-köln-☃"] });
       const texts: string[] = [];
       for (let i = 0; i < 2; i++) {
         const res = await fetch(`http://127.0.0.1:${portOf(server)}/filter`, { method: "POST", body });
@@ -329,7 +349,7 @@ describe("extender HTTP app, replies with characters outside ASCII", () => {
         texts.push(text);
       }
       expect(texts[1]).to.equal(texts[0]);
-      expect(JSON.parse(texts[0]!).FailedAndUnresolvableNodes["w-hot"]).to.include("esx-köln-☃");
+      expect(JSON.parse(texts[0]!).FailedAndUnresolvableNodes).to.have.keys("w-köln-☃");
     } finally {
       await closeServer(server);
     }

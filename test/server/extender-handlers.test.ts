@@ -3,12 +3,8 @@ import { Registry } from "prom-client";
 import type { MetricsSource } from "../../src/model/metrics-source.js";
 import { ExtenderMetrics } from "../../src/observability/extender-metrics.js";
 import { silentLogger } from "../../src/observability/logger.js";
-import {
-  createExtenderHandlers,
-  UNMAPPED_LINES_PER_REQUEST,
-  UNMAPPED_LOG_INTERVAL_MS,
-  type ExtenderDeps,
-} from "../../src/server/extender-handlers.js";
+import { createExtenderHandlers, type ExtenderDeps } from "../../src/server/extender-handlers.js";
+import { UNMAPPED_LINES_PER_REQUEST, UNMAPPED_LOG_INTERVAL_MS } from "../../src/server/unmapped-node-log.js";
 import { FakeMetricsSource } from "../../mocks/fake-metrics-source.js";
 import { createLogger } from "../../src/observability/logger.js";
 import { ShadowMetrics } from "../../src/observability/shadow-metrics.js";
@@ -108,6 +104,15 @@ describe("createExtenderHandlers, mode: observe", () => {
       FailedAndUnresolvableNodes: {},
       Error: "",
     });
+  });
+
+  it("given onFiltered, tells it nothing (only enforce-mode outcomes are remembered for requeue)", () => {
+    const told: string[][] = [];
+    for (const mode of ["observe", "enforce"] as const) {
+      const { handlers } = rig({ mode, onFiltered: (_req, outcome) => void told.push([mode, ...outcome.passed]) });
+      handlers.filter(namesBody(["n-a", "n-c"]));
+    }
+    expect(told).to.deep.equal([["enforce", "n-c"]]);
   });
 
   it("given hot hosts, /prioritize answers the neutral unknownScore for every node", () => {

@@ -60,4 +60,24 @@ describe("decideReadiness", () => {
     gate.beginShutdown();
     expect(gate.current()).to.deep.equal({ ready: false, reason: "shutting down" });
   });
+
+  it("ReadinessGate: given a stalled event loop, is not ready with the loop's reason; ready again once it recovers", () => {
+    let alive = true;
+    const reason = "event loop blocked 20.0 s of the last 30 s (more than 50 %)";
+    const gate = new ReadinessGate({
+      startedAtMs: 0,
+      graceSeconds: 30,
+      firstPollEnded: () => true,
+      clock: () => 0,
+      liveness: () => (alive ? { alive, reason: "ok" } : { alive, reason }),
+    });
+    expect(gate.current()).to.deep.equal({ ready: true, reason: "ok" });
+    alive = false;
+    expect(gate.current()).to.deep.equal({ ready: false, reason });
+    alive = true;
+    expect(gate.current()).to.deep.equal({ ready: true, reason: "ok" });
+    alive = false;
+    gate.beginShutdown();
+    expect(gate.current()).to.deep.equal({ ready: false, reason: "shutting down" });
+  });
 });

@@ -155,7 +155,16 @@ describe("startListener", () => {
       (e: Error) => e,
     );
     busy.close();
-    expect(err?.message).to.equal(`cannot listen on port ${port} (server.adminPort): EADDRINUSE`);
+    expect(err?.message).to.equal(`cannot listen on 127.0.0.1 port ${port} (server.adminPort): EADDRINUSE`);
+  });
+
+  it("given an address this machine does not have, refuses to start naming the address and port keys", async () => {
+    // 192.0.2.1: TEST-NET-1 (RFC 5737), never a local address.
+    const err = await start({ host: "192.0.2.1", hostKey: "server.address" }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(err?.message).to.equal("cannot listen on 192.0.2.1 port 0 (server.address, server.port): EADDRNOTAVAIL");
   });
 
   it("after drain(), every response closes its connection; close() lets an in-flight request finish and refuses new ones", async () => {

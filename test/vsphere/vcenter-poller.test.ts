@@ -100,6 +100,27 @@ describe("VcenterPoller against the mock vCenter", function () {
     expect(r.poller.status()).to.deep.include({ consecutiveFailures: 0, lastSuccessMs: r.now.ms });
   });
 
+  it("given co-stop per VM in the scenario, derives it per vCPU and the host's as their vCPU-weighted mean (cpu.costop.summation)", async () => {
+    const onHost = demo.vms.filter((v) => v.host === "host-11" && v.powerState === "POWERED_ON");
+    // every other VM at 6 %, the rest at 2 %: the host's is sum(costop x vCPUs) / sum(vCPUs)
+    const costopOf = (i: number) => (i % 2 === 0 ? 6 : 2);
+    const scenario: Scenario = {
+      ...demo,
+      vms: demo.vms.map((v) => {
+        const i = onHost.indexOf(v);
+        return i < 0 ? v : { ...v, metrics: { ...v.metrics, costopPercent: costopOf(i) } };
+      }),
+    };
+    const want = onHost.reduce((s, v, i) => s + costopOf(i) * v.vcpus, 0) / onHost.reduce((s, v) => s + v.vcpus, 0);
+    r = await rig(scenario);
+    await r.poller.pollOnce();
+    const view = r.poller.latest();
+    expect(onHost.length).to.be.greaterThan(1);
+    expect(view.vms.get(onHost[0]!.id)?.metrics?.cpuCostopPercent).to.be.closeTo(6, 1e-9);
+    expect(view.vms.get(onHost[1]!.id)?.metrics?.cpuCostopPercent).to.be.closeTo(2, 1e-9);
+    expect(view.hosts.get("host-11")?.metrics?.cpuCostopPercent).to.be.closeTo(want, 1e-9);
+  });
+
   it("given expired sessions, logs in again once per API and the poll still succeeds", async () => {
     r = await rig(demo);
     await r.poller.pollOnce();

@@ -5,6 +5,7 @@ import type { Config } from "../../config/schema.js";
 import type { FleetView } from "../../oversell/fleet-view.js";
 import { createAdmissionMetrics } from "../../observability/admission-metrics.js";
 import type { Logger } from "../../observability/logger.js";
+import type { TlsHandshakeMetrics } from "../../observability/tls-handshake-metrics.js";
 import type { Refusal, RefusalCounter } from "../../observability/refusal-metrics.js";
 import { BodyBudget, MIB, readBody, refuseEncodedBody, sendJsonError } from "../request-body.js";
 import { startListener } from "../start-listener.js";
@@ -28,8 +29,10 @@ export interface AdmissionServerDeps {
   readonly clock?: () => number;
   /** Overrides `config.port` (tests pass 0 for an ephemeral port). */
   readonly port?: number;
-  /** Listen address; default all interfaces. Tests use 127.0.0.1. */
+  /** Overrides `config.address` (listen address; default all interfaces). Tests use 127.0.0.1. */
   readonly host?: string;
+  /** Counts failed TLS handshakes (`hvx_tls_handshake_failures_total{listener="admission"}`). */
+  readonly handshakeMetrics?: TlsHandshakeMetrics;
   /** How often the certificate files are checked for changes. Default 10 s. */
   readonly certReloadIntervalMs?: number;
   /** Overrides `config.bodyLimitMB`. */
@@ -73,11 +76,13 @@ export async function startAdmissionServer(deps: AdmissionServerDeps): Promise<R
   const budget = new BodyBudget(4 * limitBytes);
   const tls = deps.config.tls;
   if (!tls) deps.log.warn("admission: no admission.tls configured, serving plain HTTP (development mode; the API server requires HTTPS)");
+  const host = deps.host ?? deps.config.address;
   const listener = await startListener({
     name: "admission",
     portKey: "admission.port",
     port: deps.port ?? deps.config.port,
-    ...(deps.host !== undefined ? { host: deps.host } : {}),
+    ...(host !== undefined ? { host, hostKey: "admission.address" } : {}),
+    ...(deps.handshakeMetrics ? { handshakeMetrics: deps.handshakeMetrics } : {}),
     handler: (req, res) =>
       route(req, res, ctx, limitBytes, budget, deps.countRefusal ? (reason) => deps.countRefusal!("admission", reason) : undefined),
     ...(tls ? { tls, tlsKey: "admission.tls" } : {}),

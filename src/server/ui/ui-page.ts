@@ -1,3 +1,6 @@
+import type { ThresholdPolicy } from "../../placement/policy.js";
+import { HOST_METRIC_RULES, isOn, memoryState } from "../../placement/rules/index.js";
+
 /**
  * `GET /ui`: one self-contained page (inline CSS and script, no external assets: the admin
  * port has no internet). It reads the admin port's own JSON views: `/debug/hosts` (tiles),
@@ -7,11 +10,25 @@
 export interface UiPageOptions {
   /** The page refreshes itself this often: the poll interval. */
   readonly refreshSeconds: number;
+  /** The rules' thresholds: a host detail row per metric rule that is on (all of them when absent). */
+  readonly thresholds?: ThresholdPolicy;
 }
 
 export function renderUiPage(options: UiPageOptions): string {
   const refreshMs = Math.max(1, Math.round(options.refreshSeconds)) * 1000;
-  return PAGE.replace("__REFRESH_MS__", String(refreshMs));
+  return PAGE.replace("__REFRESH_MS__", String(refreshMs)).replace("__METRIC_ROWS__", JSON.stringify(metricRows(options.thresholds)));
+}
+
+/** The host detail's metric rows, in rule order: label, the `metrics` field shown, and its digits (none: shown as text). */
+function metricRows(t: ThresholdPolicy | undefined): Array<{ label: string; field: string; digits?: number }> {
+  return [
+    ...HOST_METRIC_RULES.filter((rule) => t === undefined || isOn(rule, t)).map((rule) => ({
+      label: rule.display.label,
+      field: rule.display.field ?? rule.field,
+      digits: rule.display.digits,
+    })),
+    { label: memoryState.display.label, field: "memState" },
+  ];
 }
 
 const PAGE = `<!doctype html>
@@ -96,6 +113,7 @@ const PAGE = `<!doctype html>
 <script>
 "use strict";
 const REFRESH_MS = __REFRESH_MS__;
+const METRIC_ROWS = __METRIC_ROWS__;
 let selected = null;
 let lastHosts = [];
 let layersById = new Map();
@@ -143,11 +161,8 @@ function renderDetail() {
   box.className = "";
   const m = h.metrics || {};
   const layers = layersById.get(h.id);
-  const rows = [
-    ["CPU ready %", fmt(m.cpuReadyPercent, 1)], ["CPU usage %", fmt(m.cpuUsagePercent, 1)], ["memory usage %", fmt(m.memUsagePercent, 1)],
-    ["balloon MiB", fmt(m.balloonMiB, 0)], ["swap-in KB/s", fmt(m.swapInKBps, 0)], ["memory state", m.memState || "n/a"],
-    ["sample age s", h.ageSeconds === null ? "n/a" : h.ageSeconds],
-  ];
+  const rows = METRIC_ROWS.map((r) => [r.label, r.digits === undefined ? m[r.field] || "n/a" : fmt(m[r.field], r.digits)]);
+  rows.push(["sample age s", h.ageSeconds === null ? "n/a" : h.ageSeconds]);
   if (layers) {
     rows.push(["Kubernetes layer cpu / memory", fmt(layers.kubernetes.cpu) + " / " + fmt(layers.kubernetes.memory)]);
     rows.push(["joint cpu / memory (caps)", fmt(layers.joint.cpu) + " / " + fmt(layers.joint.memory) + " (" + layers.caps.jointCpu + " / " + layers.caps.jointMemory + ")"]);

@@ -123,6 +123,16 @@ describe("mock vCenter: QueryPerf and QueryPerfComposite", () => {
     ]);
   });
 
+  it("given a VM's costopPercent, serves cpu.costop.summation like ready: ms per 20 s over its vCPUs", async () => {
+    vc.controls.setVmMetric("vm-1", "costopPercent", 3);
+    // 3 % x 20000 ms x 4 vCPUs = 2400
+    expect(await one("VirtualMachine", "vm-1", "cpu.costop.summation")).to.equal(2400);
+  });
+
+  it("given no costopPercent, serves co-stop as 5 % of the ready time (8000 ms x 0.05 = 400)", async () => {
+    expect(await one("VirtualMachine", "vm-1", "cpu.costop.summation")).to.equal(400);
+  });
+
   it("given a powered-off VM, returns no entity for it", async () => {
     const r = await queryPerf([
       spec("VirtualMachine", "vm-3", ["cpu.ready.summation"]),

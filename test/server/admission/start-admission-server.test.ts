@@ -10,6 +10,7 @@ import type { TLSSocket } from "node:tls";
 import { Registry } from "prom-client";
 import { configSchema } from "../../../src/config/schema.js";
 import { silentLogger } from "../../../src/observability/logger.js";
+import { createTlsHandshakeMetrics } from "../../../src/observability/tls-handshake-metrics.js";
 import { type RunningAdmissionServer, startAdmissionServer } from "../../../src/server/admission/start-admission-server.js";
 import { gzipSync } from "node:zlib";
 import { host } from "../../oversell/fixtures.js";
@@ -143,6 +144,40 @@ describe("startAdmissionServer", () => {
       (e: Error) => e.message,
     );
     expect(old).to.not.equal("accepted");
+  });
+
+  it("given plain HTTP on the HTTPS webhook port, counts it as plain_http on the admission listener", async () => {
+    const { certFile, keyFile } = await serveFirstOfTwoCerts();
+    await server!.close();
+    const registry = new Registry();
+    server = await startAdmissionServer({
+      ...deps(admission({ tls: { certFile, keyFile } })),
+      registry,
+      handshakeMetrics: createTlsHandshakeMetrics(registry),
+    });
+    await rawRequest({ port: server.port, path: "/mutate", body: requestText, timeoutMs: 5000 }).catch(() => undefined);
+    const count = async () =>
+      (await registry.getSingleMetric("hvx_tls_handshake_failures_total")!.get()).values.find(
+        (v) => v.labels.listener === "admission" && v.labels.reason === "plain_http",
+      )?.value;
+    for (let i = 0; i < 200 && (await count()) !== 1; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(await count()).to.equal(1);
+  });
+
+  it("given admission.address, listens there (the test's host override aside)", async () => {
+    const { host: _host, ...rest } = deps(admission({ address: "127.0.0.2" }));
+    server = await startAdmissionServer(rest);
+    const answer = (ip: string) =>
+      new Promise<string>((resolve) => {
+        const req = httpRequest({ host: ip, port: server!.port, path: "/mutate", method: "POST", agent: false }, (res) => {
+          res.resume();
+          resolve("answered");
+        });
+        req.on("error", (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+        req.end("{}");
+      });
+    expect(await answer("127.0.0.2")).to.equal("answered");
+    expect(await answer("127.0.0.1")).to.equal("ECONNREFUSED");
   });
 
   it("keeps serving the old certificate when the new files do not form a valid pair", async () => {

@@ -1,0 +1,48 @@
+import { Counter, type Registry } from "prom-client";
+
+/**
+ * Why a TLS handshake failed, as a closed set (the `reason` label):
+ * - `no_client_certificate`: mutual TLS, and the client sent no certificate;
+ * - `unknown_ca`: its certificate does not chain to the client CA (`clientCAFile`);
+ * - `bad_certificate`: its certificate chains but is not valid (expired, not yet valid, wrong use);
+ * - `server_certificate_refused`: the client refused hvx's certificate (an alert: unknown CA,
+ *   bad certificate, e.g. the name it dialled is not in the certificate);
+ * - `plain_http`: the client spoke plain HTTP to the TLS port (`urlPrefix: http://`);
+ * - `handshake_other`: anything else (a peer that hangs up mid-handshake, no shared protocol or cipher).
+ */
+export const TLS_HANDSHAKE_FAILURE_REASONS = [
+  "no_client_certificate",
+  "unknown_ca",
+  "bad_certificate",
+  "server_certificate_refused",
+  "plain_http",
+  "handshake_other",
+] as const;
+export type TlsHandshakeFailureReason = (typeof TLS_HANDSHAKE_FAILURE_REASONS)[number];
+
+/** hvx's listeners; `extender` (server.tls) and `admission` (admission.tls) may serve TLS. */
+export type ListenerName = "extender" | "admin" | "admission";
+
+export interface TlsHandshakeMetrics {
+  /** Creates the listener's series at 0, so that `increase()` sees its first failure. */
+  watch(listener: ListenerName): void;
+  count(listener: ListenerName, reason: TlsHandshakeFailureReason): void;
+}
+
+/** `hvx_tls_handshake_failures_total{listener, reason}`. */
+export function createTlsHandshakeMetrics(registry: Registry): TlsHandshakeMetrics {
+  const failures = new Counter({
+    name: "hvx_tls_handshake_failures_total",
+    help:
+      "TLS handshakes refused or failed on a TLS listener (extender, admission), by reason: no_client_certificate, " +
+      "unknown_ca, bad_certificate, server_certificate_refused, plain_http, handshake_other.",
+    labelNames: ["listener", "reason"] as const,
+    registers: [registry],
+  });
+  return {
+    watch: (listener) => {
+      for (const reason of TLS_HANDSHAKE_FAILURE_REASONS) failures.inc({ listener, reason }, 0);
+    },
+    count: (listener, reason) => failures.inc({ listener, reason }),
+  };
+}
