@@ -61,14 +61,23 @@ export const MUTATING_WEBHOOK_CONFIGURATIONS: ResourceType = {
   extraFields: () => ({}),
 };
 
-/** core/v1 Events (the rebalancer records one per eviction decision). */
+/** core/v1 Events (the rebalancer records one per eviction decision), with the field selectors of pkg/registry/core/event. */
 export const EVENTS: ResourceType = {
   resource: "events",
   kind: "Event",
   apiVersion: "v1",
   namespaced: true,
   allowUnconditionalUpdate: true,
-  extraFields: () => ({}),
+  extraFields: (o: KubeObject) => ({
+    reason: typeof o.reason === "string" ? o.reason : "",
+    reportingComponent: typeof o.reportingComponent === "string" ? o.reportingComponent : "",
+    type: typeof o.type === "string" ? o.type : "",
+    source: typeof o.source?.component === "string" && o.source.component !== "" ? o.source.component : String(o.reportingComponent ?? ""),
+    "involvedObject.kind": typeof o.involvedObject?.kind === "string" ? o.involvedObject.kind : "",
+    "involvedObject.namespace": typeof o.involvedObject?.namespace === "string" ? o.involvedObject.namespace : "",
+    "involvedObject.name": typeof o.involvedObject?.name === "string" ? o.involvedObject.name : "",
+    "involvedObject.uid": typeof o.involvedObject?.uid === "string" ? o.involvedObject.uid : "",
+  }),
 };
 
 /** policy/v1 PodDisruptionBudgets: stored for the eviction subresource (test controls only, no HTTP routes). */

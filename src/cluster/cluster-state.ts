@@ -10,7 +10,8 @@ type Labels = Readonly<Record<string, string>>;
  * snapshot's map: a binding costs its node, not the fleet). A snapshot is never mutated
  * afterwards. Pods are kept while bound and not terminal; pending pods (unbound, not
  * terminal) are kept apart, by uid, for the in-flight ledger (`pendingPod`), and
- * `onPodSettled` is told when one leaves that state.
+ * `onPodSettled` is told when one leaves that state. The DaemonSets that control held bound
+ * pods are counted, so `daemonSets` is copied only when one appears or goes.
  */
 export class ClusterState {
   private readonly nodes = new Map<string, NodeView>();
@@ -24,6 +25,9 @@ export class ClusterState {
   /** Nodes whose NodeView changed since the last snapshot. */
   private readonly changedNodes = new Set<string>();
   private namespacesDirty = true;
+  /** `namespace/uid` of DaemonSet controllers -> how many held bound pods name them. */
+  private readonly daemonSetPods = new Map<string, number>();
+  private daemonSetsDirty = true;
   private last: ClusterView = { nodes: new Map(), podsByNode: new Map(), namespaces: new Map() };
 
   constructor(
@@ -66,6 +70,7 @@ export class ClusterState {
   setPod(key: string, view: PodView | undefined): void {
     this.setPending(key, view);
     const previous = this.pods.get(key);
+    this.countDaemonSetPod(previous, -1);
     if (previous?.nodeName !== undefined) {
       const onNode = this.podsOnNode.get(previous.nodeName);
       onNode?.delete(key);
@@ -74,6 +79,7 @@ export class ClusterState {
     }
     if (view?.nodeName !== undefined && !view.terminal) {
       this.pods.set(key, view);
+      this.countDaemonSetPod(view, 1);
       let onNode = this.podsOnNode.get(view.nodeName);
       if (!onNode) this.podsOnNode.set(view.nodeName, (onNode = new Map()));
       onNode.set(key, view);
@@ -81,6 +87,17 @@ export class ClusterState {
     } else {
       this.pods.delete(key);
     }
+  }
+
+  /** The set changes only when a DaemonSet's first pod arrives or its last one leaves. */
+  private countDaemonSetPod(pod: PodView | undefined, delta: 1 | -1): void {
+    const uid = pod?.eviction?.daemonSetUid;
+    if (uid === undefined) return;
+    const key = `${pod!.namespace}/${uid}`;
+    const count = (this.daemonSetPods.get(key) ?? 0) + delta;
+    if (count > 0) this.daemonSetPods.set(key, count);
+    else this.daemonSetPods.delete(key);
+    if (count === 0 || (count === 1 && delta === 1)) this.daemonSetsDirty = true;
   }
 
   private setPending(key: string, view: PodView | undefined): void {
@@ -99,7 +116,7 @@ export class ClusterState {
   }
 
   snapshot(meta: { syncedAtMs?: number; lastEventMs?: number }): ClusterView {
-    const changed = this.changedNodes.size > 0 || this.namespacesDirty || this.dirtyNodes.size > 0;
+    const changed = this.changedNodes.size > 0 || this.namespacesDirty || this.dirtyNodes.size > 0 || this.daemonSetsDirty;
     if (!changed && this.last.syncedAtMs === meta.syncedAtMs && this.last.lastEventMs === meta.lastEventMs) return this.last;
     const podsByNode = patched(this.last.podsByNode, this.dirtyNodes, (node) => {
       const pods = this.podsOnNode.get(node);
@@ -110,10 +127,12 @@ export class ClusterState {
       nodes,
       podsByNode,
       namespaces: this.namespacesDirty ? new Map(this.namespaces) : this.last.namespaces,
+      daemonSets: this.daemonSetsDirty || !this.last.daemonSets ? new Set(this.daemonSetPods.keys()) : this.last.daemonSets,
     };
     if (meta.syncedAtMs !== undefined) view.syncedAtMs = meta.syncedAtMs;
     if (meta.lastEventMs !== undefined) view.lastEventMs = meta.lastEventMs;
     this.namespacesDirty = false;
+    this.daemonSetsDirty = false;
     this.last = view;
     return view;
   }

@@ -12,10 +12,13 @@ import { toMicroTime } from "./micro-time.js";
 
 export const REBALANCER_LEASE = "hvx-rebalancer";
 const HOUR_MS = 3_600_000;
+/** `reportingComponent` of hvx's Events; the history read back counts only these. */
+const REPORTING_COMPONENT = "hvx.io/rebalancer";
+const EVENT_REASON = { evicted: "HvxRebalanced", dry_run: "HvxRebalanceDryRun" } as const;
 
 export interface RebalancerOptions {
-  /** Eviction (`createNamespacedPodEviction`) and Events (`createNamespacedEvent`). */
-  readonly api: Pick<CoreV1Api, "createNamespacedPodEviction" | "createNamespacedEvent">;
+  /** Eviction (`createNamespacedPodEviction`), Events (`createNamespacedEvent`) and the last hour's (`listEventForAllNamespaces`). */
+  readonly api: Pick<CoreV1Api, "createNamespacedPodEviction" | "createNamespacedEvent" | "listEventForAllNamespaces">;
   readonly elector: { isLeader(): boolean };
   readonly cluster: ClusterSource;
   readonly inventory: MetricsSource;
@@ -48,6 +51,9 @@ export interface RebalanceOutcome {
  * PodDisruptionBudgets: a 429 leaves the pod for a later cycle, a 404 means it is gone).
  * Leadership is checked before every eviction. Dry-run decisions count against the budgets
  * and the one-hour rule like evictions, so a dry run shows what a real run would do.
+ * The hourly budget outlives a leader: on taking the lead, before any eviction, a replica reads
+ * back the last hour's Events hvx recorded (`HvxRebalanced`, or `HvxRebalanceDryRun` in dry
+ * run); while that read fails it evicts nothing.
  */
 export class Rebalancer {
   private spells = new Map<string, HotSpell>();
@@ -55,6 +61,8 @@ export class Rebalancer {
   private observeTimer: NodeJS.Timeout | undefined;
   private cycleTimer: NodeJS.Timeout | undefined;
   private running = false;
+  /** The Events of the last hour were read back since this replica last took the lead. */
+  private historyRead = false;
   /** The last cycle's hold, logged only when it changes (a brake may hold for hours). */
   private lastHold: string | undefined;
   private readonly now: () => number;
@@ -99,8 +107,20 @@ export class Rebalancer {
   /** One decision cycle; a no-op unless leader. Never throws. */
   async cycleOnce(): Promise<RebalanceOutcome[]> {
     const out: RebalanceOutcome[] = [];
-    if (!this.o.elector.isLeader()) return out;
+    if (!this.o.elector.isLeader()) {
+      this.historyRead = false;
+      return out;
+    }
     const nowMs = this.now();
+    if (!this.historyRead) {
+      try {
+        this.evicted = mergeEvictions(this.evicted, await this.recordedEvictions());
+        this.historyRead = true;
+      } catch (err) {
+        this.o.log.warn({ error: describeError(err) }, "rebalance: cannot read the last hour's Events; evicting nothing until it can");
+        return out;
+      }
+    }
     this.evicted = this.evicted.filter((e) => nowMs - e.atMs < HOUR_MS);
     this.observe();
     let plan;
@@ -180,13 +200,13 @@ export class Rebalancer {
       kind: "Event",
       metadata: { name: `${name.slice(0, 200)}.hvx${nowMs.toString(16)}`, namespace },
       involvedObject: { apiVersion: "v1", kind: "Pod", name, namespace, uid },
-      reason: result === "evicted" ? "HvxRebalanced" : "HvxRebalanceDryRun",
+      reason: EVENT_REASON[result],
       // The API server refuses a note over 1 kB (NoteLengthLimit).
       message: eventMessage(c, result).slice(0, 1024),
       type: "Normal",
       action: result === "evicted" ? "Evict" : "WouldEvict",
       source: { component: "hvx" },
-      reportingComponent: "hvx.io/rebalancer",
+      reportingComponent: REPORTING_COMPONENT,
       reportingInstance: this.o.identity.slice(0, 128),
       firstTimestamp: at as unknown as Date,
       lastTimestamp: at as unknown as Date,
@@ -198,6 +218,27 @@ export class Rebalancer {
     } catch (err) {
       this.o.log.warn({ pod: `${namespace}/${name}`, error: describeError(err) }, "rebalance: cannot record the Event");
     }
+  }
+
+  /**
+   * The decisions hvx recorded as Events (every namespace, this mode's reason), by pod uid and
+   * time (`eventTime`, else `lastTimestamp`). An Event hvx did not report is left out; one
+   * without a time or a pod uid too. Paged like a list; throws on any failure.
+   */
+  private async recordedEvictions(): Promise<PastEviction[]> {
+    const out: PastEviction[] = [];
+    const fieldSelector = `reason=${EVENT_REASON[this.o.dryRun ? "dry_run" : "evicted"]}`;
+    let token: string | undefined;
+    do {
+      const page = await this.o.api.listEventForAllNamespaces({ fieldSelector, limit: 500, ...(token ? { _continue: token } : {}) });
+      for (const e of page.items) {
+        const atMs = timeMs(e.eventTime ?? e.lastTimestamp);
+        const uid = e.involvedObject?.uid;
+        if (e.reportingComponent === REPORTING_COMPONENT && uid && Number.isFinite(atMs)) out.push({ uid, atMs });
+      }
+      token = page.metadata?._continue || undefined;
+    } while (token);
+    return out;
   }
 
   private logDecision(c: EvictionChoice, result: RebalanceResult): void {
@@ -223,6 +264,17 @@ export class Rebalancer {
     }[result];
     this.o.log.info(fields, `rebalance: ${what}`);
   }
+}
+
+/** Epoch ms of an Event time: client-node hands a `Date`, a raw body RFC 3339 text; NaN otherwise. */
+function timeMs(t: unknown): number {
+  return t instanceof Date ? t.getTime() : typeof t === "string" ? Date.parse(t) : NaN;
+}
+
+/** `known` plus the `recorded` decisions it does not hold yet (same pod uid and time). */
+function mergeEvictions(known: readonly PastEviction[], recorded: readonly PastEviction[]): PastEviction[] {
+  const held = new Set(known.map((e) => `${e.uid}@${e.atMs}`));
+  return [...known, ...recorded.filter((e) => !held.has(`${e.uid}@${e.atMs}`))];
 }
 
 /** `ESXi host esx-07 (host-21): cpu ready 21.3 % >= 10 % for 12 min; hvx would place it on worker-3 (score 9)`. */

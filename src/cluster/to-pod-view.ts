@@ -1,5 +1,5 @@
 import type { PodEvictionFacts, PodView, ResourceAmounts } from "../model/cluster.js";
-import { EXEMPT_ANNOTATION } from "../placement/exemption.js";
+import { daemonSetControllerUid, EXEMPT_ANNOTATION } from "../placement/exemption.js";
 import { podDemand, type PodResourceSpec } from "../placement/pod-demand.js";
 
 /**
@@ -15,7 +15,13 @@ export interface PodWire {
     readonly labels?: Record<string, string>;
     readonly annotations?: Record<string, string>;
     readonly creationTimestamp?: Timestamp;
-    readonly ownerReferences?: ReadonlyArray<{ readonly kind?: string; readonly name?: string; readonly controller?: boolean }>;
+    readonly ownerReferences?: ReadonlyArray<{
+      readonly apiVersion?: string;
+      readonly kind?: string;
+      readonly name?: string;
+      readonly uid?: string;
+      readonly controller?: boolean;
+    }>;
   };
   readonly spec?: PodResourceSpec & {
     readonly nodeName?: string;
@@ -84,6 +90,8 @@ export function evictionFactsOf(pod: PodWire): PodEvictionFacts {
   };
   const controller = refs.find((r) => r.controller === true)?.kind;
   if (controller) facts.controllerKind = controller;
+  const daemonSetUid = daemonSetControllerUid(refs);
+  if (daemonSetUid !== undefined) facts.daemonSetUid = daemonSetUid;
   if (typeof spec?.priority === "number") facts.priority = spec.priority;
   if (spec?.priorityClassName) facts.priorityClassName = spec.priorityClassName;
   const exempt = meta.annotations?.[EXEMPT_ANNOTATION];

@@ -163,7 +163,7 @@ const exemptSchema = z
     namespaces: z.array(z.string()).default(["kube-system"]),
     priorityClassNames: z.array(z.string()).default(["system-node-critical", "system-cluster-critical"]),
     /** Namespaces (`*` wildcards) where `hvx.io/exempt: "true"` is honoured; `[]` turns the annotation off. */
-    annotationNamespaces: z.array(z.string().min(1)).default(["*"]),
+    annotationNamespaces: z.array(z.string().min(1)).default([]),
   })
   .strict()
   .default({});
@@ -185,8 +185,8 @@ const admissionSchema = z
     /** Address of the webhook port; absent: every interface. */
     address: listenAddress,
     tls: z.object(tlsFiles).strict().optional(),
-    /** Largest AdmissionReview body, MB (objects in etcd are at most ~1.5 MiB; UPDATE carries two). */
-    bodyLimitMB: positive.default(8),
+    /** Largest AdmissionReview body, MB: the API server's own request limit (3 MB). */
+    bodyLimitMB: positive.default(3),
     cpuRatio: ratio.default(2.0),
     memoryRatio: ratio.default(1.0),
     namespaces: z.record(z.object({ cpuRatio: ratio.optional(), memoryRatio: ratio.optional() }).strict()).default({}),
@@ -197,6 +197,10 @@ const admissionSchema = z
     maxStackedCpuOvercommit: ratio.default(4.0),
     maxStackedMemoryOvercommit: ratio.default(1.5),
     hotHostBrakePercent: percent.default(25),
+    /** Highest ratio a namespace label may set, per resource; absent: `cpuRatio` / `memoryRatio` (labels never oversell more). */
+    maxLabelRatio: z.object({ cpu: ratio.optional(), memory: ratio.optional() }).strict().default({}),
+    /** Pods with more containers (init containers included) are admitted unscaled, with a warning. */
+    maxContainers: z.number().int().min(1).max(100_000).default(200),
     /** `observe`: no patch; the response carries a warning with the patch it would have applied. */
     mode: z.enum(["enforce", "observe"]).default("enforce"),
   })

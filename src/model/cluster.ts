@@ -48,6 +48,8 @@ export interface PodEvictionFacts {
   /** Kind of the owner reference with `controller: true` (`ReplicaSet`, `StatefulSet`, `Node` for a mirror pod...); undefined: none. */
   readonly controllerKind?: string;
   readonly ownerKinds: readonly string[];
+  /** Uid of the controller reference when it is an `apps/v1` DaemonSet. */
+  readonly daemonSetUid?: string;
   readonly priorityClassName?: string;
   /** `spec.priority` (set by the priority admission plugin). */
   readonly priority?: number;
@@ -63,6 +65,12 @@ export interface ClusterView {
   readonly podsByNode: ReadonlyMap<string, readonly PodView[]>;
   /** Namespace name -> labels. */
   readonly namespaces: ReadonlyMap<string, Readonly<Record<string, string>>>;
+  /**
+   * `namespace/uid` of each DaemonSet that is the apps/v1 controller of at least one bound pod
+   * the informer holds; undefined: the producer does not say (exemption then needs only the
+   * controller reference). Not a DaemonSet watch: see docs/security.md for what it proves.
+   */
+  readonly daemonSets?: ReadonlySet<string>;
   /** When every informer had synced, epoch ms; undefined before. */
   readonly syncedAtMs?: number;
   /** Last event or relist received from the API server, epoch ms. */

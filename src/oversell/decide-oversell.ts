@@ -37,6 +37,7 @@ export type SkipReason =
   | { readonly code: "best_effort" }
   | { readonly code: "guaranteed" }
   | { readonly code: "duplicate_container_name"; readonly name: string }
+  | { readonly code: "too_many_containers"; readonly containers: number; readonly max: number }
   | { readonly code: "nothing_to_lower" };
 
 /** One lowered request; `removed` is millicores for cpu, bytes for memory. */
@@ -65,7 +66,7 @@ export type OversellDecision =
 /**
  * Decides how a pod being created is oversold. Pure: same input, same decision.
  * Order: excluded namespace, opt-out annotation, already scaled (idempotence under
- * reinvocation), QoS (BestEffort has nothing to scale; Guaranteed kept when preserved),
+ * reinvocation), more than `maxContainers` containers, QoS (BestEffort has nothing to scale; Guaranteed kept when preserved),
  * then every existing cpu/memory request of containers and initContainers (sidecars
  * included) is divided by the effective ratio, floored at minCpu/minMemory, never raised.
  * Limits are never read for scaling and never written. Throws QuantityError on a bad quantity.
@@ -78,6 +79,12 @@ export function decideOversell(input: OversellInput): OversellDecision {
   }
   if (annotations[OVERSELL_ANNOTATION] === "false") return skip({ code: "opted_out" });
   if (annotations[ORIGINAL_REQUESTS_ANNOTATION] !== undefined) return skip({ code: "already_scaled" });
+  // Bounds the work one review costs on the event loop the extender shares.
+  const containers = (pod.spec?.containers?.length ?? 0) + (pod.spec?.initContainers?.length ?? 0);
+  if (containers > policy.maxContainers) {
+    const warning = `hvx: oversell skipped: ${containers} containers > admission.maxContainers ${policy.maxContainers}`;
+    return { kind: "skip", reason: { code: "too_many_containers", containers, max: policy.maxContainers }, warnings: [warning] };
+  }
   const duplicate = duplicateName(pod);
   if (duplicate !== undefined) return skip({ code: "duplicate_container_name", name: duplicate });
   const qos = qosClass(pod);

@@ -22,7 +22,9 @@ const MAX_LABEL_RATIO = 100;
 /**
  * Ratios for a namespace. Precedence: `admission.namespaces.<ns>` in the config, then the
  * namespace labels `hvx.io/oversell-cpu` / `hvx.io/oversell-memory`, then the global
- * `cpuRatio` / `memoryRatio`. A label that is not a number in 1..100 is ignored with a warning.
+ * `cpuRatio` / `memoryRatio`. A label that is not a number in 1..100 is ignored with a warning;
+ * one above `maxLabelRatio` (default: the global ratio) is lowered to it with a warning: whoever
+ * may label a namespace must not oversell past what the operator configured.
  */
 export function resolveNamespaceRatios(
   policy: OversellPolicy,
@@ -38,12 +40,22 @@ export function resolveNamespaceRatios(
     const text = labels?.[label];
     if (text !== undefined) {
       const value = parseLabelRatio(text);
+      const cap = labelRatioCap(policy, resource);
+      if (value !== undefined && value > cap) {
+        warnings.push(`hvx: namespace label ${label}=${JSON.stringify(text)} capped at ${cap} (admission.maxLabelRatio.${resource})`);
+        return { ratio: cap, source: "namespace_label" };
+      }
       if (value !== undefined) return { ratio: value, source: "namespace_label" };
       warnings.push(`hvx: namespace label ${label}=${JSON.stringify(text)} ignored (must be a number from 1 to ${MAX_LABEL_RATIO})`);
     }
     return { ratio: resource === "cpu" ? policy.cpuRatio : policy.memoryRatio, source: "default" };
   };
   return { cpu: pick("cpu"), memory: pick("memory"), warnings };
+}
+
+/** Highest ratio a namespace label may set: `maxLabelRatio.<resource>`, else the global ratio. */
+export function labelRatioCap(policy: OversellPolicy, resource: ScaledResource): number {
+  return policy.maxLabelRatio[resource] ?? (resource === "cpu" ? policy.cpuRatio : policy.memoryRatio);
 }
 
 function parseLabelRatio(text: string): number | undefined {

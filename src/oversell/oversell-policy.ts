@@ -16,6 +16,10 @@ export interface OversellPolicy {
   readonly maxStackedCpuOvercommit: number;
   /** Cap on memoryRatio x fleet vRAM:pRAM. */
   readonly maxStackedMemoryOvercommit: number;
+  /** Highest ratio a namespace label (`hvx.io/oversell-*`) may set, per resource; absent: `cpuRatio` / `memoryRatio`. */
+  readonly maxLabelRatio: { readonly cpu?: number; readonly memory?: number };
+  /** A pod with more containers (init containers included) is left unscaled, with a warning. */
+  readonly maxContainers: number;
   /** CPU ratio falls to 1.0 when more than this share (0..100) of the hosts is hot. */
   readonly hotHostBrakePercent: number;
 }

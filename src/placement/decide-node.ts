@@ -81,7 +81,7 @@ export class RequestMemo {
   /** Per host: the Kubernetes-layer checks for this request's pod, and the reasons shared by its nodes that add none of their own. */
   readonly hosts = new Map<string, { stacked?: StackedCheck; spread?: SpreadCheck; penalty: number; reasons: readonly Reason[] }>();
   private leastReplicas: number | undefined;
-  private exemption: { pod: PodMeta | undefined; exempt: Exemption | undefined } | undefined;
+  private exemption: { pod: PodMeta | undefined; daemonSets: ReadonlySet<string> | undefined; exempt: Exemption | undefined } | undefined;
   private spread: { pod: PodView; rule: SpreadRule | undefined } | undefined;
   private indexFor: PlacementIndex | undefined;
   private key: string | undefined;
@@ -101,7 +101,7 @@ export class RequestMemo {
     if (known && known.ctx === ctx && known.pod === pod) return known.facts;
     const { policy, cluster } = ctx;
     const index = this.index(ctx);
-    const exemption = this.exemptionOf(pod, policy);
+    const exemption = this.exemptionOf(pod, policy, cluster?.view.daemonSets);
     // Kubernetes-layer caps: not for fully exempt pods, and no opinion on a cluster view too old to trust.
     const k8sRules = cluster !== undefined && exemption?.scope !== "all" && clusterViewFresh(cluster.view, ctx.nowMs, policy);
     // Predicted heat (issue 9 §2) looks as far ahead as the pod lives: the horizon is part of what the decision depends on.
@@ -129,8 +129,9 @@ export class RequestMemo {
   }
 
   /** Why the pod is exempt, and from which rules (or undefined), judged once per request. */
-  exemptionOf(pod: PodMeta | undefined, policy: PlacementPolicy): Exemption | undefined {
-    if (!this.exemption || this.exemption.pod !== pod) this.exemption = { pod, exempt: pod ? exemptionOf(pod, policy.exempt) : undefined };
+  exemptionOf(pod: PodMeta | undefined, policy: PlacementPolicy, daemonSets?: ReadonlySet<string>): Exemption | undefined {
+    if (!this.exemption || this.exemption.pod !== pod || this.exemption.daemonSets !== daemonSets)
+      this.exemption = { pod, daemonSets, exempt: pod ? exemptionOf(pod, policy.exempt, daemonSets) : undefined };
     return this.exemption.exempt;
   }
 

@@ -5,6 +5,8 @@ export interface PodMeta {
   readonly namespace: string;
   readonly name: string;
   readonly ownerKinds: readonly string[];
+  /** Uid of the pod's controller reference (`controller: true`) when that is an `apps/v1` DaemonSet. */
+  readonly daemonSetUid?: string;
   readonly priorityClassName?: string;
   readonly priority?: number;
   /** `spec.preemptionPolicy`: `PreemptLowerPriority` (the default) or `Never`. */
@@ -32,8 +34,16 @@ export interface Exemption {
   readonly scope: "all" | "host-heat";
 }
 
-export function exemptionOf(pod: PodMeta, policy: ExemptPolicy): Exemption | undefined {
-  if (pod.ownerKinds.includes("DaemonSet")) return { by: "DaemonSet pod", scope: "all" };
+/**
+ * `knownDaemonSets`: `namespace/uid` of the DaemonSets the cluster view knows (see
+ * `ClusterView.daemonSets`); undefined without a cluster view. Any pod author can write an
+ * ownerReference, so a DaemonSet pod is one whose controller reference is an apps/v1 DaemonSet,
+ * and, with a cluster view, one that view knows by uid in the pod's namespace.
+ */
+export function exemptionOf(pod: PodMeta, policy: ExemptPolicy, knownDaemonSets?: ReadonlySet<string>): Exemption | undefined {
+  const ds = pod.daemonSetUid;
+  if (ds !== undefined && (knownDaemonSets === undefined || knownDaemonSets.has(`${pod.namespace}/${ds}`)))
+    return { by: "DaemonSet pod", scope: "all" };
   if (pod.priorityClassName !== undefined && policy.priorityClassNames.includes(pod.priorityClassName)) {
     return { by: `priority class ${pod.priorityClassName}`, scope: "all" };
   }
@@ -42,6 +52,17 @@ export function exemptionOf(pod: PodMeta, policy: ExemptPolicy): Exemption | und
   if (policy.namespaces.includes(pod.namespace)) return { by: `namespace ${pod.namespace}`, scope: "all" };
   if (pod.annotations[EXEMPT_ANNOTATION] === "true" && namespaceMatches(policy.annotationNamespaces ?? ["*"], pod.namespace)) {
     return { by: `annotation ${EXEMPT_ANNOTATION}`, scope: "host-heat" };
+  }
+  return undefined;
+}
+
+/** Uid of the controller reference (`controller: true`) when it is an `apps/v1` DaemonSet with a uid; else undefined. */
+export function daemonSetControllerUid(ownerReferences: readonly unknown[]): string | undefined {
+  for (const ref of ownerReferences) {
+    if (typeof ref !== "object" || ref === null) continue;
+    const r = ref as { controller?: unknown; kind?: unknown; apiVersion?: unknown; uid?: unknown };
+    if (r.controller !== true) continue;
+    return r.kind === "DaemonSet" && r.apiVersion === "apps/v1" && typeof r.uid === "string" && r.uid !== "" ? r.uid : undefined;
   }
   return undefined;
 }

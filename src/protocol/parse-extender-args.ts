@@ -1,5 +1,5 @@
 import type { NodeIdentity } from "../model/node.js";
-import type { PodMeta } from "../placement/exemption.js";
+import { daemonSetControllerUid, type PodMeta } from "../placement/exemption.js";
 import type { ExtenderArgs, WireNode, WirePod } from "./extender-wire.js";
 
 /** A request body that is not valid ExtenderArgs; the message is safe to send back. */
@@ -76,10 +76,12 @@ export function toPodMeta(pod: WirePod): PodMeta {
   const spec = pod.spec ?? {};
   if (!isObject(spec)) throw new ExtenderArgsError("`Pod.spec` must be an object");
   const priority = spec.priority;
+  const daemonSetUid = daemonSetControllerUid(owners);
   return {
     namespace: typeof meta.namespace === "string" && meta.namespace !== "" ? meta.namespace : "default",
     name: typeof meta.name === "string" ? meta.name : (meta.generateName ?? ""),
     ownerKinds: owners.map((o) => (isObject(o) && typeof o.kind === "string" ? o.kind : "")),
+    ...(daemonSetUid !== undefined ? { daemonSetUid } : {}),
     ...(typeof spec.priorityClassName === "string" ? { priorityClassName: spec.priorityClassName } : {}),
     ...(typeof priority === "number" ? { priority } : {}),
     ...(typeof spec.preemptionPolicy === "string" ? { preemptionPolicy: spec.preemptionPolicy } : {}),

@@ -19,7 +19,9 @@ export function whyNotEvictable(pod: PodView, exempt: ExemptPolicy, evictLocalSt
   if (!f) return "unknown";
   if (pod.terminal) return "terminal";
   if (f.priorityClassName !== undefined && SYSTEM_CRITICAL_CLASSES.has(f.priorityClassName)) return "system-critical";
-  if (exemptionOf(podMetaOf(pod), exempt)) return "exempt";
+  // The annotation asks hvx to leave the pod alone: honoured here in every namespace (it only
+  // ever spares a pod), while `exempt.annotationNamespaces` bounds who may escape the heat rules with it.
+  if (f.exemptAnnotation === "true" || exemptionOf(podMetaOf(pod), exempt)) return "exempt";
   if (f.controllerKind === undefined) return "no-controller";
   if (f.controllerKind === "Node") return "mirror-pod";
   if (f.localStorage && !evictLocalStorage) return "local-storage";
@@ -35,6 +37,7 @@ export function podMetaOf(pod: PodView): PodMeta {
     ownerKinds: f?.ownerKinds ?? [],
     annotations: f?.exemptAnnotation !== undefined ? { [EXEMPT_ANNOTATION]: f.exemptAnnotation } : {},
   };
+  if (f?.daemonSetUid !== undefined) meta.daemonSetUid = f.daemonSetUid;
   if (f?.priorityClassName !== undefined) meta.priorityClassName = f.priorityClassName;
   if (f?.priority !== undefined) meta.priority = f.priority;
   return meta;

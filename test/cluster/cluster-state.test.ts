@@ -58,6 +58,25 @@ describe("ClusterState", () => {
     expect(s.bindingOf("ns/x")).to.equal(undefined);
   });
 
+  it("given DaemonSet pods bound, pending and deleted, lists namespace/uid while a bound one is held, and copies the set only when it changes", () => {
+    const s = new ClusterState();
+    const ds = (name: string, nodeName: string | undefined, uid: string): PodView => ({
+      ...pod(name, nodeName),
+      eviction: { ownerKinds: ["DaemonSet"], controllerKind: "DaemonSet", daemonSetUid: uid, localStorage: false },
+    });
+    s.setPod("ns/pending", ds("pending", undefined, "uid-a"));
+    expect([...s.snapshot({}).daemonSets!], "a pending pod proves nothing").to.deep.equal([]);
+    s.setPod("ns/a1", ds("a1", "n1", "uid-a"));
+    s.setPod("ns/a2", ds("a2", "n2", "uid-a"));
+    const first = s.snapshot({});
+    expect([...first.daemonSets!]).to.deep.equal(["ns/uid-a"]);
+    s.setPod("ns/a1", undefined);
+    s.setPod("ns/plain", pod("plain", "n1"));
+    expect(s.snapshot({}).daemonSets, "same DaemonSets: same set").to.equal(first.daemonSets);
+    s.setPod("ns/a2", { ...ds("a2", "n2", "uid-a"), terminal: true });
+    expect([...s.snapshot({}).daemonSets!]).to.deep.equal([]);
+  });
+
   it("given namespace labels, exposes and removes them", () => {
     const s = new ClusterState();
     s.setNamespace("team", { "hvx.io/oversell-cpu": "2" });

@@ -57,19 +57,19 @@ describe("Rebalancer against the fake API server", function () {
     return { ...base, podsByNode };
   }
 
-  function rebalancer(dryRun: boolean): Rebalancer {
+  function rebalancer(dryRun: boolean, over: { identity?: string; maxEvictionsPerHour?: number; api?: CoreV1Api } = {}): Rebalancer {
     const r = new Rebalancer({
-      api: fake.kubeConfig().makeApiClient(CoreV1Api),
+      api: over.api ?? fake.kubeConfig().makeApiClient(CoreV1Api),
       elector: { isLeader: () => leader },
       cluster: { latest: clusterView },
       inventory: { latest: () => inventory },
       placement: DEFAULT_POLICY,
-      rebalance: REBALANCE,
+      rebalance: { ...REBALANCE, maxEvictionsPerHour: over.maxEvictionsPerHour ?? REBALANCE.maxEvictionsPerHour },
       dryRun,
       intervalMs: MIN,
       observeMs: 20_000,
-      identity: "hvx-0-1",
-      metrics: createRebalanceMetrics(registry),
+      identity: over.identity ?? "hvx-0-1",
+      metrics: createRebalanceMetrics(over.identity === undefined ? registry : new Registry()),
       log: silentLogger(),
       now: () => nowMs,
     });
@@ -167,5 +167,52 @@ describe("Rebalancer against the fake API server", function () {
     const r = rebalancer(false);
     nowMs = NOW_MS - 5 * MIN; // the spell started at NOW - 11 min; pretend the clock is 6 min after it
     expect(await r.cycleOnce()).to.deep.equal([]);
+  });
+
+  describe("the hourly cap across a leader change", () => {
+    // Two hot hosts (one eviction per hot host per cycle), two pods on each.
+    beforeEach(() => {
+      inventory = fleet(10, { 0: HOT, 1: HOT }).inventory;
+      for (const i of [2, 3, 4]) {
+        const owner = { kind: "ReplicaSet", name: `api${i}-7c9b6d8f5` };
+        const nodeName = `worker-${i % 2}`;
+        pods.push(fake.controls.upsertPod(samplePod({ namespace: "shop", name: `api-${i}`, nodeName, cpu: "500m", memory: "1Gi", owner })));
+      }
+    });
+    const still = () => (pods = pods.filter((p) => fake.controls.getPod(p.metadata.namespace, p.metadata.name) !== undefined));
+
+    it("given replica A evicted 2 with maxEvictionsPerHour 2 and stopped, replica B evicts none within the hour", async () => {
+      const a = rebalancer(false, { identity: "hvx-a-1", maxEvictionsPerHour: 2 });
+      expect(await a.cycleOnce()).to.have.length(2);
+      a.stop();
+      still();
+      nowMs = NOW_MS - 11 * MIN; // B, a follower, has watched the hosts as long as A (every replica observes)
+      const b = rebalancer(false, { identity: "hvx-b-1", maxEvictionsPerHour: 2 });
+      nowMs = NOW_MS + 15_000;
+      expect(await b.cycleOnce()).to.deep.equal([]);
+      nowMs += 30 * MIN;
+      expect(await b.cycleOnce(), "half an hour later").to.deep.equal([]);
+      expect(fake.controls.stats().evictions).to.have.length(2);
+      expect(fake.controls.stats().forbidden, "the shipped RBAC allows the list").to.deep.equal([]);
+    });
+
+    it("given dry run, a new leader counts the last hour's dry-run decisions", async () => {
+      expect(await rebalancer(true, { identity: "hvx-a-1", maxEvictionsPerHour: 2 }).cycleOnce()).to.have.length(2);
+      nowMs = NOW_MS - 11 * MIN;
+      expect(await rebalancer(true, { identity: "hvx-b-1", maxEvictionsPerHour: 2 }).cycleOnce()).to.deep.equal([]);
+    });
+
+    it("given the Events cannot be read, evicts nothing until they can", async () => {
+      const api = fake.kubeConfig().makeApiClient(CoreV1Api);
+      const list = api.listEventForAllNamespaces.bind(api);
+      let fail = true;
+      api.listEventForAllNamespaces = ((p: Parameters<typeof list>[0]) =>
+        fail ? Promise.reject(new Error("connection refused")) : list(p)) as typeof api.listEventForAllNamespaces;
+      const r = rebalancer(false, { api });
+      expect(await r.cycleOnce()).to.deep.equal([]);
+      expect(fake.controls.stats().evictions).to.deep.equal([]);
+      fail = false;
+      expect(await r.cycleOnce()).to.have.length(2);
+    });
   });
 });

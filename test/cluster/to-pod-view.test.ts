@@ -163,6 +163,16 @@ describe("evictionFactsOf", () => {
       pod: { metadata: { ownerReferences: [{ kind: "ReplicaSet", name: "web-1" }] } },
       want: { controllerKind: undefined, ownerKinds: ["ReplicaSet"] },
     },
+    {
+      name: "given an apps/v1 DaemonSet controller, keeps its uid",
+      pod: { metadata: { ownerReferences: [{ apiVersion: "apps/v1", kind: "DaemonSet", name: "agent", uid: "u-1", controller: true }] } },
+      want: { controllerKind: "DaemonSet", daemonSetUid: "u-1" },
+    },
+    {
+      name: "given a DaemonSet owner that is not the controller, has no DaemonSet uid",
+      pod: { metadata: { ownerReferences: [{ apiVersion: "apps/v1", kind: "DaemonSet", name: "agent", uid: "u-1" }] } },
+      want: { daemonSetUid: undefined },
+    },
     { name: "given an emptyDir volume, has local storage", pod: { spec: { volumes: [{ emptyDir: {} }] } }, want: { localStorage: true } },
     {
       name: "given a hostPath volume, has local storage",

@@ -5,7 +5,7 @@ describe("parseConfig", () => {
   it("given no file, returns every documented default", () => {
     const c = parseConfig(undefined);
     expect(c.server).to.deep.equal({ port: 8888, bodyLimitMB: 16, adminPort: 9090, shutdownDrainSeconds: 5, readinessGraceSeconds: 30 });
-    expect(c.admission).to.include({ bodyLimitMB: 8, minCpu: "10m", minMemory: "16Mi" });
+    expect(c.admission).to.include({ bodyLimitMB: 3, minCpu: "10m", minMemory: "16Mi" });
     expect(c.burstGuard).to.include({ defaultCpu: "100m", defaultMemory: "128Mi" });
     expect(c.vcenter).to.include({
       viJsonRelease: "8.0.1.0",
@@ -26,6 +26,7 @@ describe("parseConfig", () => {
     expect(c.nodeMapping).to.deep.equal(["providerID", "systemUUID", "name"]);
     expect(c.staleMetrics).to.equal("pass");
     expect(c.exempt.namespaces).to.deep.equal(["kube-system"]);
+    expect(c.exempt.annotationNamespaces, "hvx.io/exempt is off until namespaces are listed").to.deep.equal([]);
     expect(c.scoring.unknownScore).to.equal(5);
     expect(c.mode).to.equal("enforce");
     expect(c.admission.mode).to.equal("enforce");

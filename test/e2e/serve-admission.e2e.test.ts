@@ -84,7 +84,8 @@ describe("hvx serve with the webhook, the informers and the poller on (end to en
         `vcenter: { url: "${vcenter.url}", username: "${scenario.credentials.username}", password: "${scenario.credentials.password}", pollIntervalSeconds: 1 }`,
         `thresholds: { maxMetricAgeSeconds: ${MAX_AGE_S} }`,
         `kubernetes: { enabled: true, kubeconfig: "${join(dir, "kubeconfig")}" }`,
-        `admission: { enabled: true, port: ${admissionPort}, tls: { certFile: "${tls.certFile}", keyFile: "${tls.keyFile}" } }`,
+        // maxLabelRatio: the operator lets namespace labels go past cpuRatio 2 / memoryRatio 1.
+        `admission: { enabled: true, port: ${admissionPort}, tls: { certFile: "${tls.certFile}", keyFile: "${tls.keyFile}" }, maxLabelRatio: { cpu: 3, memory: 1.5 } }`,
         "log: { level: debug }",
       ].join("\n"),
     );

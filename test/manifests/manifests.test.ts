@@ -195,10 +195,11 @@ describe("manifests/base/rbac.yaml", () => {
       })
       .sort();
 
-  it("grants the ClusterRole exactly nodes get/list/watch/patch, pods get/list/watch/patch, namespaces list/watch, pods/eviction and events create", () => {
+  it("grants the ClusterRole exactly nodes get/list/watch/patch, pods get/list/watch/patch, namespaces list/watch, pods/eviction, events create/list", () => {
     const role = findOne(docs, "ClusterRole", "hvx").obj;
     expect(flatten(role.rules)).to.deep.equal([
       "/events:create",
+      "/events:list",
       "/namespaces:list",
       "/namespaces:watch",
       "/nodes:get",

@@ -113,6 +113,24 @@ describe("manifests/overlays/webhook and webhook-gen-certs", () => {
     expect(cert.spec.dnsNames).to.include(`${svc.name}.${svc.namespace}.svc`);
   });
 
+  it("given either overlay, a ValidatingAdmissionPolicy bound with Deny lets only named groups change hvx.io/ namespace labels", () => {
+    for (const name of ["webhook", "webhook-gen-certs"] as const) {
+      const objs = render(name);
+      const policy = find(objs, "ValidatingAdmissionPolicy", "hvx-namespace-labels");
+      expect(policy.apiVersion, name).to.equal("admissionregistration.k8s.io/v1");
+      expect(policy.spec.failurePolicy, name).to.equal("Fail");
+      expect(policy.spec.matchConstraints.resourceRules, name).to.deep.equal([
+        { apiGroups: [""], apiVersions: ["v1"], operations: ["CREATE", "UPDATE"], resources: ["namespaces"] },
+      ]);
+      const variables = new Map((policy.spec.variables as Obj[]).map((v) => [v.name, String(v.expression)]));
+      expect(variables.get("allowedGroups"), name).to.equal("['system:masters', 'hvx:namespace-labellers']");
+      expect(variables.get("hvxLabelsUnchanged"), name).to.include("startsWith('hvx.io/')");
+      expect(policy.spec.validations[0].expression, name).to.match(/^variables\.hvxLabelsUnchanged \|\| .*variables\.allowedGroups/);
+      const binding = find(objs, "ValidatingAdmissionPolicyBinding", "hvx-namespace-labels");
+      expect(binding.spec, name).to.deep.equal({ policyName: policy.metadata.name, validationActions: ["Deny"] });
+    }
+  });
+
   it("given overlays/webhook-gen-certs, no cert-manager object or annotation is in it", () => {
     const objs = render("webhook-gen-certs");
     expect(objs.filter((o) => String(o.apiVersion).startsWith("cert-manager.io/"))).to.deep.equal([]);

@@ -86,6 +86,19 @@ const cases: Case[] = [
     labels: { "hvx.io/oversell-cpu": "1.25" },
     want: ["containers/0/cpu: 1 -> 250m"],
   },
+  // label 100, memoryRatio 1.0: capped at 1.0, 8Gi stays 8Gi (before: 8Gi / 15, the roomy fleet's cap 1.5 / 0.1)
+  {
+    name: "a memory label above memoryRatio",
+    pod: pod([container("app", { cpu: "1", memory: "8Gi" }, { memory: "16Gi" })]),
+    labels: { "hvx.io/oversell-memory": "100" },
+    want: ["containers/0/cpu: 1 -> 500m"],
+  },
+  // 201 containers > maxContainers 200: left alone before any quantity is read
+  {
+    name: "more containers than maxContainers",
+    pod: pod(Array.from({ length: 201 }, (_, i) => container(`c${i}`, { cpu: "1" }))),
+    want: "too_many_containers",
+  },
   // label 1.25: 1000m / 1.25 = 800m
   {
     name: "namespace label applies",
@@ -183,5 +196,12 @@ describe("decideOversell", () => {
     if (d.kind !== "scale") throw new Error("expected scale");
     expect(d.removedCpuMilli).to.equal(500n + 150n);
     expect(d.removedMemoryBytes).to.equal(BigInt(1024 - 682) * 1024n * 1024n);
+  });
+
+  it("given more containers than admission.maxContainers, admits the pod unchanged with a warning that says why", () => {
+    const many = pod(Array.from({ length: 20_000 }, (_, i) => container(`c${i}`, { cpu: "0.1" })));
+    const d = decideOversell({ pod: many, namespace: "team", policy: policy(), ownNamespace: "hvx-system", fleet: roomyFleet() });
+    expect(d).to.deep.include({ kind: "skip", reason: { code: "too_many_containers", containers: 20_000, max: 200 } });
+    expect(d.warnings).to.deep.equal(["hvx: oversell skipped: 20000 containers > admission.maxContainers 200"]);
   });
 });

@@ -16,6 +16,8 @@ export const DEFAULT_POLICY: OversellPolicy = {
   maxStackedCpuOvercommit: 4,
   maxStackedMemoryOvercommit: 1.5,
   hotHostBrakePercent: 25,
+  maxLabelRatio: {},
+  maxContainers: 200,
 };
 
 export function policy(over: Partial<OversellPolicy> = {}): OversellPolicy {

@@ -11,7 +11,9 @@ import { host, policy } from "./fixtures.js";
 
 describe("oversell edges", () => {
   describe("namespace label ratios", () => {
-    const cpuFrom = (text: string) => resolveNamespaceRatios(policy(), "team", { "hvx.io/oversell-cpu": text }).cpu;
+    // maxLabelRatio 100: the parse alone, not the cap
+    const cpuFrom = (text: string) =>
+      resolveNamespaceRatios(policy({ maxLabelRatio: { cpu: 100 } }), "team", { "hvx.io/oversell-cpu": text }).cpu;
     it("accepts whole and decimal numbers from 1 to 100 inclusive", () => {
       for (const [text, want] of [
         ["1", 1],

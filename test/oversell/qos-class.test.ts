@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { qosClass } from "../../src/oversell/qos-class.js";
+import { podResourceTotals, qosClass } from "../../src/oversell/qos-class.js";
 import { container, pod } from "./fixtures.js";
 
 describe("qosClass", () => {
@@ -30,4 +30,24 @@ describe("qosClass", () => {
     },
   ];
   for (const c of cases) it(`given ${c.name}, returns ${c.want}`, () => expect(qosClass(c.p)).to.equal(c.want));
+
+  // 20 000 x 0.1 cpu = 2 000 000m; 20 000 x 0.5Gi = 10 737 418 240 000 bytes. Summed as exact
+  // fractions the denominator grew by a factor of 10 per term (1.5 s); integers stay small.
+  const many = (request: string, limit: string) =>
+    pod(Array.from({ length: 20_000 }, (_, i) => container(`c${i}`, { cpu: request, memory: "0.5Gi" }, { cpu: limit, memory: "512Mi" })));
+
+  it("given 20 000 containers, sums integer millicores and bytes", () => {
+    const totals = podResourceTotals(many("0.1", "100m"));
+    expect(totals.requests).to.deep.equal({ cpu: 2_000_000n, memory: 10_737_418_240_000n });
+    expect(totals.limits).to.deep.equal({ cpu: 2_000_000n, memory: 10_737_418_240_000n });
+    expect(totals.everyContainerLimitsBoth).to.equal(true);
+  });
+
+  it("given 20 000 containers with requests equal to limits in other forms, returns Guaranteed", () => {
+    expect(qosClass(many("0.1", "100m"))).to.equal("Guaranteed");
+  });
+
+  it("given 20 000 containers with cpu requests 1m under their limits, returns Burstable", () => {
+    expect(qosClass(many("0.099", "100m"))).to.equal("Burstable");
+  });
 });

@@ -196,7 +196,7 @@ describe("cluster rules: exempt pods", () => {
   // Every rule would reject: node-1a over limits (16 / 7.8), host-1 stacked (127 + 2 > 128),
   // 2 replicas on host-1 with spread required, host-2 hot.
   const pods = [running("node-1a", 14, { ownerKey: OWNER }), running("node-1b", 113, { ownerKey: OWNER }), running("node-2", 30)];
-  const daemonSet = meta({ ownerKinds: ["DaemonSet"], annotations: { [HOST_SPREAD_ANNOTATION]: "required" } });
+  const daemonSet = meta({ ownerKinds: ["DaemonSet"], daemonSetUid: "uid-ds", annotations: { [HOST_SPREAD_ANNOTATION]: "required" } });
 
   it("given the pods would fail every cluster rule, the non-exempt pod is rejected everywhere but node-3", () => {
     const out = filterNodes(meta({ annotations: { [HOST_SPREAD_ANNOTATION]: "required" } }), candidates, ctxOf(pods));
@@ -210,15 +210,30 @@ describe("cluster rules: exempt pods", () => {
     expect(out.decisions.every((d) => d.exemptBy === "DaemonSet pod")).to.equal(true);
   });
 
+  it("given a DaemonSet pod whose uid the cluster view does not know (a forged owner), applies every rule", () => {
+    const ctx = ctxOf(pods);
+    const unknown = { ...ctx, cluster: { ...ctx.cluster!, view: { ...ctx.cluster!.view, daemonSets: new Set(["payments/other-uid"]) } } };
+    expect(filterNodes(daemonSet, candidates, unknown).passed).to.deep.equal(["node-3"]);
+    const known = {
+      ...ctx,
+      cluster: { ...ctx.cluster!, view: { ...ctx.cluster!.view, daemonSets: new Set([`${daemonSet.namespace}/uid-ds`]) } },
+    };
+    expect(filterNodes(daemonSet, candidates, known).passed).to.deep.equal([...NODE_NAMES]);
+  });
+
   it("given a DaemonSet pod, takes no stacked or spread penalty off the score", () => {
     expect(scores(daemonSet, ctxOf(pods))["node-1a"]).to.equal(scores(daemonSet, ctxOf([]))["node-1a"]);
   });
 
   const annotated = (over: Partial<PodMeta> = {}) =>
     meta({ annotations: { [HOST_SPREAD_ANNOTATION]: "required", "hvx.io/exempt": "true" }, ...over });
+  const honoured = (ctx: PlacementContext): PlacementContext => ({
+    ...ctx,
+    policy: policyWith({ exempt: { ...DEFAULT_POLICY.exempt, annotationNamespaces: ["*"] } }),
+  });
 
   it("given a pod annotated hvx.io/exempt: true, lifts the host-heat rules only: limits, stacked cap and spread still reject", () => {
-    const out = filterNodes(annotated(), candidates, ctxOf(pods));
+    const out = filterNodes(annotated(), candidates, honoured(ctxOf(pods)));
     expect(out.passed).to.deep.equal(["node-3"]);
     expect(out.unresolvable.size, "the hot host no longer keeps it off node-2").to.equal(0);
     expect(out.failed.get("node-1a")?.map((r) => r.code)).to.include("limit_overcommit");
@@ -230,14 +245,14 @@ describe("cluster rules: exempt pods", () => {
   it("given a pod annotated hvx.io/exempt: true, still takes the stacked and spread penalties off the score", () => {
     const loose = annotated({ annotations: { "hvx.io/exempt": "true" } });
     const few = [running("node-1a", 1, { ownerKey: OWNER }), running("node-1b", 1, { ownerKey: OWNER })];
-    expect(scores(loose, ctxOf(few, BIG))["node-1a"]).to.be.below(scores(loose, ctxOf([], BIG))["node-1a"]!);
+    expect(scores(loose, honoured(ctxOf(few, BIG)))["node-1a"]).to.be.below(scores(loose, honoured(ctxOf([], BIG)))["node-1a"]!);
   });
 
   for (const c of [
-    { patterns: [], honoured: false, why: "[] turns the annotation off" },
+    { patterns: [], honoured: false, why: "[] turns the annotation off, the default" },
     { patterns: ["team-*", "kube-system"], honoured: false, why: "payments matches no pattern" },
     { patterns: ["pay*"], honoured: true, why: "pay* matches payments" },
-    { patterns: ["*"], honoured: true, why: "the default" },
+    { patterns: ["*"], honoured: true, why: "every namespace" },
   ]) {
     it(`given exempt.annotationNamespaces ${JSON.stringify(c.patterns)}, ${c.honoured ? "honours" : "ignores"} the annotation (${c.why})`, () => {
       const ctx = { ...ctxOf([]), policy: policyWith({ exempt: { ...DEFAULT_POLICY.exempt, annotationNamespaces: c.patterns } }) };

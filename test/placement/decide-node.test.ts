@@ -48,16 +48,17 @@ describe("filterNodes", () => {
   });
 
   const exempt: Array<{ name: string; pod: PodMeta }> = [
-    { name: "a DaemonSet pod", pod: pod({ ownerKinds: ["DaemonSet"] }) },
+    { name: "a DaemonSet pod", pod: pod({ ownerKinds: ["DaemonSet"], daemonSetUid: "uid-ds" }) },
     { name: "a system-node-critical pod", pod: pod({ priorityClassName: "system-node-critical" }) },
     { name: "a system-cluster-critical pod", pod: pod({ priorityClassName: "system-cluster-critical" }) },
     { name: "a pod with system-critical priority value", pod: pod({ priority: 2_000_001_000 }) },
     { name: "a kube-system pod", pod: pod({ namespace: "kube-system" }) },
-    { name: "a pod annotated hvx.io/exempt: true", pod: pod({ annotations: { "hvx.io/exempt": "true" } }) },
+    { name: "a pod annotated hvx.io/exempt: true (annotationNamespaces [*])", pod: pod({ annotations: { "hvx.io/exempt": "true" } }) },
   ];
   for (const c of exempt) {
     it(`given ${c.name}, never filters it out by host heat, state or stale data`, () => {
-      const out = filterNodes(c.pod, names, { ...ctx, policy: policyWith({ staleMetrics: "reject" }) });
+      const exempt = { ...DEFAULT_POLICY.exempt, annotationNamespaces: ["*"] };
+      const out = filterNodes(c.pod, names, { ...ctx, policy: policyWith({ staleMetrics: "reject", exempt }) });
       expect(out.passed).to.have.length(names.length);
     });
   }

@@ -68,7 +68,7 @@ const withCluster: PlacementContext = {
 const extenderOnly: PlacementContext = { inventory, policy: DEFAULT_POLICY, nowMs: NOW_MS };
 const staleRejects: PlacementContext = { ...extenderOnly, policy: policyWith({ staleMetrics: "reject" }) };
 const pod = podMetaOf(incoming);
-const daemonSetPod = podMetaOf(incoming, { ownerKinds: ["DaemonSet"] });
+const daemonSetPod = podMetaOf(incoming, { ownerKinds: ["DaemonSet"], daemonSetUid: "uid-ds" });
 const requiredSpread = podMetaOf(incoming, { annotations: { [HOST_SPREAD_ANNOTATION]: "required" } });
 
 const contexts: Array<{ name: string; ctx: PlacementContext; pod: typeof pod }> = [

@@ -65,11 +65,15 @@ describe("PlacementIndex", () => {
       name: "a cluster view, incoming pod over the stacked cap",
       ctx: (nowMs) => ({ inventory, policy: DEFAULT_POLICY, nowMs, cluster: { view, pod: incoming(3) } }),
     },
-    { name: "an exempt pod", ctx: (nowMs) => ({ inventory, policy: DEFAULT_POLICY, nowMs }), meta: { ...pod, ownerKinds: ["DaemonSet"] } },
+    {
+      name: "an exempt pod",
+      ctx: (nowMs) => ({ inventory, policy: DEFAULT_POLICY, nowMs }),
+      meta: { ...pod, ownerKinds: ["DaemonSet"], daemonSetUid: "uid-ds" },
+    },
     {
       name: "a cluster view and an exempt pod",
       ctx: (nowMs) => ({ inventory, policy: DEFAULT_POLICY, nowMs, cluster: { view, pod: incoming(3) } }),
-      meta: { ...pod, ownerKinds: ["DaemonSet"] },
+      meta: { ...pod, ownerKinds: ["DaemonSet"], daemonSetUid: "uid-ds" },
     },
     {
       name: "a cluster view and required host spread",
@@ -120,7 +124,7 @@ describe("PlacementIndex", () => {
       { pod: incoming(2), meta: pod },
       { pod: incoming(3), meta: pod },
       { pod: replica, meta: spread },
-      { pod: incoming(3), meta: { ...pod, ownerKinds: ["DaemonSet"] } },
+      { pod: incoming(3), meta: { ...pod, ownerKinds: ["DaemonSet"], daemonSetUid: "uid-ds" } },
     ];
     const hotter = inventoryOf(
       [...inventory.hosts.values()].map((h) =>

@@ -132,7 +132,7 @@ describe("judgePreemptionCandidates: host rules", () => {
   });
 
   it("given a pod exempt from the host rules (DaemonSet), keeps nodes on hot and unmapped hosts, as the filter lets it in", () => {
-    const ds = meta({ ownerKinds: ["DaemonSet"] });
+    const ds = meta({ ownerKinds: ["DaemonSet"], daemonSetUid: "uid-ds" });
     const out = judgePreemptionCandidates(ds, [cand("node-2"), cand("node-x")], ctxOf([]));
     expect(out.kept).to.deep.equal(["node-2", "node-x"]);
   });

@@ -86,7 +86,7 @@ const cases: Case[] = [
     name: "given a DaemonSet pod, leaves it",
     hosts: 10,
     metrics: ten([0]),
-    pods: [pod("a", "worker-0", {}, { controllerKind: "DaemonSet", ownerKinds: ["DaemonSet"] })],
+    pods: [pod("a", "worker-0", {}, { controllerKind: "DaemonSet", ownerKinds: ["DaemonSet"], daemonSetUid: "uid-ds" })],
     spells: [spell(0, 30)],
     want: [],
   },

@@ -12,8 +12,8 @@ import { startListener } from "../start-listener.js";
 import { type AdmissionContext, handleAdmissionReview } from "./handle-admission-review.js";
 
 export const MUTATE_PATH = "/mutate";
-/** Reviews carry the object (and on UPDATE the old one); etcd objects are at most ~1.5 MiB. Default of `admission.bodyLimitMB`. */
-export const DEFAULT_BODY_LIMIT_BYTES = 8 * MIB;
+/** The API server refuses a request body over 3 MB itself, so no review it sends is larger. Default of `admission.bodyLimitMB`. */
+export const DEFAULT_BODY_LIMIT_BYTES = 3 * MIB;
 
 export interface AdmissionServerDeps {
   readonly config: Config["admission"];

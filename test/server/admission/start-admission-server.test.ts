@@ -187,8 +187,8 @@ describe("startAdmissionServer", () => {
     expect((await post(running.port, { tls: { ca: first.cert }, body: requestText })).peerCn).to.equal("first");
   });
 
-  it("takes its body limit from admission.bodyLimitMB (default 8)", async () => {
-    expect(admission().bodyLimitMB).to.equal(8);
+  it("takes its body limit from admission.bodyLimitMB (default 3, the API server's own limit)", async () => {
+    expect(admission().bodyLimitMB).to.equal(3);
     server = await startAdmissionServer(deps(admission({ bodyLimitMB: 0.5 })));
     const port = server.port;
     expect((await post(port, { body: Buffer.alloc(600 * 1024, 0x20) })).status).to.equal(413);
