@@ -191,10 +191,12 @@ describe("warmStartHistory", () => {
     );
     warming = false;
     expect(outcome).to.deep.equal({ warmedHosts: 3, samples: 18, failedWindows: 0 });
-    // Each run of one host's records (3 samples of one window) is followed by a turn before the next host's.
-    const runs = events.join(" ").split(/(?: turn)+/);
-    expect(runs.slice(0, 6).map((run) => run.trim())).to.deep.equal(
-      ["host-0", "host-1", "host-2", "host-0", "host-1", "host-2"].map((id) => `${id} ${id} ${id}`),
-    );
+    // Between two turns, one host's records at most (a slice may also end inside a host's).
+    const slices = events
+      .join(" ")
+      .split("turn")
+      .map((slice) => new Set(slice.trim().split(" ").filter(Boolean)));
+    expect(slices.filter((hostsOfSlice) => hostsOfSlice.size > 1)).to.deep.equal([]);
+    expect(events.filter((e) => e !== "turn")).to.have.length(18);
   });
 });
