@@ -5,10 +5,14 @@ import type { PerfEntityMetric } from "./vijson-types.js";
 /**
  * Indexes historical QueryPerf results: entity id -> sample end time (vCenter's clock, epoch
  * ms) -> the sample (values by counter name, vCenter units). Aggregate instance "" only;
- * negative values (vCenter's -1, "no data") and unparsable timestamps are dropped.
+ * negative values (vCenter's -1, "no data") and unparsable timestamps are dropped. Adds to
+ * `out` when given (results indexed piece by piece merge as if indexed at once).
  */
-export function indexHistorySamples(results: readonly PerfEntityMetric[], index: CounterIndex): Map<string, Map<number, EntitySample>> {
-  const out = new Map<string, Map<number, EntitySample>>();
+export function indexHistorySamples(
+  results: readonly PerfEntityMetric[],
+  index: CounterIndex,
+  out = new Map<string, Map<number, EntitySample>>(),
+): Map<string, Map<number, EntitySample>> {
   for (const entity of results) {
     const infos = entity.sampleInfo ?? [];
     let byTime = out.get(entity.entity.value);

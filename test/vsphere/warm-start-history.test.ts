@@ -6,7 +6,7 @@ import { silentLogger } from "../../src/observability/logger.js";
 import { buildVcenterParts } from "../../src/vsphere/build-vcenter-parts.js";
 import { VcenterPoller } from "../../src/vsphere/vcenter-poller.js";
 import { HOST_COUNTER_NAMES, VM_COUNTER_NAMES, type CounterIndex } from "../../src/vsphere/counter-catalogue.js";
-import { warmStartHistory } from "../../src/vsphere/warm-start-history.js";
+import { warmStartHistory, type WarmStartDeps } from "../../src/vsphere/warm-start-history.js";
 import { HostLoadProfiles } from "../../src/placement/host-load-profiles.js";
 import { hostView, inventoryOf, vmView } from "../fixtures/inventory.js";
 import { PASSWORD, T0_MS, USER, smallScenario, startSmall } from "../mocks/vcenter/mock-vcenter-client.js";
@@ -114,30 +114,31 @@ describe("VcenterPoller: load profiles warm-started from vCenter's history (Quer
   });
 });
 
+const COUNTER_NAMES = [...new Set([...HOST_COUNTER_NAMES, ...VM_COUNTER_NAMES])];
+const INDEX: CounterIndex = {
+  keyByName: new Map(COUNTER_NAMES.map((n, i) => [n, i + 1])),
+  nameByKey: new Map(COUNTER_NAMES.map((n, i) => [i + 1, n])),
+  memStateScale: "five",
+};
+
+function historyDeps(queryPerf: WarmStartDeps["vijson"]["queryPerf"]): WarmStartDeps {
+  return { vijson: { queryPerf }, log: silentLogger(), perfLimit: { maxMetrics: 1000 }, index: INDEX, memStateScale: "five" };
+}
+
 describe("warmStartHistory", () => {
   it("given 25 hosts, reads, indexes and records 10 hosts' history at a time (both intervals), so a large vCenter's day at 300 s is never held whole", async () => {
     const hosts = Array.from({ length: 25 }, (_, h) => hostView({ id: `host-${h}`, name: `esx-${h}` }));
     const vms = hosts.map((h, i) => vmView({ id: `vm-${i}`, name: `node-${i}`, hostId: h.id }));
-    const reads: Array<{ intervalId: number; entities: string[] }> = [];
-    const names = [...new Set([...HOST_COUNTER_NAMES, ...VM_COUNTER_NAMES])];
-    const index: CounterIndex = {
-      keyByName: new Map(names.map((n, i) => [n, i + 1])),
-      nameByKey: new Map(names.map((n, i) => [i + 1, n])),
-      memStateScale: "five",
-    };
+    const reads: Array<{ intervalId: number; entities: string[]; metrics: number }> = [];
     const outcome = await warmStartHistory(
-      {
-        vijson: {
-          queryPerf: async (specs) => {
-            reads.push({ intervalId: specs[0]!.intervalId, entities: specs.map((s) => s.entity.value) });
-            return [];
-          },
-        },
-        log: silentLogger(),
-        perfLimit: { maxMetrics: 1000 },
-        index,
-        memStateScale: "five",
-      },
+      historyDeps(async (specs) => {
+        reads.push({
+          intervalId: specs[0]!.intervalId,
+          entities: specs.map((s) => s.entity.value),
+          metrics: specs.reduce((n, s) => n + s.metricId.length, 0),
+        });
+        return [];
+      }),
       inventoryOf(hosts, vms),
       hosts.map((h) => h.id),
       new HostLoadProfiles(),
@@ -145,9 +146,57 @@ describe("warmStartHistory", () => {
       0,
     );
     const groupOf = (entity: string) => Math.floor(Number(entity.split("-")[1]) / 10);
-    expect(reads.map((r) => [...new Set(r.entities.map(groupOf))])).to.deep.equal([[0], [0], [1], [1], [2], [2]]);
-    expect(reads.map((r) => r.intervalId)).to.deep.equal([1800, 300, 1800, 300, 1800, 300]);
+    // Each read asks one group's hosts for one interval; consecutive reads of the same pair collapse.
+    const steps = reads.map((r) => `${[...new Set(r.entities.map(groupOf))].join()}@${r.intervalId}`);
+    expect(steps.filter((step, i) => step !== steps[i - 1])).to.deep.equal(["0@1800", "0@300", "1@1800", "1@300", "2@1800", "2@300"]);
+    // Smaller than vCenter's limit (1000 here): each reply is parsed in one piece.
+    expect(Math.max(...reads.map((r) => r.metrics))).to.equal(32);
     expect(new Set(reads.flatMap((r) => r.entities)).size).to.equal(50);
     expect(outcome).to.deep.equal({ warmedHosts: 0, samples: 0, failedWindows: 0 });
+  });
+
+  it("given 3 hosts' history answered without I/O, gives the event loop a turn between every two hosts' recording, so requests are answered during a warm start", async () => {
+    const hosts = Array.from({ length: 3 }, (_, h) => hostView({ id: `host-${h}`, name: `esx-${h}` }));
+    const events: string[] = [];
+    class LoggedProfiles extends HostLoadProfiles {
+      override profileOf(hostId: string) {
+        events.push(hostId);
+        return super.profileOf(hostId);
+      }
+    }
+    const usageKeys = ["cpu.usage.average", "mem.usage.average"].map((n) => INDEX.keyByName.get(n)!);
+    let warming = true;
+    const turn = () => {
+      events.push("turn");
+      if (warming) setImmediate(turn);
+    };
+    // Scheduled before the warm start: it can run only if the warm start yields to the event loop.
+    setImmediate(turn);
+    const outcome = await warmStartHistory(
+      historyDeps(async (specs) =>
+        specs.map((s) => ({
+          entity: s.entity,
+          sampleInfo: [1, 2, 3].map((k) => ({
+            timestamp: new Date(T0_MS - k * s.intervalId * 1000).toISOString(),
+            interval: s.intervalId,
+          })),
+          value: usageKeys.map((counterId) => ({ id: { counterId, instance: "" }, value: [2500, 2600, 2700] })),
+        })),
+      ),
+      inventoryOf(hosts, []),
+      hosts.map((h) => h.id),
+      new LoggedProfiles(),
+      T0_MS,
+      0,
+    );
+    warming = false;
+    expect(outcome).to.deep.equal({ warmedHosts: 3, samples: 18, failedWindows: 0 });
+    // Between two turns, one host's records at most (a slice may also end inside a host's).
+    const slices = events
+      .join(" ")
+      .split("turn")
+      .map((slice) => new Set(slice.trim().split(" ").filter(Boolean)));
+    expect(slices.filter((hostsOfSlice) => hostsOfSlice.size > 1)).to.deep.equal([]);
+    expect(events.filter((e) => e !== "turn")).to.have.length(18);
   });
 });
