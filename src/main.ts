@@ -15,6 +15,7 @@ import {
 import { createRebalanceMetrics } from "./observability/rebalance-metrics.js";
 import { createRequeueMetrics } from "./observability/requeue-metrics.js";
 import { PodRequeuer } from "./cluster/pod-requeuer.js";
+import { mentionsHostHeat } from "./protocol/format-wire-reason.js";
 import { heatRejectingHosts, requeueDue } from "./placement/requeue-due.js";
 import type { Config } from "./config/index.js";
 import { readKubeEnv, type KubeEnv } from "./config/kube-env.js";
@@ -466,6 +467,11 @@ function startRequeuer(
     maxPods,
     log,
     counted: createRequeueMetrics(registry),
+    // After a restart: the pods an earlier process rejected for host heat, once both views are in.
+    heldBeforeStart: () =>
+      informer.latest().syncedAtMs === undefined || poller.latest().polledAtMs === undefined
+        ? undefined
+        : [...informer.pendingPods()].filter((p) => p.unschedulableMessage !== undefined && mentionsHostHeat(p.unschedulableMessage)),
   });
   requeuer.start();
   stops.push(() => requeuer.stop());

@@ -216,6 +216,11 @@ export class ClusterInformer implements ClusterSource {
     return this.state.pendingPod(uid);
   }
 
+  /** Every pending pod, as the informer last saw it. */
+  pendingPods(): Iterable<PodView> {
+    return this.state.pendingPods();
+  }
+
   status(): ClusterInformerStatus {
     const resources = this.informers.map((i) => i.status());
     const lastHeard = this.lastHeardMs();

@@ -40,6 +40,11 @@ export class ClusterState {
     return this.pendingByUid.get(uid);
   }
 
+  /** Every pending pod the informer holds. */
+  pendingPods(): Iterable<PodView> {
+    return this.pendingByUid.values();
+  }
+
   counts(): { nodes: number; pods: number; namespaces: number } {
     return { nodes: this.nodes.size, pods: this.pods.size, namespaces: this.namespaces.size };
   }

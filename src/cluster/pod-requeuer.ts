@@ -22,6 +22,13 @@ export interface PodRequeuerOptions {
   readonly intervalMs: number;
   readonly now?: () => number;
   readonly log: Logger;
+  /**
+   * The pending pods hvx rejected before this process started (their PodScheduled message names
+   * hvx's host heat), once the informers have synced and the first poll has ended; undefined
+   * until then. Taken over once, each due at the next round: a pod whose host is still hot is
+   * rejected again and then held with its hosts.
+   */
+  readonly heldBeforeStart?: () => Iterable<{ readonly uid: string; readonly namespace: string; readonly name: string }> | undefined;
   /** Counts each touch: `requeued`, `gone` (404), `failed`. */
   readonly counted?: (outcome: "requeued" | "gone" | "failed") => void;
 }
@@ -48,6 +55,7 @@ export class PodRequeuer {
   private readonly touched = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private running = false;
+  private takenOver = false;
   private readonly now: () => number;
 
   constructor(private readonly o: PodRequeuerOptions) {
@@ -87,6 +95,7 @@ export class PodRequeuer {
   async requeueOnce(): Promise<RequeueRound> {
     const requeued: string[] = [];
     const failed: string[] = [];
+    if (!this.takenOver) this.takeOver();
     if (this.held.size === 0) return { requeued, failed };
     const nowMs = this.now();
     let due: readonly HeldPod[];
@@ -139,6 +148,18 @@ export class PodRequeuer {
     if (requeued.length > 0)
       this.o.log.info({ pods: requeued.slice(0, 20), count: requeued.length }, "requeued pending pods whose ESXi host cooled");
     return { requeued, failed };
+  }
+
+  private takeOver(): void {
+    const pods = this.o.heldBeforeStart ? this.o.heldBeforeStart() : [];
+    if (pods === undefined) return;
+    this.takenOver = true;
+    const nowMs = this.now();
+    for (const pod of pods) {
+      if (pod.uid === "" || this.held.has(pod.uid)) continue;
+      if (this.held.size >= this.o.maxPods) break;
+      this.held.set(pod.uid, { uid: pod.uid, namespace: pod.namespace, name: pod.name, hostIds: [], atMs: nowMs });
+    }
   }
 
   private forget(uid: string, nowMs: number): void {

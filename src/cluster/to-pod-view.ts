@@ -31,7 +31,12 @@ export interface PodWire {
   };
   readonly status?: {
     readonly phase?: string;
-    readonly conditions?: ReadonlyArray<{ readonly type?: string; readonly status?: string; readonly lastTransitionTime?: Timestamp }>;
+    readonly conditions?: ReadonlyArray<{
+      readonly type?: string;
+      readonly status?: string;
+      readonly message?: string;
+      readonly lastTransitionTime?: Timestamp;
+    }>;
   };
 }
 
@@ -69,6 +74,9 @@ export function toPodView(pod: PodWire, defaults: ResourceAmounts, firstSeenBoun
   if (nodeName) {
     view.nodeName = nodeName;
     if (firstSeenBoundMs !== undefined) view.boundAtMs = firstSeenBoundMs;
+  } else {
+    const unschedulable = pod.status?.conditions?.find((c) => c.type === "PodScheduled" && c.status === "False")?.message;
+    if (unschedulable) view.unschedulableMessage = unschedulable;
   }
   const ownerKey = ownerKeyOf(pod);
   if (ownerKey) view.ownerKey = ownerKey;

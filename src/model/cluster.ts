@@ -39,6 +39,8 @@ export interface PodView {
   readonly boundAtMs?: number;
   /** Terminal pods (Succeeded/Failed) hold no resources. */
   readonly terminal: boolean;
+  /** While pending: the message of its `PodScheduled: False` condition (kube-scheduler's last "0/N nodes are available: ..."). */
+  readonly unschedulableMessage?: string;
   /** What decides whether hvx may evict the pod (rebalancing); undefined: unknown, never evicted. */
   readonly eviction?: PodEvictionFacts;
 }

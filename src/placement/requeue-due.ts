@@ -8,7 +8,10 @@ export interface HeldPod {
   readonly uid: string;
   readonly namespace: string;
   readonly name: string;
-  /** ESXi host ids whose heat rejected the pod's candidate nodes. */
+  /**
+   * ESXi host ids whose heat rejected the pod's candidate nodes; none for a pod taken over after
+   * hvx started (its PodScheduled message names hvx's host heat, the hosts are not known): due at once.
+   */
   readonly hostIds: readonly string[];
   /** When hvx last rejected it, epoch ms. */
   readonly atMs: number;
@@ -45,6 +48,6 @@ export function requeueDue(held: Iterable<HeldPod>, inventory: InventoryView, th
     return known;
   };
   const due: HeldPod[] = [];
-  for (const p of held) if (p.hostIds.some((id) => !stillHot(id))) due.push(p);
+  for (const p of held) if (p.hostIds.length === 0 || p.hostIds.some((id) => !stillHot(id))) due.push(p);
   return due;
 }

@@ -21,13 +21,21 @@ export function formatWireReasons(reasons: readonly Reason[]): string {
   return printfSafe(`node(s) ${parts.join(" and ")}`);
 }
 
+/** The wire phrases of host heat: what hvx's requeue looks for in a pending pod's PodScheduled message after a restart. */
+export const HEAT_PHRASES = { host: "on hot ESXi hosts", predicted: "on ESXi hosts predicted hot", vm: "with a hot VM" } as const;
+
+/** Whether kube-scheduler's message for a pending pod ("0/N nodes are available: ...") holds an hvx host-heat rejection. */
+export function mentionsHostHeat(message: string): boolean {
+  return Object.values(HEAT_PHRASES).some((phrase) => message.includes(`node(s) ${phrase}`));
+}
+
 /** What follows "node(s)" for one reason, and the detail (a rule's metric text, a resource) that goes in parentheses. */
 function wirePhrase(reason: Reason): readonly [phrase: string, detail?: string] {
   switch (reason.code) {
     case "host_metric":
-      return [reason.predicted ? "on ESXi hosts predicted hot" : "on hot ESXi hosts", reason.metric];
+      return [reason.predicted ? HEAT_PHRASES.predicted : HEAT_PHRASES.host, reason.metric];
     case "vm_metric":
-      return ["with a hot VM", reason.metric];
+      return [HEAT_PHRASES.vm, reason.metric];
     case "host_maintenance":
       return ["on ESXi hosts in maintenance"];
     case "host_connection":

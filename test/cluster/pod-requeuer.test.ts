@@ -96,6 +96,26 @@ describe("PodRequeuer against the fake API server (real client-node, the shipped
     expect(fake.controls.stats().patches).to.equal(4);
   });
 
+  it("given pods an earlier process rejected for host heat, takes them over once both views are in and touches each once", async () => {
+    for (const name of ["web-1", "web-2"]) fake.controls.upsertPod(samplePod({ namespace: "team-a", name }));
+    let ready = false;
+    let asked = 0;
+    const requeuer = newRequeuer({
+      heldBeforeStart: () => {
+        asked++;
+        return ready ? [ref("web-1"), ref("web-2")] : undefined;
+      },
+    });
+    // Not ready (informers not synced or no poll yet): nothing taken over, asked again next round.
+    expect((await requeuer.requeueOnce()).requeued).to.deep.equal([]);
+    ready = true;
+    // Its host h1 is still hot: the pods are touched all the same (an earlier process's rejection, hosts unknown).
+    expect((await requeuer.requeueOnce()).requeued).to.deep.equal(["team-a/web-1", "team-a/web-2"]);
+    expect((await requeuer.requeueOnce()).requeued).to.deep.equal([]);
+    expect(asked).to.equal(2);
+    expect(fake.controls.stats().patches).to.equal(2);
+  });
+
   it("given a pod touched and rejected again, does not touch it again within minIntervalMs", async () => {
     source.set(inventoryWith({ cpuReadyPercent: 3 }));
     fake.controls.upsertPod(samplePod({ namespace: "team-a", name: "web-1" }));

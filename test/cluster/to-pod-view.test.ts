@@ -73,6 +73,20 @@ describe("toPodView binding time (one clock: hvx's own)", () => {
   });
 });
 
+describe("toPodView: kube-scheduler's message on a pending pod", () => {
+  const message = "0/5 nodes are available: 2 node(s) on hot ESXi hosts (cpu ready), 3 node(s) didn't match Pod's node affinity/selector.";
+  const withMessage = (nodeName: string | undefined, status: string): PodWire => {
+    const p = pod(nodeName ? { nodeName } : {});
+    return { ...p, status: { phase: "Pending", conditions: [{ type: "PodScheduled", status, message }] } };
+  };
+  const cases: Array<{ name: string; wire: PodWire; want: string | undefined }> = [
+    { name: "given a pending pod with PodScheduled False, keeps its message", wire: withMessage(undefined, "False"), want: message },
+    { name: "given a bound pod, keeps none", wire: withMessage("n1", "False"), want: undefined },
+    { name: "given PodScheduled True, keeps none", wire: withMessage(undefined, "True"), want: undefined },
+  ];
+  for (const c of cases) it(c.name, () => expect(toPodView(c.wire, defaults, FIRST_SEEN).unschedulableMessage).to.equal(c.want));
+});
+
 describe("ownerKeyOf", () => {
   it("given two ReplicaSets of one Deployment (a rolling update), puts their pods in one replica group", () => {
     const podOf = (rs: string, hash: string): PodWire => ({

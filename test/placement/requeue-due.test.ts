@@ -88,6 +88,12 @@ describe("requeueDue", () => {
       want: ["web-a"],
     },
     {
+      name: "given a pod taken over after a restart (its hosts not known), returns it at once, whatever the hosts' heat",
+      hosts: [{ id: "a", metrics: { cpuReadyPercent: 14 } }],
+      pods: [held([])],
+      want: ["web-"],
+    },
+    {
       name: "given its host gone from the inventory, returns the pod (hvx no longer rejects it)",
       hosts: [],
       pods: [held(["a"])],

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import type { HostRef, Reason, ReasonCode } from "../../src/placement/reason.js";
 import { HOST_METRIC_RULES, VM_METRIC_RULES, memoryState } from "../../src/placement/rules/index.js";
 import { formatReasons } from "../../src/protocol/format-reason.js";
-import { formatWireReasons, printfSafe } from "../../src/protocol/format-wire-reason.js";
+import { formatWireReasons, mentionsHostHeat, printfSafe } from "../../src/protocol/format-wire-reason.js";
 import { parseExtenderArgs } from "../../src/protocol/parse-extender-args.js";
 import { toFilterResultWire } from "../../src/protocol/to-extender-wire.js";
 import {
@@ -134,6 +134,30 @@ describe("formatWireReasons", () => {
       expect(text).to.equal(`node(s) with a hot VM (${rule.metric})`);
     }
   });
+});
+
+describe("mentionsHostHeat", () => {
+  const ready: Reason = {
+    code: "host_metric",
+    host: hostRef(1),
+    metric: "cpu ready",
+    value: 14,
+    op: ">=",
+    threshold: 10,
+    unit: "%",
+    ageS: 3,
+  };
+  const cases: Array<{ name: string; message: string; want: boolean }> = [
+    { name: "a hot host's wire text, aggregated", message: `0/3 nodes are available: 3 ${formatWireReasons([ready])}.`, want: true },
+    {
+      name: "a hot VM's wire text",
+      message: `0/1 nodes are available: 1 ${formatWireReasons([{ code: "vm_metric", host: hostRef(1), vm: { id: "vm-1", name: "n1" }, metric: "balloon", value: 64, op: ">", threshold: 0, unit: "MiB", ageS: 3 }])}.`,
+      want: true,
+    },
+    { name: "kube-scheduler's own reasons alone", message: "0/3 nodes are available: 3 Insufficient cpu.", want: false },
+    { name: "hvx's maintenance text (not heat)", message: "0/1 nodes are available: 1 node(s) on ESXi hosts in maintenance.", want: false },
+  ];
+  for (const c of cases) it(`given ${c.name}, returns ${c.want}`, () => expect(mentionsHostHeat(c.message)).to.equal(c.want));
 });
 
 describe("printfSafe", () => {
