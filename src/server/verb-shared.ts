@@ -1,0 +1,32 @@
+import { CandidateNames } from "../protocol/candidate-names.js";
+import { ExtenderArgsDecoder } from "../protocol/extender-args-decoder.js";
+import { parseExtenderArgs, type ParsedExtenderArgs } from "../protocol/parse-extender-args.js";
+import type { ReceivedBody } from "../protocol/received-body.js";
+import type { ExtenderDeps } from "./extender-deps.js";
+import { UnmappedNodeLog } from "./unmapped-node-log.js";
+
+/** What filter and prioritize share: the argument decoder's memory, the candidates' name facts, the unmapped-node log. */
+export class VerbShared {
+  readonly observe: boolean;
+  readonly unmapped: UnmappedNodeLog;
+  readonly candidateNames = new CandidateNames();
+  private readonly decoder = new ExtenderArgsDecoder();
+
+  constructor(
+    readonly deps: ExtenderDeps,
+    readonly clock: () => number,
+  ) {
+    this.observe = deps.mode === "observe";
+    if (this.observe && !deps.shadow) throw new Error("mode observe needs a ShadowRecorder");
+    this.unmapped = new UnmappedNodeLog(deps.log, deps.policy, clock);
+  }
+
+  readonly parseArgs = (body: ReceivedBody): ParsedExtenderArgs =>
+    parseExtenderArgs(this.decoder.decode(body), (names) => this.candidateNames.identities(names));
+}
+
+export const asIs = (req: ParsedExtenderArgs): ParsedExtenderArgs => req;
+
+export function podName(req: ParsedExtenderArgs): string {
+  return `${req.pod.namespace}/${req.pod.name}`;
+}
