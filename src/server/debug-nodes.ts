@@ -3,6 +3,7 @@ import type { InventoryView } from "../model/inventory.js";
 import type { NodeIdentity } from "../model/node.js";
 import { explainNodeMapping } from "../placement/explain-mapping.js";
 import type { NodeMappingRule } from "../placement/policy.js";
+import type { DebugNodesReply } from "../protocol/debug-wire.js";
 
 /**
  * `GET /debug/nodes`: every node with the mapping rule that matched, its VM and host, or why
@@ -14,7 +15,7 @@ export function buildDebugNodes(
   rules: readonly NodeMappingRule[],
   cluster: ClusterView | undefined,
   recent: () => readonly NodeIdentity[],
-) {
+): DebugNodesReply {
   const fromCache = cluster !== undefined && cluster.syncedAtMs !== undefined;
   const nodes = fromCache ? [...cluster.nodes.values()].sort((a, b) => a.name.localeCompare(b.name)) : recent();
   const mappings = nodes.map((n) => ({

@@ -3,6 +3,7 @@ import type { HostAssessment } from "../placement/assess-host.js";
 import type { PlacementPolicy } from "../placement/policy.js";
 import { predictHeat } from "../placement/predicted-heat.js";
 import { PREDICTION_PERCENTILE, peakWithin } from "../placement/predicted-peak.js";
+import type { DebugPredictionWire } from "../protocol/debug-wire.js";
 import { formatReason } from "../protocol/format-reason.js";
 
 /**
@@ -10,7 +11,12 @@ import { formatReason } from "../protocol/format-reason.js";
  * (what a long-lived pod is scored by) and the heat and reasons they give. Null when
  * prediction is off or the host has no history yet (the present alone decides).
  */
-export function debugPrediction(inventory: InventoryView, host: HostView, present: HostAssessment, policy: PlacementPolicy) {
+export function debugPrediction(
+  inventory: InventoryView,
+  host: HostView,
+  present: HostAssessment,
+  policy: PlacementPolicy,
+): DebugPredictionWire | null {
   const forecast = inventory.forecasts?.get(host.id);
   if (!policy.prediction?.enabled || !forecast) return null;
   const horizonMs = policy.prediction.horizonHours * 3_600_000;

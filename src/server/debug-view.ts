@@ -1,15 +1,16 @@
 import type { InventoryView } from "../model/inventory.js";
 import type { SourceStatus } from "../model/metrics-source.js";
-import { assessHost, type Heat, type HostAssessment } from "../placement/assess-host.js";
+import { assessHost, type HostAssessment } from "../placement/assess-host.js";
+import type { DebugHeat, DebugHostsReply, DebugHostWire, DebugVmWire } from "../protocol/debug-wire.js";
 import type { PlacementPolicy } from "../placement/policy.js";
 import { formatReason } from "../protocol/format-reason.js";
 import { debugPrediction } from "./debug-prediction.js";
 
 /** `GET /debug/hosts`: every host and VM with its metrics, age and verdict. */
-export function buildDebugHosts(inventory: InventoryView, policy: PlacementPolicy, nowMs: number, source?: SourceStatus) {
-  const hosts = [...inventory.hosts.values()].map((host) => {
+export function buildDebugHosts(inventory: InventoryView, policy: PlacementPolicy, nowMs: number, source?: SourceStatus): DebugHostsReply {
+  const hosts = [...inventory.hosts.values()].map((host): DebugHostWire => {
     const verdict = assessHost(host, undefined, policy.thresholds, nowMs);
-    const vms = host.vmIds.flatMap((id) => {
+    const vms = host.vmIds.flatMap((id): DebugVmWire[] => {
       const vm = inventory.vms.get(id);
       if (!vm) return [];
       const own = assessHost(host, vm, policy.thresholds, nowMs);
@@ -60,7 +61,7 @@ export function buildDebugHosts(inventory: InventoryView, policy: PlacementPolic
 }
 
 /** `unknown` when hvx has no opinion (missing or stale data) and no rule rejects: never "cool" by default. */
-function heatWord(a: HostAssessment): Heat | "unknown" {
+function heatWord(a: HostAssessment): DebugHeat {
   return a.staleness && a.rejections.length === 0 ? "unknown" : a.heat;
 }
 
