@@ -16,10 +16,11 @@ export function rebalanceLines(world: World, runs: readonly StrategyRuns[]): str
     if (!hvx || !reb) continue;
     const per100 = reb.podHours > 0 ? (reb.hvxEvictions / reb.podHours) * 100 : 0;
     const h = (podSeconds: number) => (podSeconds / 3600).toFixed(1);
+    const fewer = hvx.contendedPodSeconds - reb.contendedPodSeconds;
     out.push(
       `- **Rebalancing, ${RUN_TITLES[run.key]}**: ${reb.hvxEvictions} evictions (${per100.toFixed(2)} per 100 pod-hours) removed ` +
         `${h(reb.rebalanceRemovedPodSeconds)} contended pod-hours of the evicted pods themselves; ` +
-        `against \`hvx\`, ${h(hvx.contendedPodSeconds - reb.contendedPodSeconds)} contended pod-hours fewer in all; ` +
+        `in all, ${h(Math.abs(fewer))} contended pod-hours ${fewer >= 0 ? "fewer" : "more"} than \`hvx\`; ` +
         `the restarts cost ${h(reb.hvxEvictions * world.scenario.restartSeconds)} pod-hours without running.`,
     );
   }
