@@ -4,9 +4,12 @@ import type { MetricsSource } from "../model/metrics-source.js";
 import type { Logger } from "../observability/logger.js";
 import type { RebalanceMetrics, RebalanceResult } from "../observability/rebalance-metrics.js";
 import type { PlacementPolicy } from "../placement/policy.js";
+import { hostOccupancyOf } from "../placement/host-occupancy.js";
 import { hostMetricUnit } from "../placement/rules/index.js";
 import { chooseEvictions, type EvictionChoice, type PastEviction, type RebalancePolicy } from "../rebalance/choose-evictions.js";
 import { nextHotSpells, type HotSpell } from "../rebalance/hot-spells.js";
+import { EMPTY_SPELL_HISTORY, endedSpellSeconds, withEnded, type SpellHistory } from "../rebalance/spell-cost.js";
+import { nextVmSpells, type VmSpell } from "../rebalance/vm-spells.js";
 import { describeError } from "./describe-error.js";
 import { toMicroTime } from "./micro-time.js";
 
@@ -57,6 +60,9 @@ export interface RebalanceOutcome {
  */
 export class Rebalancer {
   private spells = new Map<string, HotSpell>();
+  private vmSpells = new Map<string, VmSpell>();
+  /** Ended spells' durations (the cost model's evidence); like the spells, every replica keeps them. */
+  private history: SpellHistory = EMPTY_SPELL_HISTORY;
   private evicted: PastEviction[] = [];
   private observeTimer: NodeJS.Timeout | undefined;
   private cycleTimer: NodeJS.Timeout | undefined;
@@ -89,16 +95,30 @@ export class Rebalancer {
     clearTimeout(this.cycleTimer);
   }
 
-  /** Brings the hot spells up to date with the latest poll. Never throws. */
+  /** Brings the hot spells (hosts' and node VMs') and their history up to date with the latest poll. Never throws. */
   observe(): void {
     try {
-      this.spells = nextHotSpells(
-        this.spells,
-        this.o.inventory.latest(),
-        this.o.placement.thresholds,
-        this.now(),
+      const nowMs = this.now();
+      const inventory = this.o.inventory.latest();
+      const { thresholds, nodeMapping } = this.o.placement;
+      const nodeVmIds = [...hostOccupancyOf(this.o.cluster.latest(), inventory, nodeMapping).vmOfNode.values()].map((vm) => vm.id);
+      const hosts = nextHotSpells(this.spells, inventory, thresholds, nowMs, this.o.hysteresisPercent);
+      const { vmReadyPercent } = this.o.rebalance;
+      const vms = nextVmSpells(
+        this.vmSpells,
+        inventory,
+        nodeVmIds,
+        vmReadyPercent,
+        thresholds.maxMetricAgeSeconds,
+        nowMs,
         this.o.hysteresisPercent,
       );
+      this.history = {
+        hostSeconds: withEnded(this.history.hostSeconds, endedSpellSeconds(this.spells, hosts, nowMs)),
+        vmSeconds: withEnded(this.history.vmSeconds, endedSpellSeconds(this.vmSpells, vms, nowMs)),
+      };
+      this.spells = hosts;
+      this.vmSpells = vms;
     } catch (err) {
       this.o.log.warn({ error: describeError(err) }, "rebalance: cannot read host heat");
     }
@@ -131,6 +151,8 @@ export class Rebalancer {
         placement: this.o.placement,
         rebalance: this.o.rebalance,
         spells: this.spells,
+        vmSpells: this.vmSpells,
+        history: this.history,
         evicted: this.evicted,
         nowMs,
       });
@@ -248,16 +270,18 @@ export class Rebalancer {
       node: c.node,
       host: s.hostName,
       hostId: s.hostId,
+      ...("vmId" in s ? { vm: s.vmName } : {}),
       metric: s.metric,
       value: s.value,
       threshold: s.threshold,
       hotForSeconds: c.hotForSeconds,
+      ...(c.expectedRemainingSeconds !== undefined ? { expectedRemainingSeconds: c.expectedRemainingSeconds } : {}),
       target: c.target.node,
       result,
     };
     const what = {
-      evicted: "evicted a pod off a chronically hot ESXi host",
-      dry_run: "dry run: would evict a pod off a chronically hot ESXi host",
+      evicted: "evicted a pod off a hot ESXi host or node VM",
+      dry_run: "dry run: would evict a pod off a hot ESXi host or node VM",
       blocked_pdb: "a PodDisruptionBudget refused the eviction (429); will try again next cycle",
       gone: "the pod to evict is gone (404)",
       failed: "eviction failed",
@@ -277,11 +301,18 @@ function mergeEvictions(known: readonly PastEviction[], recorded: readonly PastE
   return [...known, ...recorded.filter((e) => !held.has(`${e.uid}@${e.atMs}`))];
 }
 
-/** `ESXi host esx-07 (host-21): cpu ready 21.3 % >= 10 % for 12 min; hvx would place it on worker-3 (score 9)`. */
+/**
+ * `ESXi host esx-07 (host-21) hot for 12 min: cpu ready 21.3 % >= 10 %; hvx would place it on worker-3 (score 9)`;
+ * a node VM's spell names the VM (`node VM worker-3 (vm-31) on ESXi host ...`), and one the cost
+ * model chose says how long it is expected to last (`hot for 2 min, about 3 min more`).
+ */
 export function eventMessage(c: EvictionChoice, result: "evicted" | "dry_run"): string {
   const s = c.spell;
   const unit = hostMetricUnit(s.metric);
   const reading = unit === "" ? `${s.metric} ${s.value}` : `${s.metric} ${s.value} ${unit} >= ${s.threshold} ${unit}`;
   const lead = result === "evicted" ? "Evicted by hvx" : "hvx would evict this pod (rebalance.dryRun)";
-  return `${lead}: ESXi host ${s.hostName} (${s.hostId}) hot for ${Math.round(c.hotForSeconds / 60)} min: ${reading}; hvx would place it on ${c.target.node} (score ${c.target.score})`;
+  const where =
+    "vmId" in s ? `node VM ${s.vmName} (${s.vmId}) on ESXi host ${s.hostName} (${s.hostId})` : `ESXi host ${s.hostName} (${s.hostId})`;
+  const more = c.expectedRemainingSeconds !== undefined ? `, about ${Math.round(c.expectedRemainingSeconds / 60)} min more` : "";
+  return `${lead}: ${where} hot for ${Math.round(c.hotForSeconds / 60)} min${more}: ${reading}; hvx would place it on ${c.target.node} (score ${c.target.score})`;
 }

@@ -311,6 +311,13 @@ const rebalanceSchema = z
     maxEvictionsPerHour: z.number().int().min(1).max(1000).default(20),
     /** Pods with emptyDir or hostPath volumes lose that data when evicted: left alone unless true. */
     evictLocalStorage: z.boolean().default(false),
+    // Short spells and node VMs (issue 26 §3): evict only when the contention removed beats the restart.
+    /** What an eviction costs the pod: seconds until its replacement runs again. */
+    restartSeconds: seconds.default(30),
+    /** Shortest spell (host or node VM) the cost model weighs; longer than one sample, so one noisy sample never evicts. */
+    minSpellSeconds: seconds.default(60),
+    /** A node VM whose own CPU ready per vCPU is at or above this is in a spell (5: "contended"). */
+    vmReadyPercent: percent.positive().default(5),
   })
   .strict()
   .default({});

@@ -19,6 +19,15 @@ export { percentile } from "./load-profile.js";
 export const PREDICTION_PERCENTILE = 90;
 
 /**
+ * Days of history a half-hour bucket needs before it predicts anything (issue 26 §2): with
+ * fewer, its p90 is one day's own value (or 0.9 of the higher of two), so whatever that day
+ * held (the pods not there yet, one backup) would decide for the whole horizon. Measured in
+ * the twin: one day of history made hvx's contention worse in 2 of 3 seeds. Why three:
+ * docs/prediction.md, "When a profile is trusted".
+ */
+export const MIN_TRUSTED_DAYS = 3;
+
+/**
  * Per metric, the highest p90 over the buckets that `[fromMs, fromMs + horizonMs)` covers (a
  * horizon of a day or more covers every bucket), and the time of day of that bucket.
  * Empty (`{}`) for an empty profile or a horizon <= 0.
@@ -30,7 +39,9 @@ export function predictedPeak(profile: LoadProfile, fromMs: number, horizonMs: n
 
 /**
  * Precomputes the peaks of every horizon from `fromMs` (1 to 48 buckets), so that a request
- * looks up its pod's horizon in O(1). Undefined for an empty profile.
+ * looks up its pod's horizon in O(1), from the buckets with `MIN_TRUSTED_DAYS` days of history
+ * or more. Undefined when no bucket has that much (an empty or too young profile): the present
+ * alone decides for that host.
  */
 export function buildHostForecast(profile: LoadProfile, fromMs: number): HostForecast | undefined {
   if (profile.empty) return undefined;
@@ -44,7 +55,7 @@ export function buildHostForecast(profile: LoadProfile, fromMs: number): HostFor
     let changed = k === 0;
     for (let m = 0; m < M; m++) {
       const value = values[bucket * M + m]!;
-      if (Number.isNaN(value)) continue;
+      if (Number.isNaN(value) || days[bucket * M + m]! < MIN_TRUSTED_DAYS) continue;
       const name = PROFILE_METRICS[m]!;
       const best = running[name];
       if (best === undefined || value > best.value) {
@@ -55,6 +66,7 @@ export function buildHostForecast(profile: LoadProfile, fromMs: number): HostFor
     // Unchanged peaks share the previous entry: most of a day's 48 entries are the same object.
     byBuckets.push(changed ? Object.freeze({ ...running }) : byBuckets[k - 1]!);
   }
+  if (Object.keys(running).length === 0) return undefined;
   return { fromMs, bucketMs: PROFILE_BUCKET_MS, byBuckets };
 }
 

@@ -8,6 +8,8 @@ import { hostOccupancyOf, hostsBackingNodes } from "../placement/host-occupancy.
 import type { PlacementPolicy } from "../placement/policy.js";
 import { podMetaOf, whyNotEvictable } from "./evictable.js";
 import type { HotSpell } from "./hot-spells.js";
+import { EMPTY_SPELL_HISTORY, expectedRemainingSeconds, worthEvicting, type SpellHistory } from "./spell-cost.js";
+import type { VmSpell } from "./vm-spells.js";
 
 export interface RebalancePolicy {
   /** A host must have been hot on a rebalance rule this long, without a break. */
@@ -17,6 +19,12 @@ export interface RebalancePolicy {
   readonly evictLocalStorage: boolean;
   /** `admission.hotHostBrakePercent`: above this share of hot hosts there is nowhere cool to go. */
   readonly hotHostBrakePercent: number;
+  /** What an eviction costs the pod: seconds until its replacement runs (the cost model). */
+  readonly restartSeconds: number;
+  /** Shortest spell, host or node VM, the cost model weighs. */
+  readonly minSpellSeconds: number;
+  /** A node VM with its own CPU ready per vCPU at or above this is in a spell (vm-spells.ts). */
+  readonly vmReadyPercent: number;
 }
 
 /** An eviction hvx made (or decided, in dry run) earlier. */
@@ -31,6 +39,10 @@ export interface RebalanceInput {
   readonly placement: PlacementPolicy;
   readonly rebalance: RebalancePolicy;
   readonly spells: ReadonlyMap<string, HotSpell>;
+  /** Node VMs' own CPU ready spells, by VM id; absent: hosts only. */
+  readonly vmSpells?: ReadonlyMap<string, VmSpell>;
+  /** Durations of ended spells, the cost model's evidence; absent: chronic spells only. */
+  readonly history?: SpellHistory;
   /** hvx's own evictions; those older than an hour are ignored. */
   readonly evicted: readonly PastEviction[];
   readonly nowMs: number;
@@ -45,8 +57,10 @@ export interface RebalanceInput {
 export interface EvictionChoice {
   readonly pod: PodView;
   readonly node: string;
-  readonly spell: HotSpell;
+  readonly spell: HotSpell | VmSpell;
   readonly hotForSeconds: number;
+  /** Set when the cost model chose the spell (shorter than chronic): its expected further seconds. */
+  readonly expectedRemainingSeconds?: number;
   /** Where hvx would place the pod right now (a cool host's node), and its score there. */
   readonly target: { readonly node: string; readonly hostId: string; readonly score: number };
 }
@@ -67,22 +81,31 @@ export interface RebalancePlan {
 
 const HOUR_MS = 3_600_000;
 
+/** A spell the rebalancer acts on this cycle. */
+interface Acted {
+  readonly spell: HotSpell | VmSpell;
+  readonly expectedRemainingSeconds?: number;
+}
+
 /**
  * The pods to evict this cycle (none while the cluster view is unsynced or stale), at most one
- * per chronically hot host, one per replica group and `maxEvictionsPerCycle` in all, within `maxEvictionsPerHour`; none when more than
- * `hotHostBrakePercent` of the hosts under the nodes are hot. On each host, evictable pods go
- * lowest priority first, then largest CPU use above request, and the first one that hvx would
- * place on a cool host right now (its own filter and score, with the pod's own requests, on a
- * node where the requests fit) is chosen. A pod hvx evicted in the last hour is never chosen.
+ * per host, one per replica group and `maxEvictionsPerCycle` in all, within `maxEvictionsPerHour`; none when more than
+ * `hotHostBrakePercent` of the hosts under the nodes are hot. Spells acted on: first the
+ * chronic ones (a host's or a node VM's, hot for `hotForMinutes`), oldest first; then those
+ * of at least `minSpellSeconds` the cost model finds worth an eviction (spell-cost.ts), the
+ * longest expected remainder first. Candidates are the pods of the host's node VMs (a host
+ * spell) or of the one node VM; they go lowest priority first, then largest CPU use above
+ * request, and the first one that hvx would place on a cool host off the spell's host right
+ * now (its own filter and score, with the pod's own requests, on a node where the requests
+ * fit) is chosen. A pod hvx evicted in the last hour is never chosen.
  */
 export function chooseEvictions(input: RebalanceInput): RebalancePlan {
   const { inventory, cluster, placement, rebalance, nowMs } = input;
   const minHotMs = rebalance.hotForMinutes * 60_000;
-  const chronic = [...input.spells.values()]
-    .filter((s) => nowMs - s.sinceMs >= minHotMs)
-    .sort((a, b) => a.sinceMs - b.sinceMs || (a.hostId < b.hostId ? -1 : 1));
+  const chronic = [...input.spells.values()].filter((s) => nowMs - s.sinceMs >= minHotMs).sort(byAge);
   const chronicHosts = chronic.map((s) => s.hostId);
-  if (chronic.length === 0) return { evictions: [], chronicHosts };
+  const acted = spellsToActOn(input, chronic);
+  if (acted.length === 0) return { evictions: [], chronicHosts };
   if (cluster.syncedAtMs === undefined || !clusterViewFresh(cluster, nowMs, placement))
     return { evictions: [], chronicHosts, hold: { code: "cluster_stale" } };
 
@@ -110,28 +133,77 @@ export function chooseEvictions(input: RebalanceInput): RebalancePlan {
   const occupancy = hostOccupancyOf(cluster, inventory, placement.nodeMapping);
   const ctx: PlacementContext = { inventory, policy: placement, nowMs };
   const requested = requestedByNode(cluster);
+  const nodeOfVm = new Map([...occupancy.vmOfNode].map(([node, vm]) => [vm.id, node]));
   const groups = new Set<string>();
+  const hostsDone = new Set<string>();
   const out: EvictionChoice[] = [];
-  for (const spell of chronic) {
+  for (const { spell, expectedRemainingSeconds } of acted) {
     if (out.length >= budget) break;
-    const candidates = occupancy
-      .podsOnHost(spell.hostId)
-      .filter(
-        (p) =>
-          p.nodeName !== undefined &&
-          !evictedUids.has(p.uid) &&
-          !groups.has(groupOf(p)) &&
-          whyNotEvictable(p, placement.exempt, rebalance.evictLocalStorage) === undefined,
-      );
+    if (hostsDone.has(spell.hostId)) continue;
+    const onSpell = "vmId" in spell ? podsOfNode(cluster, nodeOfVm.get(spell.vmId)) : occupancy.podsOnHost(spell.hostId);
+    const candidates = onSpell.filter(
+      (p) =>
+        p.nodeName !== undefined &&
+        !evictedUids.has(p.uid) &&
+        !groups.has(groupOf(p)) &&
+        whyNotEvictable(p, placement.exempt, rebalance.evictLocalStorage) === undefined,
+    );
     for (const pod of rankForRebalance(candidates, input.cpuUseMilli)) {
       const target = coolTarget(pod, spell.hostId, cluster, occupancy.hostOfNode, requested, ctx);
       if (!target) continue;
-      out.push({ pod, node: pod.nodeName!, spell, hotForSeconds: Math.round((nowMs - spell.sinceMs) / 1000), target });
+      const hotForSeconds = Math.round((nowMs - spell.sinceMs) / 1000);
+      out.push({
+        pod,
+        node: pod.nodeName!,
+        spell,
+        hotForSeconds,
+        target,
+        ...(expectedRemainingSeconds !== undefined ? { expectedRemainingSeconds } : {}),
+      });
       groups.add(groupOf(pod));
+      hostsDone.add(spell.hostId);
       break;
     }
   }
   return { evictions: out, chronicHosts };
+}
+
+/**
+ * The chronic host spells, then every other spell (host or node VM) hot for at least
+ * `minSpellSeconds`: chronic as well when hot for `hotForMinutes`, else kept only when
+ * `worthEvicting` says its expected remainder (from the ended spells of its kind) beats the
+ * restart; the chronic ones oldest first, the others longest expected remainder first.
+ */
+function spellsToActOn(input: RebalanceInput, chronicHosts: readonly HotSpell[]): Acted[] {
+  const { rebalance, nowMs } = input;
+  const history = input.history ?? EMPTY_SPELL_HISTORY;
+  const chronicMs = rebalance.hotForMinutes * 60_000;
+  const chronicVms: VmSpell[] = [];
+  const weighed: Acted[] = [];
+  const weigh = (spell: HotSpell | VmSpell, historyS: readonly number[]) => {
+    const elapsedMs = nowMs - spell.sinceMs;
+    if (elapsedMs < rebalance.minSpellSeconds * 1000) return;
+    const remainingS = expectedRemainingSeconds(historyS, elapsedMs / 1000);
+    if (worthEvicting(remainingS, rebalance.restartSeconds)) weighed.push({ spell, expectedRemainingSeconds: Math.round(remainingS!) });
+  };
+  for (const s of input.spells.values()) if (nowMs - s.sinceMs < chronicMs) weigh(s, history.hostSeconds);
+  for (const s of input.vmSpells?.values() ?? []) {
+    if (nowMs - s.sinceMs >= chronicMs) chronicVms.push(s);
+    else weigh(s, history.vmSeconds);
+  }
+  weighed.sort((a, b) => b.expectedRemainingSeconds! - a.expectedRemainingSeconds! || byAge(a.spell, b.spell));
+  return [...[...chronicHosts, ...chronicVms.sort(byAge)].map((spell) => ({ spell })), ...weighed];
+}
+
+/** Oldest first; ties by VM, then host id (deterministic). */
+function byAge(a: HotSpell | VmSpell, b: HotSpell | VmSpell): number {
+  const ka = "vmId" in a ? a.vmId : a.hostId;
+  const kb = "vmId" in b ? b.vmId : b.hostId;
+  return a.sinceMs - b.sinceMs || (ka < kb ? -1 : ka > kb ? 1 : 0);
+}
+
+function podsOfNode(cluster: ClusterView, node: string | undefined): readonly PodView[] {
+  return (node !== undefined && cluster.podsByNode.get(node)) || [];
 }
 
 /** Lowest priority first, then the largest CPU use above request; namespace/name breaks ties. */

@@ -31,6 +31,13 @@ export interface StrategyFigures {
   readonly vmotions: number;
   /** Pods hvx evicted (rebalancing); 0 for strategies that never evict. */
   readonly hvxEvictions: number;
+  /**
+   * The evicted pods' own contended pod-seconds that rebalancing removed: for each hvx
+   * eviction, the steps the node VM it left stays contended (own ready >= 5 %) while the pod
+   * is not contended where it is now (restarting, or on a calmer node). Its neighbours'
+   * relief is not in it; the difference to `hvx`'s contended pod-seconds is the whole effect.
+   */
+  readonly rebalanceRemovedPodSeconds: number;
   /** Pod-hours run (sum over steps of running pods x step length). */
   readonly podHours: number;
   /** Trace rows skipped (unparsable or zero capacity); a property of the scenario's input. */

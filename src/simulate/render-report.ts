@@ -3,6 +3,7 @@ import type { ConfigChange } from "./config-changes.js";
 import type { RunResult } from "./figures.js";
 import type { RunKey, SimulationSummary, StrategyRuns, SummaryFigures } from "./run-simulation.js";
 import type { ThresholdPolicy } from "../placement/index.js";
+import { rebalanceLines } from "./rebalance-line.js";
 
 const BAR_WIDTH = 40;
 /** The twin's fixed contention levels (docs/simulation.md section 8). */
@@ -81,6 +82,7 @@ export function renderReport(
       );
     }
   }
+  lines.push("", ...rebalanceLines(world, runs));
   return `${lines.join("\n")}\n`;
 }
 

@@ -24,6 +24,7 @@ export class RunTally {
   unschedulable = 0;
   vmotions = 0;
   hvxEvictions = 0;
+  rebalanceRemoved = 0;
   podSeconds = 0;
   private utilSum = 0;
   private utilCount = 0;
@@ -31,6 +32,8 @@ export class RunTally {
   private readonly hostHist = new PercentHistogram();
   private readonly cascade: CascadeTracker;
   private evictionsBefore: Int32Array | undefined;
+  /** Pods hvx evicted, by the node VM they left, while that VM stays contended. */
+  private readonly leftContended = new Map<number, number>();
 
   constructor(
     private readonly world: World,
@@ -69,6 +72,15 @@ export class RunTally {
       if (r >= CONTENDED_READY_PERCENT || physics.hostReadyPercent[state.vmHost[n]!]! >= CONTENDED_READY_PERCENT)
         this.hostContended += podSeconds;
     }
+    for (const [pod, left] of this.leftContended) {
+      if (physics.vmReadyPercent[left]! < CONTENDED_READY_PERCENT) {
+        this.leftContended.delete(pod);
+        continue;
+      }
+      const now = state.podNode[pod]!;
+      const contendedNow = now >= 0 && physics.vmReadyPercent[now]! >= CONTENDED_READY_PERCENT;
+      if (!contendedNow) this.rebalanceRemoved += stepS;
+    }
     let balloon = 0;
     let swapped = 0;
     for (let v = 0; v < world.vms.count; v++) {
@@ -77,6 +89,12 @@ export class RunTally {
     }
     this.balloonGiBs += (balloon / 1024) * stepS;
     this.swapGiBs += (swapped / 1024) * stepS;
+  }
+
+  /** hvx evicted `pod` off `node` (rebalancing). */
+  recordHvxEviction(pod: number, node: number): void {
+    this.hvxEvictions++;
+    this.leftContended.set(pod, node);
   }
 
   recordEvictions(step: number, evicted: number): void {
@@ -115,6 +133,7 @@ export class RunTally {
       unschedulableAttempts: this.unschedulable,
       vmotions: this.vmotions,
       hvxEvictions: this.hvxEvictions,
+      rebalanceRemovedPodSeconds: this.rebalanceRemoved,
       podHours: this.podSeconds / 3600,
       skippedTraceRows: this.world.skippedTraceRows,
     };

@@ -61,10 +61,11 @@ export function simulateStrategy(opts: SimulateStrategyOptions): RunResult {
   let strategy: Strategy | undefined;
   const evictPod = (pod: number, step: number, restartSeconds: number): void => {
     if (state.podPhase[pod] !== PHASE_RUNNING) return;
-    strategy!.unbound?.(pod, state.podNode[pod]!);
+    const node = state.podNode[pod]!;
+    strategy!.unbound?.(pod, node);
     state.unbind(pod);
     state.enqueue(pod, step + Math.max(1, Math.ceil(restartSeconds / stepS)));
-    for (const t of tallies) if (t.counts(step)) t.hvxEvictions++;
+    for (const t of tallies) if (t.counts(step)) t.recordHvxEviction(pod, node);
   };
   const deps: StrategyDeps = { world, state, ring, rng: mulberry32(seed ^ 0x5eed5eed), evictPod };
   strategy = STRATEGIES[opts.strategy](deps, opts.policy, opts.hvx ?? {}, opts.rebalance ?? simRebalancePolicyOf(parseConfig(undefined)));

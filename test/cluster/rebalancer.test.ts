@@ -169,6 +169,31 @@ describe("Rebalancer against the fake API server", function () {
     expect(await r.cycleOnce()).to.deep.equal([]);
   });
 
+  it("given a node VM hot on a cool host, learns from the polls how long its spells last and evicts off it, naming the VM", async () => {
+    const poll = (atMs: number, readyPercent: number) => {
+      nowMs = atMs;
+      inventory = fleet(10, {}, [], { 0: { cpuReadyPercent: readyPercent, sampledAtMs: atMs - 10_000 } }).inventory;
+      r.observe();
+    };
+    inventory = fleet(10).inventory;
+    const r = rebalancer(false);
+    // ten spells of worker-0's own ready (8 % >= 5 %), each ended by two clear samples: 5 min 40 s apiece
+    for (let k = 0; k < 10; k++) {
+      const t = NOW_MS - 200 * MIN + k * 15 * MIN;
+      poll(t, 8);
+      poll(t + 5 * MIN, 8);
+      poll(t + 5 * MIN + 20_000, 1);
+      poll(t + 5 * MIN + 40_000, 1);
+    }
+    poll(NOW_MS - 2 * MIN, 8);
+    poll(NOW_MS, 8);
+    // 2 min in, 340 - 120 = 220 s expected further > 30 s restart
+    expect(await r.cycleOnce()).to.deep.equal([{ pod: "payments/web-1", result: "evicted" }]);
+    expect(fake.controls.events("payments")[0]!.message).to.match(
+      /^Evicted by hvx: node VM worker-0 \(vm-0\) on ESXi host esx-0 \(host-0\) hot for 2 min, about 4 min more: cpu ready 8 % >= 5 %; hvx would place it on worker-\d/,
+    );
+  });
+
   describe("the hourly cap across a leader change", () => {
     // Two hot hosts (one eviction per hot host per cycle), two pods on each.
     beforeEach(() => {

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { DAY_MS, LoadProfile } from "../../src/placement/load-profile.js";
-import { buildHostForecast, peakWithin, percentile, predictedPeak } from "../../src/placement/predicted-peak.js";
+import { buildHostForecast, MIN_TRUSTED_DAYS, peakWithin, percentile, predictedPeak } from "../../src/placement/predicted-peak.js";
 
 const at = (hhmm: string, dayOffset = 0) => Date.parse(`2026-11-29T${hhmm}:00Z`) + dayOffset * DAY_MS;
 const H = 3_600_000;
@@ -80,11 +80,38 @@ describe("buildHostForecast / peakWithin", () => {
 
   it("given a mid-bucket start, a 30-minute horizon covers the current and the next bucket", () => {
     const p = new LoadProfile();
-    p.record(at("10:30", -1), 1800, { cpuUsagePercent: 20 });
-    p.record(at("11:00", -1), 1800, { cpuUsagePercent: 60 });
+    for (const d of [-3, -2, -1]) {
+      p.record(at("10:30", d), 1800, { cpuUsagePercent: 20 });
+      p.record(at("11:00", d), 1800, { cpuUsagePercent: 60 });
+    }
     const forecast = buildHostForecast(p, at("10:15"))!;
     expect(peakWithin(forecast, 15 * 60_000).cpuUsagePercent?.value).to.equal(20);
-    expect(peakWithin(forecast, 30 * 60_000).cpuUsagePercent).to.deep.equal({ value: 60, minuteOfDay: 630, days: 1 });
+    expect(peakWithin(forecast, 30 * 60_000).cpuUsagePercent).to.deep.equal({ value: 60, minuteOfDay: 630, days: 3 });
+  });
+});
+
+describe("buildHostForecast: trusted history only (issue 26 §2)", () => {
+  /** `days` past days of ready 12 % at 14:00-14:30 and 1 % otherwise. */
+  function profileOf(days: number): LoadProfile {
+    const p = new LoadProfile();
+    for (let d = -days; d < 0; d++)
+      for (let b = 0; b < 48; b++) p.record(at("00:00", d) + (b + 1) * 1800_000, 1800, { cpuReadyPercent: b === 28 ? 12 : 1 });
+    return p;
+  }
+  const cases: Array<{ name: string; days: number; want: number | undefined }> = [
+    { name: "given one day of history, returns no forecast (the present alone decides)", days: 1, want: undefined },
+    { name: "given two days, returns no forecast", days: 2, want: undefined },
+    { name: "given three days (MIN_TRUSTED_DAYS), returns the 14:00 peak", days: MIN_TRUSTED_DAYS, want: 12 },
+  ];
+  for (const c of cases)
+    it(c.name, () => expect(buildHostForecast(profileOf(c.days), at("10:00"))?.byBuckets[47]?.cpuReadyPercent?.value).to.equal(c.want));
+
+  it("given three days in the morning buckets and one in the afternoon's, predicts from the morning's alone", () => {
+    const p = profileOf(1);
+    for (const d of [-3, -2]) for (let b = 0; b < 24; b++) p.record(at("00:00", d) + (b + 1) * 1800_000, 1800, { cpuReadyPercent: 1 });
+    const peak = buildHostForecast(p, at("00:00"))!.byBuckets[47]!.cpuReadyPercent!;
+    // 00:00-12:00: three days of 1 %; 14:00's 12 % was seen on one day only
+    expect(peak).to.deep.equal({ value: 1, minuteOfDay: 0, days: 3 });
   });
 });
 

@@ -1,17 +1,21 @@
 import type { ClusterView, PodEvictionFacts, PodView } from "../../src/model/cluster.js";
-import type { HostMetrics, InventoryView } from "../../src/model/inventory.js";
+import type { HostMetrics, InventoryView, VmMetrics } from "../../src/model/inventory.js";
 import type { RebalancePolicy } from "../../src/rebalance/choose-evictions.js";
 import type { HotSpell } from "../../src/rebalance/hot-spells.js";
+import type { VmSpell } from "../../src/rebalance/vm-spells.js";
 import { amounts, clusterViewOf, nodeView, podView } from "../fixtures/cluster.js";
 import { hostView, inventoryOf, NOW_MS, vmView } from "../fixtures/inventory.js";
 
-/** The issue's defaults: 10 min hot, 2 per cycle, 20 per hour, no local storage, brake at 25 %. */
+/** The defaults: 10 min hot, 2 per cycle, 20 per hour, no local storage, brake at 25 %; restart 30 s, spells of 60 s, node VM ready 5 %. */
 export const REBALANCE: RebalancePolicy = {
   hotForMinutes: 10,
   maxEvictionsPerCycle: 2,
   maxEvictionsPerHour: 20,
   evictLocalStorage: false,
   hotHostBrakePercent: 25,
+  restartSeconds: 30,
+  minSpellSeconds: 60,
+  vmReadyPercent: 5,
 };
 
 export const HOT: Partial<HostMetrics> = { cpuReadyPercent: 20 };
@@ -19,16 +23,19 @@ export const WARM: Partial<HostMetrics> = { cpuReadyPercent: 7 };
 
 /**
  * `hosts` ESXi hosts `host-0..`, each with one 8-vCPU node VM `worker-<i>` (allocatable 7.8 CPU /
- * 30 GiB, mapped by providerID); `metrics[i]` overrides host i's sample (cool otherwise).
+ * 30 GiB, mapped by providerID); `metrics[i]` overrides host i's sample (cool otherwise), `vmMetrics[i]` VM i's.
  */
 export function fleet(
   hosts: number,
   metrics: Record<number, Partial<HostMetrics>> = {},
   pods: readonly PodView[] = [],
+  vmMetrics: Record<number, Partial<VmMetrics>> = {},
 ): { inventory: InventoryView; cluster: ClusterView } {
   const hs = Array.from({ length: hosts }, (_, i) => hostView({ id: `host-${i}`, name: `esx-${i}`, metrics: metrics[i] ?? {} }));
   const uuid = (i: number) => `42000000-0000-0000-0000-${String(i).padStart(12, "0")}`;
-  const vms = hs.map((h, i) => vmView({ id: `vm-${i}`, name: `worker-${i}`, hostId: h.id, biosUuid: uuid(i) }));
+  const vms = hs.map((h, i) =>
+    vmView({ id: `vm-${i}`, name: `worker-${i}`, hostId: h.id, biosUuid: uuid(i), metrics: vmMetrics[i] ?? {} }),
+  );
   const nodes = hs.map((_, i) => nodeView({ name: `worker-${i}`, providerID: `vsphere://${uuid(i)}` }));
   return { inventory: inventoryOf(hs, vms), cluster: clusterViewOf(nodes, pods) };
 }
@@ -64,6 +71,15 @@ export function spell(i: number, minutes: number, over: Partial<HotSpell> = {}):
 
 export function spells(...list: HotSpell[]): Map<string, HotSpell> {
   return new Map(list.map((s) => [s.hostId, s]));
+}
+
+/** Node VM `vm-<i>` (worker-<i>, on host-<i>) at ready 8 % >= 5 % since `minutes` ago. */
+export function vmSpell(i: number, minutes: number, over: Partial<VmSpell> = {}): VmSpell {
+  return { ...spell(i, minutes), vmId: `vm-${i}`, vmName: `worker-${i}`, value: 8, threshold: 5, ...over };
+}
+
+export function vmSpells(...list: VmSpell[]): Map<string, VmSpell> {
+  return new Map(list.map((s) => [s.vmId, s]));
 }
 
 export { amounts, NOW_MS };

@@ -32,6 +32,9 @@ describe("hvx+rebalance strategy", function () {
       evictLocalStorage: false,
       hotHostBrakePercent: 25,
       hysteresisPercent: 10,
+      restartSeconds: 30,
+      minSpellSeconds: 60,
+      vmReadyPercent: 5,
     });
   });
 

@@ -115,11 +115,11 @@ describe("hvxStrategy: predicted heat learnt from its own samples", () => {
     return { world, chosen, onHost1, decision: decisions[decisions.length - 1]! };
   }
 
-  it("given host 1 hot earlier this half hour and cool now, a ReplicaSet pod goes elsewhere than the node the default profile prefers", () => {
-    const { world, chosen, decision } = run(true);
+  it("given host 1 hot earlier this half hour and cool now, one day of history is not trusted: the present alone decides (issue 26 §2)", () => {
+    const { chosen, onHost1, decision } = run(true);
     expect(decision.observation!.vmReadyMs.every((v) => v === 0)).to.equal(true);
-    expect(decision.forecasts!.size).to.equal(world.hosts.count);
-    expect(world.vms.initialHost[chosen]).to.not.equal(1);
+    expect(decision.forecasts!.size).to.equal(0);
+    expect(chosen).to.equal(onHost1);
   });
 
   it("given prediction disabled, the present alone decides: the default profile's preferred node on host 1 wins", () => {

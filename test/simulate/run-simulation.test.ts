@@ -21,6 +21,7 @@ const SUMMARY_KEYS = [
   "meanHostCpuUtilPercent",
   "vmotions",
   "hvxEvictions",
+  "rebalanceRemovedPodSeconds",
   "podHours",
   "skippedTraceRows",
   "fromDay2",

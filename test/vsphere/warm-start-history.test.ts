@@ -80,8 +80,8 @@ describe("VcenterPoller: load profiles warm-started from vCenter's history (Quer
     const view = await pollWarm(r);
     expect(await metric(r.registry, "hvx_prediction_history_hosts_total", { result: "empty" })).to.equal(2);
     expect(r.poller.status().consecutiveFailures).to.equal(0);
-    // only the real-time sample of the polls (the same 20 s sample twice, recorded once): one day of history
-    expect(view.forecasts?.get("host-1")?.byBuckets[47]?.cpuReadyPercent?.days).to.equal(1);
+    // only the real-time sample of the polls (the same 20 s sample twice, recorded once): one day, not trusted, no forecast
+    expect(view.forecasts?.has("host-1")).to.equal(false);
   });
 
   it("given statistics level 1 and a past-week interval that is disabled, warms from the past day alone", async () => {
@@ -93,8 +93,8 @@ describe("VcenterPoller: load profiles warm-started from vCenter's history (Quer
     });
     const view = await pollWarm(r);
     expect(await metric(r.registry, "hvx_prediction_history_samples_total")).to.equal(2 * 288);
-    // the 10:00 bucket holds yesterday's 300 s samples only
-    expect(view.forecasts?.get("host-1")?.byBuckets[0]?.cpuReadyPercent?.days).to.equal(1);
+    // every bucket holds one day (yesterday's 300 s samples and today's): below MIN_TRUSTED_DAYS, no forecast
+    expect(view.forecasts?.has("host-1")).to.equal(false);
   });
 
   it("given maxQueryMetrics 4, keeps every historical QueryPerf within it", async () => {
