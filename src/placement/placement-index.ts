@@ -12,6 +12,7 @@ import { KeptDecisions } from "./kept-decisions.js";
 import { computePodTotals, listed, podTotals, type PodTotals } from "./pod-totals.js";
 import type { LimitsPolicy, PlacementPolicy, ThresholdPolicy } from "./policy.js";
 import { predictHeat, type PredictedHeat } from "./predicted-heat.js";
+import { HOST_METRIC_RULES } from "./rules/index.js";
 import type { Reason } from "./reason.js";
 import { stackedCpuOf, type StackedCheck } from "./stacked-overcommit.js";
 
@@ -476,10 +477,12 @@ function sameNames(names: readonly string[], candidates: readonly NodeIdentity[]
   return true;
 }
 
+/** What the burst guard projects: the rules whose value includes pending pods' demand. */
+const PROJECTED_METRICS: ReadonlySet<string> = new Set(HOST_METRIC_RULES.filter((r) => r.projectedBy !== undefined).map((r) => r.metric));
+
 /** Marks the reasons whose values include pending pods, so operators can tell projection from measurement. */
 function markPending(a: HostAssessment, pods: number): HostAssessment {
-  const mark = (r: Reason): Reason =>
-    r.code === "host_metric" && (r.metric === "cpu usage" || r.metric === "memory usage") ? { ...r, pendingPods: pods } : r;
+  const mark = (r: Reason): Reason => (r.code === "host_metric" && PROJECTED_METRICS.has(r.metric) ? { ...r, pendingPods: pods } : r);
   return { ...a, rejections: a.rejections.map(mark), warnings: a.warnings.map(mark) };
 }
 
