@@ -10,6 +10,7 @@ import type { KeptDecisions } from "./kept-decisions.js";
 import { PlacementIndex, type HostEntry } from "./placement-index.js";
 import type { PlacementPolicy } from "./policy.js";
 import { predictionHorizonMs } from "./predicted-heat.js";
+import { KUBERNETES_RULES, type PodFacts } from "./rules/kubernetes/index.js";
 import type { Reason } from "./reason.js";
 import { penalise, scoreHost } from "./score-host.js";
 import type { StackedCheck } from "./stacked-overcommit.js";
@@ -141,8 +142,8 @@ export class RequestMemo {
 
   /**
    * What of the pod and this request a cluster-aware decision depends on, once per request:
-   * exemption, whether the Kubernetes-layer rules apply, the pod's limits, its spread rule and
-   * the fewest replicas on the candidates' hosts. Two requests with the same key get the same
+   * exemption, whether the Kubernetes-layer rules apply and, when they do, what each of them
+   * reads (`KubernetesRule.podKey`). Two requests with the same key get the same
    * decision for a node (given the same snapshots and ages; see `PlacementIndex.keptDecision`).
    */
   podKey(
@@ -155,9 +156,15 @@ export class RequestMemo {
   ): string {
     if (this.key !== undefined && this.keyPod === cluster.pod) return this.key;
     const p = cluster.pod;
-    let key = `${exemption ? `${exemption.scope}:${exemption.by}` : "-"}|${k8sRules ? "k8s" : "-"}|${p.limits.cpuMilli}|${p.limits.memoryBytes}`;
-    const rule = k8sRules ? this.spreadRule(cluster, pod, policy) : undefined;
-    if (rule) key += `|${rule.owner}|${rule.required}|${rule.maxSkew}|${this.leastReplicasOnCandidates(index, rule, p.uid)}`;
+    let key = `${exemption ? `${exemption.scope}:${exemption.by}` : "-"}|${k8sRules ? "k8s" : "-"}`;
+    if (k8sRules) {
+      const facts: PodFacts = {
+        pod: p,
+        spread: this.spreadRule(cluster, pod, policy),
+        leastReplicas: (rule) => this.leastReplicasOnCandidates(index, rule, p.uid),
+      };
+      for (const rule of KUBERNETES_RULES) key += `|${rule.podKey(facts)}`;
+    }
     this.keyPod = p;
     return (this.key = key);
   }

@@ -1,0 +1,39 @@
+import { expect } from "chai";
+import { DEFAULT_SPREAD_WEIGHTS, type SpreadRule } from "../../../src/placement/host-spread.js";
+import { KUBERNETES_RULES, type PodFacts } from "../../../src/placement/rules/kubernetes/index.js";
+import { podView } from "../../fixtures/cluster.js";
+
+const spread: SpreadRule = { owner: "ReplicaSet/shop/web", required: false, maxSkew: 1, weights: DEFAULT_SPREAD_WEIGHTS };
+const base: PodFacts = { pod: podView({ uid: "a" }), spread, leastReplicas: () => 2 };
+const keyOf = (facts: PodFacts) => KUBERNETES_RULES.map((r) => r.podKey(facts)).join("|");
+
+describe("Kubernetes-layer rules: the pod key holds what they read", () => {
+  const differing: Array<{ name: string; facts: PodFacts }> = [
+    {
+      name: "the CPU limit",
+      facts: { ...base, pod: podView({ uid: "a", limits: { cpuMilli: 1234, memoryBytes: base.pod.limits.memoryBytes } }) },
+    },
+    {
+      name: "the memory limit",
+      facts: { ...base, pod: podView({ uid: "a", limits: { cpuMilli: base.pod.limits.cpuMilli, memoryBytes: 7 } }) },
+    },
+    { name: "the owner", facts: { ...base, spread: { ...spread, owner: "ReplicaSet/shop/api" } } },
+    { name: "a required spread", facts: { ...base, spread: { ...spread, required: true } } },
+    { name: "the max skew", facts: { ...base, spread: { ...spread, maxSkew: 2 } } },
+    { name: "the fewest replicas on the candidates' hosts", facts: { ...base, leastReplicas: () => 3 } },
+    { name: "no replica group", facts: { ...base, spread: undefined } },
+  ];
+  for (const c of differing)
+    it(`given pods that differ in ${c.name}, gives them different keys`, () => expect(keyOf(c.facts)).to.not.equal(keyOf(base)));
+
+  it("given pods that differ only in name, uid and requests, gives them the same key", () => {
+    const other = podView({ uid: "b", name: "web-2", requests: { cpuMilli: 1, memoryBytes: 1 }, limits: base.pod.limits });
+    expect(keyOf({ ...base, pod: other })).to.equal(keyOf(base));
+  });
+
+  it("given a pod without a replica group, never counts replicas", () => {
+    let counted = 0;
+    keyOf({ ...base, spread: undefined, leastReplicas: () => counted++ });
+    expect(counted).to.equal(0);
+  });
+});
