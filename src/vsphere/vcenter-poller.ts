@@ -4,7 +4,7 @@ import type { Config } from "../config/schema.js";
 import { EMPTY_INVENTORY, type InventoryView } from "../model/inventory.js";
 import type { AuthSuspension, HostErrorStatus, MetricsSource, SourceStatus } from "../model/metrics-source.js";
 import type { Logger } from "../observability/logger.js";
-import { AutomationClient, type VcenterCredentials } from "./automation-client.js";
+import type { VcenterCredentials } from "./automation-client.js";
 import { backoffDelayMs } from "./backoff-delay.js";
 import { errorKind } from "./error-kind.js";
 import { ForecastKeeper } from "./forecast-keeper.js";
@@ -18,7 +18,8 @@ import type { VcenterApi } from "./vcenter-api.js";
 import { VcenterAuthError } from "./vcenter-auth-error.js";
 import { VcenterConfigError } from "./vcenter-config-error.js";
 import { VcenterHttpError } from "./vcenter-http-error.js";
-import { VijsonClient } from "./vijson-client.js";
+import { withApiHint } from "./vcenter-api-hint.js";
+import { selectTransport, type VcenterTransport } from "./vcenter-transport.js";
 import type { VmSummaryInfo } from "./vm-reservations.js";
 
 /** `metrics` and `http` come from `buildVcenterParts` (src/main.ts). */
@@ -70,8 +71,8 @@ export class VcenterPoller implements MetricsSource {
   private readonly random: () => number;
   private readonly metrics: PollerMetrics;
   private readonly http: VcenterParts["http"];
-  private readonly automation: AutomationClient;
-  private readonly vijson: VijsonClient;
+  private transport: Promise<VcenterTransport> | undefined;
+  private transportInUse: VcenterTransport | undefined;
   private readonly cache = new NodeCache({ useClones: false, checkperiod: 0 });
   private readonly perfLimit: PerfLimit = { maxMetrics: MAX_QUERY_METRICS };
   private perfLimitRead = false;
@@ -114,17 +115,14 @@ export class VcenterPoller implements MetricsSource {
         log,
         clock: this.clock,
         readHistory: async (view, hostIds, profiles, vcenterNowMs, offsetMs) => {
-          const index = await counterIndex({ cache: this.cache, vijson: this.vijson, log, counterTtlSeconds: COUNTER_TTL_SECONDS });
-          const deps = { vijson: this.vijson, log, perfLimit: this.perfLimit, index, memStateScale: index.memStateScale };
+          const { perf } = await this.currentTransport();
+          const index = await counterIndex({ cache: this.cache, vijson: perf, log, counterTtlSeconds: COUNTER_TTL_SECONDS });
+          const deps = { vijson: perf, log, perfLimit: this.perfLimit, index, memStateScale: index.memStateScale };
           return warmStartHistory(deps, view, hostIds, profiles, vcenterNowMs, offsetMs);
         },
       });
     }
     this.http = options.http;
-    const loginGate: LoginGate = { check: (api) => this.checkLogin(api), refused: (api, err) => this.loginRefused(api, err) };
-    const shared = { send: this.http.send, ...this.credentials, credentials: () => this.credentials, loginGate };
-    this.automation = new AutomationClient({ ...shared, onRelogin: () => this.relogin("automation") });
-    this.vijson = new VijsonClient({ ...shared, release: vc.viJsonRelease, onRelogin: () => this.relogin("vijson") });
   }
 
   /** Polls now, then every pollIntervalSeconds (or the backoff delay while failing). */
@@ -140,12 +138,14 @@ export class VcenterPoller implements MetricsSource {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     const closing = (this.inFlight ?? Promise.resolve()).catch(() => undefined);
-    const logouts = closing.then(() =>
-      Promise.allSettled([this.automation.logout(), this.vijson.logout()]).then((results) => {
-        const done = results.map((r) => (r.status === "fulfilled" ? r.value : false));
-        this.options.log.debug({ automation: done[0], vijson: done[1] }, "vCenter sessions logged out");
-      }),
-    );
+    const transport = this.transport?.catch(() => undefined);
+    const logouts = closing.then(async () => {
+      const t = await transport;
+      if (!t) return;
+      const results = await Promise.allSettled([t.inventory.logout(), t.perf.logout()]);
+      const done = results.map((r) => (r.status === "fulfilled" ? r.value : false));
+      this.options.log.debug({ api: t.api, inventory: done[0], perf: done[1] }, "vCenter sessions logged out");
+    });
     let timeout: NodeJS.Timeout | undefined;
     const bounded = Promise.race([logouts, new Promise<void>((resolve) => (timeout = setTimeout(resolve, LOGOUT_TIMEOUT_MS)))]);
     return bounded.finally(() => {
@@ -165,9 +165,9 @@ export class VcenterPoller implements MetricsSource {
     return this.inFlight;
   }
 
-  /** One VM's `summary` through the poller's VI/JSON session (VM reservations, read hourly). */
-  vmSummary(vmId: string): Promise<VmSummaryInfo> {
-    return this.vijson.vmSummary(vmId);
+  /** One VM's `summary` through the poller's VI/JSON or SOAP session (VM reservations, read hourly). */
+  async vmSummary(vmId: string): Promise<VmSummaryInfo> {
+    return (await this.currentTransport()).perf.vmSummary(vmId);
   }
 
   /** Resolves when the history warm start under way (if any) is over. */
@@ -221,10 +221,11 @@ export class VcenterPoller implements MetricsSource {
       this.refreshCredentials();
       const suspended = this.authSuspended;
       if (suspended && startedMs < suspended.retryAfterMs) throw this.suspendedError(suspended.api);
-      await this.readPerfLimit();
+      const { inventory, perf } = await this.currentTransport();
+      await this.readPerfLimit(perf);
       const result = await runPollCycle({
-        automation: this.automation,
-        vijson: this.vijson,
+        automation: inventory,
+        vijson: perf,
         clusterNames: this.options.vcenter.clusters,
         cache: this.cache,
         counterTtlSeconds: COUNTER_TTL_SECONDS,
@@ -250,7 +251,8 @@ export class VcenterPoller implements MetricsSource {
         { hosts: view.hosts.size, vms: view.vms.size, failedHosts: result.hostFailures.size },
         "vCenter poll cycle done",
       );
-    } catch (err) {
+    } catch (thrown) {
+      const err = withApiHint(thrown, this.transportInUse, this.options.vcenter.viJsonRelease);
       this.failures += 1;
       const kind = errorKind(err);
       this.lastError = err instanceof Error ? err.message : String(err);
@@ -318,11 +320,11 @@ export class VcenterPoller implements MetricsSource {
    * fault keeps 256. Not read again once vCenter answered; a refused login fails the cycle;
    * no answer or a transient error is retried next cycle (the cycle goes on meanwhile).
    */
-  private async readPerfLimit(): Promise<void> {
+  private async readPerfLimit(perf: VcenterTransport["perf"]): Promise<void> {
     if (this.perfLimitRead) return;
     let limit: number | undefined;
     try {
-      const options = await this.vijson.queryOptions(MAX_QUERY_METRICS_OPTION);
+      const options = await perf.queryOptions(MAX_QUERY_METRICS_OPTION);
       limit = optionInteger(options.find((o) => o.key === MAX_QUERY_METRICS_OPTION)?.value);
     } catch (err) {
       if (err instanceof VcenterAuthError) throw err;
@@ -330,7 +332,7 @@ export class VcenterPoller implements MetricsSource {
       // No answer, a transient SystemError or a failed login before it: ask again next cycle.
       const settled =
         err instanceof VcenterHttpError &&
-        err.request.endsWith("/QueryOptions") &&
+        /[/ ]QueryOptions$/.test(err.request) &&
         err.errorType !== undefined &&
         err.errorType !== "SystemError";
       if (!settled) return;
@@ -414,6 +416,31 @@ export class VcenterPoller implements MetricsSource {
 
   private dropAfterMs(): number {
     return DROP_AFTER_MAX_AGES * this.options.maxMetricAgeSeconds * 1000;
+  }
+
+  /** The transport `vcenter.api` chose, read from the release list at the first cycle (again after a failed read). */
+  private currentTransport(): Promise<VcenterTransport> {
+    if (!this.transport) {
+      const vc = this.options.vcenter;
+      const loginGate: LoginGate = { check: (api) => this.checkLogin(api), refused: (api, err) => this.loginRefused(api, err) };
+      this.transport = selectTransport(
+        {
+          send: this.http.send,
+          ...this.credentials,
+          credentials: () => this.credentials,
+          loginGate,
+          choice: vc.api,
+          viJsonRelease: vc.viJsonRelease,
+          onRelogin: (api) => this.relogin(api),
+        },
+        this.options.log,
+      );
+      this.transport.then(
+        (t) => (this.transportInUse = t),
+        () => (this.transport = undefined),
+      );
+    }
+    return this.transport;
   }
 
   private relogin(api: VcenterApi): void {
