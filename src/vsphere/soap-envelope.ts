@@ -40,7 +40,10 @@ export interface XmlElement {
 /** A vim25 fault: `type` is the MethodFault's type name (`InvalidLogin`, `NotAuthenticated`, ...) when the body names one. */
 export interface SoapFault {
   readonly type?: string;
-  /** The fault's `details` (RestrictedByAdministrator), `invalidProperty` (InvalidArgument) or `name` (InvalidName): a setting or property name. */
+  /**
+   * The fault's `details` (RestrictedByAdministrator), `invalidProperty` (InvalidArgument) or
+   * `name` (InvalidName): a setting or property name.
+   */
   readonly detail?: string;
   readonly message: string;
 }

@@ -22,7 +22,10 @@ import type { OptionValue, PerfCounterInfo, PerfEntityMetric, PerfQuerySpec } fr
 export class SoapPerf {
   constructor(private readonly client: SoapClient) {}
 
-  /** The whole counter catalogue: the PerformanceManager's `perfCounter` property (QueryPerfCounterByLevel is not in every vCenter, vcsim lacks it). */
+  /**
+   * The whole counter catalogue: the PerformanceManager's `perfCounter` property, which every
+   * vCenter has (vcsim lacks QueryPerfCounterByLevel).
+   */
   async perfCounters(): Promise<PerfCounterInfo[]> {
     const { perfManager } = await this.client.serviceContent();
     const found = await retrieveObject(this.client, perfManager, ["perfCounter"]);
