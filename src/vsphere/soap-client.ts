@@ -76,11 +76,20 @@ export class SoapClient {
     return this.content;
   }
 
-  /** One method call in the session (logging in first when there is none); the `returnval` elements. */
-  call(method: string, self: SoapMoRef, fields: readonly SoapField[]): Promise<readonly XmlElement[]> {
+  /**
+   * One method call in the session (logging in first when there is none); the `returnval`
+   * elements. `sessionRejected` tells a result that reports an expired session in its data
+   * (the PropertyCollector puts NotAuthenticated in `missingSet`) from a good one.
+   */
+  call(
+    method: string,
+    self: SoapMoRef,
+    fields: readonly SoapField[],
+    sessionRejected?: (returnval: readonly XmlElement[]) => boolean,
+  ): Promise<readonly XmlElement[]> {
     return this.session.call(async (cookie) => {
       const reply = await this.post(method, self, fields, cookie);
-      if (reply.ok) return reply.returnval;
+      if (reply.ok) return sessionRejected?.(reply.returnval) ? SESSION_REJECTED : reply.returnval;
       if (reply.fault.type === "NotAuthenticated") return SESSION_REJECTED;
       throw this.faultError(describeSoap(method), 500, reply);
     });

@@ -1,5 +1,5 @@
 import type { SoapClient } from "./soap-client.js";
-import { child, children, moRefOf, textOf, type SoapField, type SoapMoRef, type XmlElement } from "./soap-envelope.js";
+import { child, children, moRefOf, textOf, xsiType, type SoapField, type SoapMoRef, type XmlElement } from "./soap-envelope.js";
 
 /** One managed object's properties as the PropertyCollector returned them: value elements by property path. */
 export interface ObjectProps {
@@ -75,12 +75,28 @@ function propertyFilter(paths: PropertyPaths, objectSpec: SoapField[]): SoapFiel
   ];
 }
 
+/**
+ * An object's property the collector could not read comes in `missingSet` with its fault
+ * (`<missingSet><path/><fault><fault xsi:type="NotAuthenticated">`): an expired session can
+ * show up there rather than as a method fault. The property is then left out (unknown).
+ */
+function reportsNoSession(returnval: readonly XmlElement[]): boolean {
+  return returnval.some((result) =>
+    children(result, "objects").some((o) =>
+      children(o, "missingSet").some((m) => {
+        const inner = child(m, "fault");
+        const fault = inner ? child(inner, "fault") : undefined;
+        return fault !== undefined && xsiType(fault) === "NotAuthenticated";
+      }),
+    ),
+  );
+}
+
 async function retrieveAll(client: SoapClient, specSet: SoapField): Promise<ObjectProps[]> {
   const { propertyCollector } = await client.serviceContent();
   const out: ObjectProps[] = [];
-  let result = (
-    await client.call("RetrievePropertiesEx", propertyCollector, [specSet, ["options", { fields: [["maxObjects", PAGE_OBJECTS]] }]])
-  )[0];
+  const options: SoapField = ["options", { fields: [["maxObjects", PAGE_OBJECTS]] }];
+  let result = (await client.call("RetrievePropertiesEx", propertyCollector, [specSet, options], reportsNoSession))[0];
   for (;;) {
     if (!result) return out;
     for (const content of children(result, "objects")) {
@@ -96,6 +112,6 @@ async function retrieveAll(client: SoapClient, specSet: SoapField): Promise<Obje
     }
     const token = textOf(result, "token");
     if (token === undefined || token === "") return out;
-    result = (await client.call("ContinueRetrievePropertiesEx", propertyCollector, [["token", token]]))[0];
+    result = (await client.call("ContinueRetrievePropertiesEx", propertyCollector, [["token", token]], reportsNoSession))[0];
   }
 }
