@@ -44,6 +44,7 @@ import { inFlightEnrichment } from "./server/in-flight-enrichment.js";
 import type { MetricsSource, SourceStatus } from "./model/metrics-source.js";
 import { buildPrometheusSourceParts, PrometheusPoller } from "./prometheus/index.js";
 import { createExplainHandler } from "./server/explain-handler.js";
+import { describeSourceDown } from "./server/source-down.js";
 import { InFlightLedger } from "./placement/in-flight-ledger.js";
 import { EventLoopWatch } from "./server/liveness.js";
 import type { FilterOutcome } from "./placement/filter-nodes.js";
@@ -194,6 +195,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
     });
     const explain = createExplainHandler({
       source: poller,
+      sourceStatus: () => poller.status(),
       policy: config,
       ...enrich,
       ...(informer && access.enabled
@@ -256,7 +258,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
         nodes: () => buildDebugNodes(poller.latest(), config.nodeMapping, informer?.latest(), () => recentNodes.list()),
         shadow: () => ({ mode: config.mode, admissionMode: config.admission.mode, recent: shadow.recent() }),
         oversell: () => twoLayers.oversell(),
-        advice: () => twoLayers.advice(),
+        advice: () => withSourceDown(twoLayers.advice(), describeSourceDown(poller.latest(), poller.status())),
       },
       uiPage: () => renderUiPage({ refreshSeconds: config.vcenter.pollIntervalSeconds, thresholds: config.thresholds }),
       readiness: ready,
@@ -606,4 +608,9 @@ function podReader(kc: KubeConfig): (namespace: string, name: string) => Promise
 function knownNamespace(informer: ClusterInformer, namespace: string): boolean | undefined {
   const view = informer.latest();
   return view.syncedAtMs === undefined ? undefined : view.namespaces.has(namespace);
+}
+
+/** The advice with `sourceDown` when hvx has no vSphere data (its findings then say nothing about vSphere). */
+function withSourceDown<T extends object>(advice: T, down: string | undefined): T & { sourceDown?: string } {
+  return down === undefined ? advice : { ...advice, sourceDown: down };
 }

@@ -1,5 +1,6 @@
 import type { InventoryView } from "../model/inventory.js";
 import type { SourceStatus } from "../model/metrics-source.js";
+import { describeSourceDown } from "./source-down.js";
 import { assessHost, type Heat, type HostAssessment } from "../placement/assess-host.js";
 import type { PlacementPolicy } from "../placement/policy.js";
 import { formatReason } from "../protocol/format-reason.js";
@@ -54,6 +55,7 @@ export function buildDebugHosts(inventory: InventoryView, policy: PlacementPolic
     now: new Date(nowMs).toISOString(),
     polledAt: inventory.polledAtMs !== undefined ? new Date(inventory.polledAtMs).toISOString() : null,
     source: source ?? null,
+    sourceDown: describeSourceDown(inventory, source) ?? null,
     thresholds: policy.thresholds,
     hosts,
   };
