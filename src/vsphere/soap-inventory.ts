@@ -1,7 +1,8 @@
 import type { ClusterSummary, HostSummary, VmSummary } from "./automation-client.js";
-import type { SoapClient } from "./soap-client.js";
+import { describeSoap, type SoapClient } from "./soap-client.js";
 import { asInteger, asNumber, moRefOf, type XmlElement } from "./soap-envelope.js";
 import { retrieveFromContainer, retrieveObject, type ObjectProps } from "./soap-property-collector.js";
+import { VcenterResponseError } from "./vcenter-response-error.js";
 import type { HostSummaryInfo } from "./vijson-types.js";
 import type { VmSummaryInfo } from "./vm-reservations.js";
 
@@ -91,15 +92,10 @@ export class SoapInventory {
   }
 
   async listVmsOnHost(hostId: string): Promise<VmSummary[]> {
+    // The Automation API's VmSummary fields only: what the VI/JSON path gets from `GET /api/vcenter/vm`.
     return [...(await this.current()).vms.values()]
       .filter((vm) => vm.hostId === hostId)
-      .map(({ vm, name, power_state, cpu_count, memory_size_MiB }) => ({
-        vm,
-        name,
-        power_state,
-        ...(cpu_count !== undefined ? { cpu_count } : {}),
-        ...(memory_size_MiB !== undefined ? { memory_size_MiB } : {}),
-      }));
+      .map(({ hostId: _host, biosUuid: _bios, instanceUuid: _instance, ...summary }) => summary);
   }
 
   async getVmBiosUuid(vmId: string): Promise<string | undefined> {
@@ -114,7 +110,8 @@ export class SoapInventory {
   /** The host's summary fields hvx reads, as VI/JSON's `HostSystem/{id}/summary` gives them. */
   async hostSummary(hostId: string): Promise<HostSummaryInfo> {
     const host = (await this.current()).hosts.get(hostId);
-    if (!host) throw new Error(`host ${hostId} is not in this cycle's inventory`);
+    if (!host)
+      throw new VcenterResponseError("soap", describeSoap("RetrievePropertiesEx"), `host ${hostId} is not in this cycle's inventory`);
     return host.summary;
   }
 

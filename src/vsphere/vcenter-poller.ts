@@ -199,6 +199,7 @@ export class VcenterPoller implements MetricsSource {
       ...(authSuspended ? { authSuspended } : {}),
       ...(clockOffsetMs !== undefined ? { clockOffsetSeconds: Math.round(clockOffsetMs / 100) / 10 } : {}),
       maxQueryMetrics: this.perfLimit.maxMetrics,
+      ...(this.transportInUse ? { api: this.transportInUse.api } : {}),
     };
   }
 

@@ -82,6 +82,7 @@ describe("the SOAP path against the mock vCenter", function () {
     const p = poller("auto");
     await p.pollOnce();
     expect(p.latest().hosts.size).to.equal(13);
+    expect(p.status().api).to.equal("soap");
     const stats = mock!.controls.stats();
     expect(stats.logins).to.deep.equal({ automation: 0, viJson: 0, soap: 1 });
     expect(stats.requestsByRoute["GET /sdk/vimServiceVersions.xml"]).to.equal(1);
