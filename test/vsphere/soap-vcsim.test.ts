@@ -5,6 +5,7 @@ import { silentLogger } from "../../src/observability/logger.js";
 import { buildVcenterParts } from "../../src/vsphere/build-vcenter-parts.js";
 import { SoapClient } from "../../src/vsphere/soap-client.js";
 import { SoapInventory } from "../../src/vsphere/soap-inventory.js";
+import { retrieveObject } from "../../src/vsphere/soap-property-collector.js";
 import { VcenterAuthError } from "../../src/vsphere/vcenter-auth-error.js";
 import { createVcenterHttp } from "../../src/vsphere/vcenter-http.js";
 import { VcenterPoller } from "../../src/vsphere/vcenter-poller.js";
@@ -168,6 +169,31 @@ describe("the SOAP path against govmomi's vcsim", function () {
     for (const vm of running.latest().vms.values()) {
       if (vm.powerState === "POWERED_ON") expect(vm.metrics?.cpuReadyPercent, vm.name).to.be.a("number");
     }
+  });
+
+  it("given vcsim terminating hvx's session, gets NotAuthenticated, logs in again once and the poll succeeds", async () => {
+    const registry = new Registry();
+    const vcenter = vcenterConfig(sim!, { api: "soap" });
+    const log = silentLogger();
+    running = new VcenterPoller({ vcenter, maxMetricAgeSeconds: 120, log, ...buildVcenterParts({ vcenter, log, registry }) });
+    await running.pollOnce();
+    const staging = stagingClient(sim!);
+    try {
+      const manager = { type: "SessionManager", value: "SessionManager" };
+      const read = await retrieveObject(staging.client, manager, ["sessionList", "currentSession"]);
+      const own = read?.props.get("currentSession");
+      const keys = (read?.props.get("sessionList")?.children ?? []).map((s) => s.children.find((c) => c.name === "key")?.text);
+      const others = keys.filter((k): k is string => k !== undefined && k !== own?.children.find((c) => c.name === "key")?.text);
+      expect(others).to.have.length.greaterThan(0);
+      await staging.client.call("TerminateSession", manager, [["sessionId", others]]);
+    } finally {
+      await staging.client.logout();
+      staging.close();
+    }
+    await running.pollOnce();
+    const relogins = (await registry.getSingleMetric("hvx_vcenter_relogins_total")!.get()).values.find((v) => v.labels["api"] === "soap");
+    expect(relogins?.value).to.equal(1);
+    expect(running.status().consecutiveFailures).to.equal(0);
   });
 
   it("given a wrong password, fails the cycle with hvx's auth error and suspends logins (no account lockout)", async () => {
