@@ -1,22 +1,6 @@
-import { hostname } from "node:os";
-import { CoordinationV1Api, CoreV1Api, type KubeConfig } from "@kubernetes/client-node";
 import { collectDefaultMetrics, Registry } from "prom-client";
-import {
-  ClusterInformer,
-  createClusterMetrics,
-  kubeConfigFromConfig,
-  LeaseElector,
-  makeTimedApiClient,
-  NodeLabeller,
-  Rebalancer,
-  REBALANCER_LEASE,
-  resolveOwnNamespace,
-} from "./cluster/index.js";
-import { createRebalanceMetrics } from "./observability/rebalance-metrics.js";
-import { createRequeueMetrics } from "./observability/requeue-metrics.js";
-import { PodRequeuer } from "./cluster/pod-requeuer.js";
-import { mentionsHostHeat } from "./protocol/format-wire-reason.js";
-import { heatRejectingHosts, requeueDue } from "./placement/requeue-due.js";
+import { ClusterInformer, kubeConfigFromConfig, resolveOwnNamespace } from "./cluster/index.js";
+import { heatRejectingHosts } from "./placement/requeue-due.js";
 import type { Config } from "./config/index.js";
 import { readKubeEnv, type KubeEnv } from "./config/kube-env.js";
 import { readVcenterCredentialFiles } from "./config/vcenter-credential-files.js";
@@ -30,19 +14,13 @@ import { createInFlightMetrics } from "./observability/in-flight-metrics.js";
 import { createRefusalMetrics } from "./observability/refusal-metrics.js";
 import { installUnhandledRejectionHandler } from "./observability/unhandled-rejections.js";
 import { ShadowMetrics } from "./observability/shadow-metrics.js";
-import { assessHostAlone } from "./placement/assess-host.js";
-import { hostOccupancyOf, hostsBackingNodes } from "./placement/host-occupancy.js";
-import { desiredNodeMarks } from "./placement/node-marks.js";
 import { cpuMilli, memoryBytes } from "./quantity/index.js";
 import { buildAdminApp } from "./server/admin-app.js";
-import { LastKnownFleet, startAdmissionServer } from "./server/admission/index.js";
 import { buildDebugNodes } from "./server/debug-nodes.js";
 import { buildDebugHosts } from "./server/debug-view.js";
 import { buildExtenderApp } from "./server/extender-app.js";
 import { createExtenderHandlers } from "./server/extender-handlers.js";
 import { inFlightEnrichment } from "./server/in-flight-enrichment.js";
-import type { MetricsSource, SourceStatus } from "./model/metrics-source.js";
-import { buildPrometheusSourceParts, PrometheusPoller } from "./prometheus/index.js";
 import { createExplainHandler } from "./server/explain-handler.js";
 import { describeSourceDown } from "./server/source-down.js";
 import { InFlightLedger } from "./placement/in-flight-ledger.js";
@@ -54,14 +32,17 @@ import { RecentNodes } from "./server/recent-nodes.js";
 import { routeList } from "./server/route-list.js";
 import { ShadowRecorder } from "./server/shadow-recorder.js";
 import { IN_FLIGHT_GRACE_MS, startListener } from "./server/start-listener.js";
-import { buildVcenterParts, MultiVcenterSource, VcenterPoller, type VcenterPollerOptions } from "./vsphere/index.js";
-import { registerOversellMetrics } from "./observability/oversell-metrics.js";
-import { TwoLayerViewCache } from "./server/two-layer-view-cache.js";
-import { heatByHost } from "./server/two-layer-views.js";
 import { renderUiPage } from "./server/ui/ui-page.js";
 import { startDemo } from "./start-demo.js";
-import { HostPainHistory } from "./vsphere/host-pain-history.js";
-import { VmReservations } from "./vsphere/vm-reservations.js";
+import { startAdmission } from "./startup/start-admission.js";
+import { startClusterInformer } from "./startup/start-cluster-informer.js";
+import { podReader } from "./startup/pod-reader.js";
+import { startMetricsSource, startVcenters } from "./startup/start-metrics-source.js";
+import { startNodeLabeller } from "./startup/start-node-labeller.js";
+import { startRebalancer } from "./startup/start-rebalancer.js";
+import { podRefOf, startRequeuer } from "./startup/start-requeuer.js";
+import { startTwoLayers } from "./startup/start-two-layers.js";
+import { stopInReverse, type Stop } from "./startup/stops.js";
 
 export interface RunningHvx {
   readonly extenderPort: number;
@@ -81,8 +62,6 @@ export interface RunningHvx {
   shutdown(): Promise<void>;
 }
 
-type Stop = () => Promise<void> | void;
-
 /**
  * The composition root: the only place that creates adapters. Without `vcenter.url` it runs
  * the demo: the bundled mock vCenter (demo scenario) and a fake Kubernetes API whose nodes are
@@ -91,15 +70,7 @@ type Stop = () => Promise<void> | void;
 export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: KubeEnv = readKubeEnv()): Promise<RunningHvx> {
   const startedAtMs = Date.now();
   const stops: Stop[] = [];
-  const stopAll = async () => {
-    for (const stop of stops.splice(0).reverse()) {
-      try {
-        await stop();
-      } catch (err) {
-        log.warn({ err }, "error while stopping");
-      }
-    }
-  };
+  const stopAll = stopInReverse(stops, log);
   try {
     const registry = new Registry();
     // Standard names (process_cpu_seconds_total, nodejs_eventloop_lag_seconds, ...), as dashboards expect them.
@@ -128,24 +99,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
       ...createInFlightMetrics(registry, () => inFlight.size(Date.now())),
     });
     if (access.enabled) {
-      const { resyncSeconds, watchIdleSeconds, requestTimeoutSeconds } = config.kubernetes;
-      const listApi = makeTimedApiClient(access.kubeConfig, CoreV1Api, requestTimeoutSeconds * 1000);
-      informer = new ClusterInformer({
-        kubeConfig: access.kubeConfig,
-        listApi,
-        defaults,
-        resyncSeconds,
-        watchIdleSeconds,
-        log,
-        metrics: createClusterMetrics(registry),
-        onPodSettled: (uid, how) => inFlight.settled(uid, how),
-      });
-      // Scheduling must not wait for the API server: until synced, hvx decides as without it.
-      informer.start().then(
-        () => log.info("Kubernetes informers synced (nodes, pods, namespaces)"),
-        (err: Error) => log.error({ error: err.message }, "Kubernetes informers not synced yet; still retrying"),
-      );
-      stops.push(() => informer!.stop());
+      informer = startClusterInformer(config, access.kubeConfig, defaults, inFlight, registry, log, stops);
       if (config.nodeLabels.enabled)
         startNodeLabeller(config, access.kubeConfig, ownNamespace, informer, poller, log, stops, kubeEnv.podName);
       if (config.rebalance.enabled)
@@ -276,34 +230,12 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
     listeners.push(admin);
     log.info({ address: config.server.adminAddress, port: admin.port }, `admin listening (${routeList(adminApp)})`);
 
-    let admissionPort: number | undefined;
-    if (config.admission.enabled) {
-      // Remembers the last known cap and brake, so they never fall away with vCenter.
-      const fleet = new LastKnownFleet({
-        hosts: () => hostsBackingNodes(poller.latest(), informer?.latest(), config.nodeMapping),
-        assess: (h, nowMs) => assessHostAlone(h, config.thresholds, nowMs),
-        clock: Date.now,
-        log,
-      });
-      const admission = await startAdmissionServer({
-        config: config.admission,
-        ownNamespace,
-        fleet: () => fleet.current(),
-        namespaceLabels: (ns) => informer?.latest().namespaces.get(ns),
-        ...(informer ? { knownNamespace: (ns: string) => knownNamespace(informer!, ns) } : {}),
-        log,
-        registry,
-        countRefusal,
-        handshakeMetrics,
-        shadow: shadowMetrics,
-      });
+    const admission = config.admission.enabled
+      ? await startAdmission({ config, ownNamespace, poller, informer, registry, log, countRefusal, handshakeMetrics, shadowMetrics })
+      : undefined;
+    if (admission) {
       listeners.push(admission);
       watchCertificate({ listener: "admission", notAfterMs: () => admission.certificateNotAfterMs() });
-      admissionPort = admission.port;
-      log.info(
-        { address: config.admission.address, port: admissionPort, tls: config.admission.tls !== undefined },
-        `admission webhook listening (POST /mutate${config.admission.mode === "observe" ? ", admission.mode: observe: nothing patched" : ""})`,
-      );
     }
     const shutdown = async () => {
       readiness.beginShutdown();
@@ -318,7 +250,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
       extenderPort,
       extenderTls: extender.tls,
       adminPort: admin.port,
-      ...(admissionPort !== undefined ? { admissionPort } : {}),
+      ...(admission ? { admissionPort: admission.port } : {}),
       vcenterUrl: several ? config.vcenters[0]!.url! : vcenter.url!,
       demo: demo !== undefined,
       stop: stopAll,
@@ -328,286 +260,6 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
     await stopAll();
     throw err;
   }
-}
-
-/** `metrics.source`: the vCenter poller (QueryPerf) or the Prometheus source (issue 11). */
-function startMetricsSource(
-  config: Readonly<Config>,
-  vcenter: Config["vcenter"],
-  log: Logger,
-  registry: Registry,
-  credentialFiles: VcenterPollerOptions["credentialFiles"],
-): MetricsSource & { status(): SourceStatus; stop(): void } {
-  const maxMetricAgeSeconds = config.thresholds.maxMetricAgeSeconds;
-  if (config.metrics.source === "vcenter") {
-    const parts = buildVcenterParts({ vcenter, log, registry });
-    const poller = new VcenterPoller({
-      vcenter,
-      maxMetricAgeSeconds,
-      log,
-      ...parts,
-      prediction: config.prediction,
-      ...(credentialFiles ? { credentialFiles } : {}),
-    });
-    poller.start();
-    return poller;
-  }
-  if (config.prometheus.flavour === "vmware_exporter" && config.nodeMapping.some((r) => r !== "name")) {
-    log.warn(
-      { nodeMapping: config.nodeMapping },
-      "prometheus.flavour vmware_exporter has no VM UUIDs: nodes map by name only (providerID and systemUUID rules never match)",
-    );
-  }
-  const parts = buildPrometheusSourceParts({ prometheus: config.prometheus, vcenter, log, registry });
-  const poller = new PrometheusPoller({ prometheus: config.prometheus, maxMetricAgeSeconds, log, ...parts });
-  poller.start();
-  log.info({ flavour: config.prometheus.flavour }, "metrics source: Prometheus");
-  return poller;
-}
-
-/**
- * `vcenters:` (issue 11 §2): one poller per vCenter, combined into one inventory. With more
- * than one, ids are prefixed with each name (`vc01/host-11`) and metrics labelled `vcenter`.
- */
-function startVcenters(
-  config: Readonly<Config>,
-  log: Logger,
-  registry: Registry,
-  credentialFiles: VcenterPollerOptions["credentialFiles"],
-): MetricsSource & { status(): SourceStatus; stop(): Promise<void> } {
-  if (config.metrics.source !== "vcenter")
-    throw new Error("vcenters: is supported with metrics.source: vcenter only (use one vcenter: with prometheus)");
-  const maxMetricAgeSeconds = config.thresholds.maxMetricAgeSeconds;
-  if (config.vcenters.length === 1) {
-    const { name: _name, ...vc } = config.vcenters[0]!;
-    const parts = buildVcenterParts({ vcenter: vc, log, registry });
-    const poller = new VcenterPoller({
-      vcenter: vc,
-      maxMetricAgeSeconds,
-      log,
-      ...parts,
-      prediction: config.prediction,
-      ...(credentialFiles ? { credentialFiles } : {}),
-    });
-    poller.start();
-    return poller;
-  }
-  const sources = config.vcenters.map((vc) => {
-    const name = vc.name!;
-    const vcLog = log.child({ vcenter: name });
-    const parts = buildVcenterParts({ vcenter: vc, name, log: vcLog, registry });
-    const poller = new VcenterPoller({
-      vcenter: vc,
-      maxMetricAgeSeconds,
-      log: vcLog,
-      ...parts,
-      prediction: config.prediction,
-      ...(credentialFiles ? { credentialFiles } : {}),
-    });
-    poller.start();
-    return { name, source: poller };
-  });
-  log.info({ vcenters: sources.map((s) => s.name) }, "polling several vCenters; host and VM ids are prefixed with the vCenter name");
-  return new MultiVcenterSource(sources, log);
-}
-
-function startNodeLabeller(
-  config: Readonly<Config>,
-  kc: KubeConfig,
-  namespace: string,
-  informer: ClusterInformer,
-  poller: MetricsSource,
-  log: Logger,
-  stops: Stop[],
-  podName: string | undefined,
-): void {
-  const identity = `${podName ?? hostname()}-${process.pid}`;
-  const { leaseDurationSeconds, intervalSeconds, hysteresisPercent, minHeatChangeSeconds } = config.nodeLabels;
-  const timeoutMs = config.kubernetes.requestTimeoutSeconds * 1000;
-  // A Lease call may not outlive the renew deadline (2/3 of the lease), as in client-go.
-  const leaseApi = makeTimedApiClient(kc, CoordinationV1Api, Math.min(timeoutMs, (leaseDurationSeconds * 1000 * 2) / 3));
-  const elector = new LeaseElector({ api: leaseApi, namespace, identity, leaseDurationSeconds, log });
-  const labeller = new NodeLabeller({
-    api: makeTimedApiClient(kc, CoreV1Api, timeoutMs),
-    elector,
-    cluster: informer,
-    desired: () => desiredNodeMarks(informer.latest(), poller.latest(), config, Date.now(), hysteresisPercent),
-    intervalMs: intervalSeconds * 1000,
-    hysteresis: { hysteresisPercent, minHeatChangeSeconds },
-    log,
-  });
-  elector.start();
-  labeller.start();
-  stops.push(() => elector.stop());
-  stops.push(() => labeller.stop());
-}
-
-/** `requeue.enabled` (with the cluster view): pods rejected for host heat are touched once the host cools (issue 25 §2). */
-function startRequeuer(
-  config: Readonly<Config>,
-  kc: KubeConfig,
-  informer: ClusterInformer,
-  poller: MetricsSource,
-  registry: Registry,
-  log: Logger,
-  stops: Stop[],
-): PodRequeuer {
-  const { maxPodsPerSecond, intervalSeconds, minIntervalSeconds, maxPods } = config.requeue;
-  const bound = new WeakMap<object, Set<string>>();
-  const requeuer = new PodRequeuer({
-    api: makeTimedApiClient(kc, CoreV1Api, config.kubernetes.requestTimeoutSeconds * 1000),
-    due: (held, nowMs) => requeueDue(held, poller.latest(), config.thresholds, nowMs),
-    isBound: (pod) => {
-      const byNode = informer.latest().podsByNode;
-      let uids = bound.get(byNode);
-      if (!uids) bound.set(byNode, (uids = new Set([...byNode.values()].flatMap((pods) => pods.map((p) => p.uid)))));
-      return uids.has(pod.uid);
-    },
-    maxPodsPerSecond,
-    intervalMs: intervalSeconds * 1000,
-    minIntervalMs: minIntervalSeconds * 1000,
-    maxPods,
-    log,
-    counted: createRequeueMetrics(registry),
-    // After a restart: the pods an earlier process rejected for host heat, once both views are in.
-    heldBeforeStart: () =>
-      informer.latest().syncedAtMs === undefined || poller.latest().polledAtMs === undefined
-        ? undefined
-        : [...informer.pendingPods()].filter((p) => p.unschedulableMessage !== undefined && mentionsHostHeat(p.unschedulableMessage)),
-  });
-  requeuer.start();
-  stops.push(() => requeuer.stop());
-  return requeuer;
-}
-
-function podRefOf(req: ParsedExtenderArgs): { uid: string; namespace: string; name: string } {
-  return { uid: req.args.Pod.metadata?.uid ?? "", namespace: req.pod.namespace, name: req.pod.name };
-}
-
-/** `rebalance.enabled`: its own Lease (hvx-rebalancer), so it may lead on another replica than the labeller. */
-function startRebalancer(
-  config: Readonly<Config>,
-  kc: KubeConfig,
-  namespace: string,
-  informer: ClusterInformer,
-  poller: MetricsSource,
-  registry: Registry,
-  log: Logger,
-  stops: Stop[],
-  podName: string | undefined,
-): void {
-  const identity = `${podName ?? hostname()}-${process.pid}`;
-  const r = config.rebalance;
-  const timeoutMs = config.kubernetes.requestTimeoutSeconds * 1000;
-  const leaseApi = makeTimedApiClient(kc, CoordinationV1Api, Math.min(timeoutMs, (r.leaseDurationSeconds * 1000 * 2) / 3));
-  const elector = new LeaseElector({
-    api: leaseApi,
-    namespace,
-    name: REBALANCER_LEASE,
-    identity,
-    leaseDurationSeconds: r.leaseDurationSeconds,
-    log,
-  });
-  const rebalancer = new Rebalancer({
-    api: makeTimedApiClient(kc, CoreV1Api, timeoutMs),
-    elector,
-    cluster: informer,
-    inventory: poller,
-    placement: config,
-    rebalance: { ...r, hotHostBrakePercent: config.admission.hotHostBrakePercent },
-    dryRun: r.dryRun,
-    intervalMs: r.intervalSeconds * 1000,
-    observeMs: config.vcenter.pollIntervalSeconds * 1000,
-    hysteresisPercent: config.nodeLabels.hysteresisPercent,
-    identity,
-    metrics: createRebalanceMetrics(registry),
-    log,
-  });
-  log.warn(
-    {
-      dryRun: r.dryRun,
-      hotForMinutes: r.hotForMinutes,
-      maxEvictionsPerCycle: r.maxEvictionsPerCycle,
-      maxEvictionsPerHour: r.maxEvictionsPerHour,
-    },
-    r.dryRun ? "rebalance: on, dry run (Events and logs only)" : "rebalance: on: evicting pods off chronically hot ESXi hosts",
-  );
-  elector.start();
-  rebalancer.start();
-  stops.push(() => elector.stop());
-  stops.push(() => rebalancer.stop());
-}
-
-/**
- * The ledger and advice, computed once per snapshot, and their sources: pain history and VM
- * reservations, refreshed every poll interval.
- */
-function startTwoLayers(
-  config: Readonly<Config>,
-  poller: MetricsSource,
-  informer: ClusterInformer | undefined,
-  registry: Registry,
-  log: Logger,
-  stops: Stop[],
-): TwoLayerViewCache {
-  const history = new HostPainHistory();
-  // Reservations come from vCenter's VI/JSON API; with the Prometheus source they stay unknown (no finding).
-  const vcenter = poller instanceof VcenterPoller || poller instanceof MultiVcenterSource ? poller : undefined;
-  const reservations = new VmReservations({
-    readSummary: (id) => vcenter!.vmSummary(id),
-    clock: Date.now,
-    refreshMs: 3_600_000,
-    maxReadsPerRefresh: 50,
-    log,
-  });
-  const views = new TwoLayerViewCache({
-    policy: config,
-    clock: Date.now,
-    sources: {
-      inventory: () => poller.latest(),
-      cluster: () => informer?.latest(),
-      reservations: () => reservations.current(),
-      memoryPainSince: (now, windowMs) => history.memoryPainSince(now, windowMs),
-      hotSince: (now, windowMs) => history.hotSince(now, windowMs),
-    },
-  });
-  const tick = () => {
-    const inventory = poller.latest();
-    const now = Date.now();
-    const heat = heatByHost(inventory, config.thresholds, now);
-    history.observe(inventory, (id) => heat.get(id) === "hot", now);
-    const vms = informer ? [...hostOccupancyOf(informer.latest(), inventory, config.nodeMapping).vmOfNode.values()] : [];
-    if (vcenter) void reservations.refresh(vms.map((v) => v.id));
-    void views.refresh();
-  };
-  const timer = setInterval(tick, config.vcenter.pollIntervalSeconds * 1000);
-  timer.unref();
-  stops.push(() => clearInterval(timer));
-  registerOversellMetrics(registry, {
-    ledger: () => views.lastLedger(),
-    knownNamespace: (ns) => informer?.latest().namespaces.has(ns) ?? false,
-  });
-  return views;
-}
-
-/** Reads one pod for `GET /debug/explain?pod=`; undefined when the API server answers 404. */
-function podReader(kc: KubeConfig): (namespace: string, name: string) => Promise<unknown> {
-  const api = kc.makeApiClient(CoreV1Api);
-  return async (namespace, name) => {
-    try {
-      // Plain JSON, as the extender receives pods (the client turns timestamps into Date objects).
-      return JSON.parse(JSON.stringify(await api.readNamespacedPod({ namespace, name }))) as unknown;
-    } catch (err) {
-      if ((err as { code?: unknown }).code === 404) return undefined;
-      throw err;
-    }
-  };
-}
-
-/** Whether the synced informer cache knows a namespace; undefined before the first sync. */
-function knownNamespace(informer: ClusterInformer, namespace: string): boolean | undefined {
-  const view = informer.latest();
-  return view.syncedAtMs === undefined ? undefined : view.namespaces.has(namespace);
 }
 
 /** The advice with `sourceDown` when hvx has no vSphere data (its findings then say nothing about vSphere). */

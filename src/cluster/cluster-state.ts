@@ -28,6 +28,8 @@ export class ClusterState {
   /** `namespace/uid` of DaemonSet controllers -> how many held bound pods name them. */
   private readonly daemonSetPods = new Map<string, number>();
   private daemonSetsDirty = true;
+  /** `spec.priority` of held bound pods -> how many: the lowest is read per snapshot from a handful of keys. */
+  private readonly priorityCounts = new Map<number, number>();
   private last: ClusterView = { nodes: new Map(), podsByNode: new Map(), namespaces: new Map() };
 
   constructor(
@@ -76,6 +78,7 @@ export class ClusterState {
     this.setPending(key, view);
     const previous = this.pods.get(key);
     this.countDaemonSetPod(previous, -1);
+    this.countPriority(previous, -1);
     if (previous?.nodeName !== undefined) {
       const onNode = this.podsOnNode.get(previous.nodeName);
       onNode?.delete(key);
@@ -85,6 +88,7 @@ export class ClusterState {
     if (view?.nodeName !== undefined && !view.terminal) {
       this.pods.set(key, view);
       this.countDaemonSetPod(view, 1);
+      this.countPriority(view, 1);
       let onNode = this.podsOnNode.get(view.nodeName);
       if (!onNode) this.podsOnNode.set(view.nodeName, (onNode = new Map()));
       onNode.set(key, view);
@@ -103,6 +107,20 @@ export class ClusterState {
     if (count > 0) this.daemonSetPods.set(key, count);
     else this.daemonSetPods.delete(key);
     if (count === 0 || (count === 1 && delta === 1)) this.daemonSetsDirty = true;
+  }
+
+  private countPriority(pod: PodView | undefined, delta: 1 | -1): void {
+    if (pod === undefined) return;
+    const priority = pod.eviction?.priority ?? 0;
+    const count = (this.priorityCounts.get(priority) ?? 0) + delta;
+    if (count > 0) this.priorityCounts.set(priority, count);
+    else this.priorityCounts.delete(priority);
+  }
+
+  private lowestPriority(): number | null {
+    let lowest: number | null = null;
+    for (const priority of this.priorityCounts.keys()) if (lowest === null || priority < lowest) lowest = priority;
+    return lowest;
   }
 
   private setPending(key: string, view: PodView | undefined): void {
@@ -133,6 +151,7 @@ export class ClusterState {
       podsByNode,
       namespaces: this.namespacesDirty ? new Map(this.namespaces) : this.last.namespaces,
       daemonSets: this.daemonSetsDirty || !this.last.daemonSets ? new Set(this.daemonSetPods.keys()) : this.last.daemonSets,
+      lowestRunningPriority: this.lowestPriority(),
     };
     if (meta.syncedAtMs !== undefined) view.syncedAtMs = meta.syncedAtMs;
     if (meta.lastEventMs !== undefined) view.lastEventMs = meta.lastEventMs;

@@ -73,6 +73,11 @@ export interface ClusterView {
    * controller reference). Not a DaemonSet watch: see docs/security.md for what it proves.
    */
   readonly daemonSets?: ReadonlySet<string>;
+  /**
+   * Lowest `spec.priority` (absent: 0) of the pods in `podsByNode`, null when there is none;
+   * undefined: the producer does not keep it (it is then computed from `podsByNode`).
+   */
+  readonly lowestRunningPriority?: number | null;
   /** When every informer had synced, epoch ms; undefined before. */
   readonly syncedAtMs?: number;
   /** Last event or relist received from the API server, epoch ms. */

@@ -50,6 +50,10 @@ export interface NodeDecision {
   readonly exemptBy: string | undefined;
   /** 0..10, higher is better. */
   readonly score: number;
+  /** A judged pass: the host's tier score before the Kubernetes-layer penalties... */
+  readonly baseScore?: number;
+  /** ...and the metrics it read (the predicted peaks when a forecast raised them): what explain shows. */
+  readonly scoredOn?: HostMetrics;
   /** What the decision weighed on the way, for `explain`: the burst guard's pending pods and the cluster's penalties. */
   readonly pending?: PendingDemand;
   readonly stacked?: StackedCheck;
@@ -277,18 +281,17 @@ function judged(
   // No opinion on the host's data, but the cluster's penalties (spread, stacked overcommit) are known: keep them.
   if (assessment.staleness)
     return { ...noOpinion(node.name, assessment.staleness, policy, exemptBy, vm, host, assessment, penalty), ...weighed };
-  const score = penalise(
-    scoreHost(assessment, scoring ?? entry.projected.metrics!, vm.metrics, policy.thresholds),
-    assessment.heat,
-    penalty,
-  );
+  const scoredOn = scoring ?? entry.projected.metrics!;
+  const baseScore = scoreHost(assessment, scoredOn, vm.metrics, policy.thresholds);
   return {
     node: node.name,
     verdict: "pass",
     unresolvable: false,
     reasons: NO_REASONS,
     noOpinion: false,
-    score,
+    score: penalise(baseScore, assessment.heat, penalty),
+    baseScore,
+    scoredOn,
     vm,
     host,
     assessment,

@@ -9,7 +9,7 @@ import { mapNodeToVm, vmIndexOf } from "./map-node.js";
 import type { NodeMappingRule } from "./policy.js";
 import type { HostRef, Reason, VmRef } from "./reason.js";
 import { HOST_METRIC_RULES, memoryState, rejectLevel, VM_METRIC_RULES, warnLevel, type HostRule, type VmRule } from "./rules/index.js";
-import { headroomTerms, hostHeadroom, scoreHost, type HeadroomTerm } from "./score-host.js";
+import { headroomTerms, hostHeadroom, type HeadroomTerm } from "./score-host.js";
 
 /** One threshold rule as the decision saw it: the value (projected with pending pods), its levels, and what it did. */
 export interface RuleCheck {
@@ -79,9 +79,10 @@ function explainDecision(d: NodeDecision, node: NodeIdentity, ctx: PlacementCont
   const heat = judged ? a.heat : "unknown";
   const found = [...(a?.rejections ?? []), ...d.reasons];
   const rules = projected && a ? ruleChecks(projected, d.vm, found, a.warnings, ctx, a.ageS, judged) : [];
-  const m = projected?.metrics;
+  // What the decision's score read (predicted peaks when a forecast raised them); a rejected node's present metrics.
+  const m = d.scoredOn ?? projected?.metrics;
   const headroom = m && judged ? { terms: headroomTerms(m, d.vm?.metrics, t), total: hostHeadroom(m, d.vm?.metrics, t) } : undefined;
-  const baseScore = m && judged && d.verdict === "pass" && !d.noOpinion ? scoreHost(a, m, d.vm?.metrics, t) : undefined;
+  const baseScore = d.baseScore;
   return {
     node: d.node,
     mapping,

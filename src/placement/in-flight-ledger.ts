@@ -148,9 +148,26 @@ export class InFlightLedger {
     let result: ClusterView;
     if (before?.view === view && reused === lists.size && lists.size === before.lists.size) result = before.result;
     else if (lists.size === 0) result = view;
-    else result = { ...view, podsByNode: new OverlayMap(view.podsByNode, new Map([...lists].map(([n, l]) => [n, l.list]))) };
+    else
+      result = {
+        ...view,
+        podsByNode: new OverlayMap(view.podsByNode, new Map([...lists].map(([n, l]) => [n, l.list]))),
+        ...(view.lowestRunningPriority !== undefined
+          ? { lowestRunningPriority: this.lowestWith(view.lowestRunningPriority, lists.keys()) }
+          : {}),
+      };
     this.merged = { view, result, lists };
     return result;
+  }
+
+  /** The view's lowest running priority with the in-flight pods on `nodes` counted as running (kube-scheduler counts assumed pods). */
+  private lowestWith(lowest: number | null, nodes: Iterable<string>): number | null {
+    for (const node of nodes)
+      for (const { pod } of this.byNode.get(node)?.values() ?? []) {
+        const priority = pod.eviction?.priority ?? 0;
+        if (lowest === null || priority < lowest) lowest = priority;
+      }
+    return lowest;
   }
 
   /** Drops entries `ttlMs` old, oldest first (answers arrive in time order). */

@@ -19,6 +19,7 @@ export function mayPreempt(pod: Pick<PodMeta, "priority" | "preemptionPolicy">, 
 }
 
 function lowestRunningPriority(view: ClusterView): number | undefined {
+  if (view.lowestRunningPriority !== undefined) return view.lowestRunningPriority ?? undefined;
   if (lowestByView.has(view.podsByNode)) return lowestByView.get(view.podsByNode);
   let lowest: number | undefined;
   for (const pods of view.podsByNode.values()) {

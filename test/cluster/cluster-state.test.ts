@@ -200,4 +200,34 @@ describe("ClusterState", () => {
     expect(new Map(previous.nodes)).to.deep.equal(model);
     expect(previous.nodes.size).to.equal(model.size);
   });
+
+  it("given bindings, updates and deletions, keeps the lowest running priority equal to a scan of podsByNode", () => {
+    const s = new ClusterState();
+    const withPriority = (name: string, priority: number | undefined, nodeName?: string): PodView => ({
+      ...pod(name, nodeName),
+      ...(priority !== undefined ? { eviction: { ownerKinds: [], priority, localStorage: false } } : {}),
+    });
+    const scan = (pods: ReadonlyMap<string, readonly PodView[]>): number | null => {
+      const all = [...pods.values()].flat().map((p) => p.eviction?.priority ?? 0);
+      return all.length === 0 ? null : Math.min(...all);
+    };
+    const steps: Array<[string, PodView | undefined]> = [
+      ["ns/a", withPriority("a", 1000, "n1")],
+      ["ns/b", withPriority("b", -5)],
+      ["ns/b", withPriority("b", -5, "n2")],
+      ["ns/c", withPriority("c", undefined, "n1")],
+      ["ns/b", undefined],
+      ["ns/c", withPriority("c", undefined, "n3")],
+      ["ns/c", { ...withPriority("c", undefined, "n3"), terminal: true }],
+      ["ns/a", undefined],
+    ];
+    const seen: Array<number | null | undefined> = [];
+    for (const [key, view] of steps) {
+      s.setPod(key, view);
+      const snap = s.snapshot({});
+      expect(snap.lowestRunningPriority).to.equal(scan(snap.podsByNode));
+      seen.push(snap.lowestRunningPriority);
+    }
+    expect(seen).to.deep.equal([1000, 1000, -5, -5, 0, 0, 1000, null]);
+  });
 });

@@ -135,6 +135,18 @@ describe("InFlightLedger.viewWith", () => {
   const view = clusterViewOf(nodes, [podView({ uid: "old", nodeName: "n1" })]);
   const uidsOn = (v: ReturnType<typeof clusterViewOf>, node: string) => (v.podsByNode.get(node) ?? []).map((p) => p.uid);
 
+  it("given a view that keeps its lowest running priority, counts an in-flight pod's priority in the merged view", () => {
+    const { ledger, pending } = ledgerOf([]);
+    pending.set("low", podView({ uid: "low", eviction: { ownerKinds: [], priority: -10, localStorage: false } }));
+    const kept = { ...clusterViewOf(nodes, [podView({ uid: "old", nodeName: "n1" })]), lowestRunningPriority: 0 };
+    expect(ledger.viewWith(kept, T, "x").lowestRunningPriority).to.equal(0);
+    ledger.record("low", "n2", T);
+    expect(ledger.viewWith(kept, T + 1, "x").lowestRunningPriority).to.equal(-10);
+    expect(ledger.viewWith(view, T + 1, "x").lowestRunningPriority, "a view that does not keep it: computed from the lists").to.equal(
+      undefined,
+    );
+  });
+
   it("answers one merged object for every new pod between two changes, a new one after a change", () => {
     const { ledger } = ledgerOf(["a", "b"]);
     ledger.record("a", "n2", T);

@@ -2,6 +2,7 @@ import { expect } from "chai";
 import type { HostForecast, PredictedMetrics } from "../../src/model/host-forecast.js";
 import { assessHost } from "../../src/placement/assess-host.js";
 import type { PodMeta } from "../../src/placement/exemption.js";
+import { explainNodes } from "../../src/placement/explain-node.js";
 import { filterNodes, prioritizeNodes } from "../../src/placement/filter-nodes.js";
 import { PROFILE_BUCKET_MS } from "../../src/placement/load-profile.js";
 import type { PredictionPolicy } from "../../src/placement/policy.js";
@@ -161,6 +162,19 @@ describe("filterNodes / prioritizeNodes with predicted heat", () => {
     const [peaky, flat] = scores(withForecast, pod());
     expect(peaky).to.be.at.most(4);
     expect(flat).to.equal(scores(base, pod())[1]);
+  });
+
+  it("given a predicted peak that lowers a cool host's headroom, explain shows the headroom and base score the decision used", () => {
+    const inventory = { ...base, forecasts: new Map([["host-1", forecast({ cpuUsagePercent: peak(70, 10 * 60) }, {})]]) };
+    const ctx = { inventory, policy: DEFAULT_POLICY, nowMs: NOW_MS };
+    const [explained] = explainNodes(pod(), [nodes[0]!], ctx);
+    const [scored] = prioritizeNodes(pod(), [nodes[0]!], ctx);
+    expect(explained!.heat).to.equal("cool");
+    expect(explained!.score).to.equal(scored!.score);
+    expect(scored!.score).to.be.below(scores(base, pod())[0]!, "the peak costs headroom");
+    expect(explained!.baseScore, "no penalty: the base is the score").to.equal(explained!.score);
+    const cpu = explained!.headroom!.terms.find((t) => t.name === "cpu")!;
+    expect(cpu.free).to.be.closeTo(1 - 70 / DEFAULT_POLICY.thresholds.hostCpuUsagePercent, 1e-9);
   });
 
   it("given a Job pod whose deadline ends before the peak, scores as the present alone", () => {
