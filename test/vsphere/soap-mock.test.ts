@@ -13,6 +13,9 @@ import type { InventoryView } from "../../src/model/inventory.js";
 import { silentLogger } from "../../src/observability/logger.js";
 import { assessHost } from "../../src/placement/assess-host.js";
 import { buildVcenterParts } from "../../src/vsphere/build-vcenter-parts.js";
+import { SoapClient } from "../../src/vsphere/soap-client.js";
+import { SoapPerf } from "../../src/vsphere/soap-perf.js";
+import { createVcenterHttp } from "../../src/vsphere/vcenter-http.js";
 import { VcenterPoller } from "../../src/vsphere/vcenter-poller.js";
 import { DEFAULT_POLICY } from "../fixtures/policy.js";
 
@@ -146,6 +149,42 @@ describe("the SOAP path against the mock vCenter", function () {
     expect(p.latest().vms.size).to.equal(1200);
     expect(p.latest().hosts.size).to.equal(30);
     expect(mock!.controls.stats().requestsByRoute["POST /sdk ContinueRetrievePropertiesEx"]).to.be.at.least(1);
+  });
+
+  it("given a historical QueryPerf (intervalId 300, the past hour), returns the 300 s samples oldest first, as the warm start reads them", async () => {
+    await start(demo);
+    const http = createVcenterHttp({ baseUrl: mock!.url, timeoutMs: 5000, insecureSkipTLSVerify: false, maxConcurrency: 2 });
+    const client = new SoapClient({
+      send: http.send,
+      username: "administrator@vsphere.local",
+      password: "hvx-demo",
+      apiVersion: "8.0.1.0",
+    });
+    try {
+      const perf = new SoapPerf(client);
+      const ready = (await perf.perfCounters()).find(
+        (c) => `${c.groupInfo.key}.${c.nameInfo.key}.${c.rollupType}` === "cpu.ready.summation",
+      )!;
+      const [metric] = await perf.queryPerf([
+        {
+          _typeName: "PerfQuerySpec",
+          entity: { _typeName: "ManagedObjectReference", type: "VirtualMachine", value: "vm-101" },
+          metricId: [{ _typeName: "PerfMetricId", counterId: ready.key, instance: "" }],
+          intervalId: 300,
+          startTime: new Date(NOW_MS - 3_600_000).toISOString(),
+          endTime: new Date(NOW_MS).toISOString(),
+        },
+      ]);
+      const times = metric!.sampleInfo!.map((s) => Date.parse(s.timestamp));
+      // (now - 1 h, now] on 5-minute boundaries: 12 samples of 300 s.
+      expect(times).to.have.length(12);
+      expect(times).to.deep.equal([...times].sort((a, b) => a - b));
+      expect(metric!.sampleInfo!.every((s) => s.interval === 300)).to.equal(true);
+      expect(metric!.value![0]!.value).to.have.length(12);
+    } finally {
+      await client.logout();
+      http.close();
+    }
   });
 
   it("given a wrong password, the SOAP login is refused with hvx's auth error", async () => {

@@ -5,6 +5,7 @@ import { silentLogger } from "../../src/observability/logger.js";
 import { buildVcenterParts } from "../../src/vsphere/build-vcenter-parts.js";
 import { SoapClient } from "../../src/vsphere/soap-client.js";
 import { SoapInventory } from "../../src/vsphere/soap-inventory.js";
+import { SoapPerf } from "../../src/vsphere/soap-perf.js";
 import { retrieveObject } from "../../src/vsphere/soap-property-collector.js";
 import { VcenterAuthError } from "../../src/vsphere/vcenter-auth-error.js";
 import { createVcenterHttp } from "../../src/vsphere/vcenter-http.js";
@@ -140,6 +141,34 @@ describe("the SOAP path against govmomi's vcsim", function () {
     }
   });
 
+  it("given a historical QueryPerf (intervalId 300, a time range, no maxSample), vcsim 0.24 returns the entity with no samples", async () => {
+    // vcsim caps the sample count at maxSample, which a historical query leaves unset (0): hvx's
+    // warm start then learns nothing from vcsim, and says so in its own tests against the mock.
+    const staging = stagingClient(sim!);
+    try {
+      const perf = new SoapPerf(staging.client);
+      const ready = (await perf.perfCounters()).find(
+        (c) => `${c.groupInfo.key}.${c.nameInfo.key}.${c.rollupType}` === "cpu.ready.summation",
+      )!;
+      const host = (await soapHosts(staging.client))[0]!;
+      const [metric] = await perf.queryPerf([
+        {
+          _typeName: "PerfQuerySpec",
+          entity: { _typeName: "ManagedObjectReference", type: "HostSystem", value: host },
+          metricId: [{ _typeName: "PerfMetricId", counterId: ready.key, instance: "" }],
+          intervalId: 300,
+          startTime: new Date(Date.now() - 3_600_000).toISOString(),
+          endTime: new Date().toISOString(),
+        },
+      ]);
+      expect(metric?.entity.value).to.equal(host);
+      expect(metric?.sampleInfo).to.deep.equal([]);
+    } finally {
+      await staging.client.logout();
+      staging.close();
+    }
+  });
+
   it("given no config.vpxd.stats.maxQueryMetrics (InvalidName), keeps 256; given it set to 2, splits QueryPerf to fit and still reads every VM", async () => {
     running = poller(vcenterConfig(sim!, { api: "soap" }));
     await running.pollOnce();
@@ -235,4 +264,10 @@ async function waitFor(check: () => Promise<boolean>): Promise<void> {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error("condition not met");
+}
+
+async function soapHosts(client: SoapClient): Promise<string[]> {
+  const inv = new SoapInventory(client);
+  await inv.beginCycle();
+  return (await inv.listHosts()).map((h) => h.host);
 }
