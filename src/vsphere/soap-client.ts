@@ -64,9 +64,9 @@ export class SoapClient {
   /** `RetrieveServiceContent`, read once (no session needed); a failure is retried at the next call. */
   serviceContent(): Promise<ServiceContentRefs> {
     if (!this.content) {
-      this.content = this.post("RetrieveServiceContent", SERVICE_INSTANCE, [], undefined).then((reply) => {
+      this.content = this.exchange("RetrieveServiceContent", SERVICE_INSTANCE, [], undefined).then(({ reply, res }) => {
         const request = describeSoap("RetrieveServiceContent");
-        if (!reply.ok) throw this.faultError(request, 500, reply);
+        if (!reply.ok) throw this.faultError(request, res.status, reply);
         return toServiceContent(request, reply.returnval[0]);
       });
       this.content.catch(() => {
@@ -88,18 +88,18 @@ export class SoapClient {
     sessionRejected?: (returnval: readonly XmlElement[]) => boolean,
   ): Promise<readonly XmlElement[]> {
     return this.session.call(async (cookie) => {
-      const reply = await this.post(method, self, fields, cookie);
+      const { reply, res } = await this.exchange(method, self, fields, cookie);
       if (reply.ok) return sessionRejected?.(reply.returnval) ? SESSION_REJECTED : reply.returnval;
       if (reply.fault.type === "NotAuthenticated") return SESSION_REJECTED;
-      throw this.faultError(describeSoap(method), 500, reply);
+      throw this.faultError(describeSoap(method), res.status, reply);
     });
   }
 
   /** `ServiceInstance.CurrentTime` (no session needed): vCenter's clock, epoch ms. */
   async currentTimeMs(): Promise<number> {
-    const reply = await this.post("CurrentTime", SERVICE_INSTANCE, [], this.session.peek());
+    const { reply, res } = await this.exchange("CurrentTime", SERVICE_INSTANCE, [], this.session.peek());
     const request = describeSoap("CurrentTime");
-    if (!reply.ok) throw this.faultError(request, 500, reply);
+    if (!reply.ok) throw this.faultError(request, res.status, reply);
     const ms = Date.parse(reply.returnval[0]?.text ?? "");
     if (!Number.isFinite(ms)) throw new VcenterResponseError("soap", request, "CurrentTime is not a dateTime");
     return ms;
@@ -111,8 +111,8 @@ export class SoapClient {
     if (cookie === undefined) return false;
     this.session.forget();
     const { sessionManager } = await this.serviceContent();
-    const reply = await this.post("Logout", sessionManager, [], cookie).catch(() => undefined);
-    return reply?.ok === true;
+    const done = await this.exchange("Logout", sessionManager, [], cookie).catch(() => undefined);
+    return done?.reply.ok === true;
   }
 
   /** `SessionManager.Login`; the session is the `vmware_soap_session` cookie of the answer. */
@@ -133,10 +133,6 @@ export class SoapClient {
     const cookie = sessionCookie(res.header("set-cookie"));
     if (cookie === undefined) throw new VcenterResponseError("soap", describeSoap("Login"), `no ${SESSION_COOKIE} cookie`);
     return cookie;
-  }
-
-  private async post(method: string, self: SoapMoRef, fields: readonly SoapField[], cookie: string | undefined): Promise<SoapReply> {
-    return (await this.exchange(method, self, fields, cookie)).reply;
   }
 
   private async exchange(
