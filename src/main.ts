@@ -212,7 +212,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
         nodes: () => buildDebugNodes(poller.latest(), config.nodeMapping, informer?.latest(), () => recentNodes.list()),
         shadow: () => ({ mode: config.mode, admissionMode: config.admission.mode, recent: shadow.recent() }),
         oversell: () => twoLayers.oversell(),
-        advice: () => withSourceDown(twoLayers.advice(), describeSourceDown(poller.latest(), poller.status())),
+        advice: async () => withSourceDown(await twoLayers.advice(), describeSourceDown(poller.latest(), poller.status())),
       },
       uiPage: () => renderUiPage({ refreshSeconds: config.vcenter.pollIntervalSeconds, thresholds: config.thresholds }),
       readiness: ready,

@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { existsSync } from "node:fs";
 import { demoScenarioPath, loadScenario, startMockVcenter, type MockVcenterHandle } from "../../mocks/vcenter/index.js";
 import { parseConfig } from "../../src/config/index.js";
 import { startHvx, type RunningHvx } from "../../src/main.js";
@@ -12,7 +13,7 @@ import { freePort } from "../fixtures/net.js";
  * say the source is down and what to set, never "nothing found" or a node-mapping error.
  */
 describe("hvx against a vCenter 7.0.3 (end to end, in-process)", function () {
-  this.timeout(30_000);
+  this.timeout(60_000);
   const scenario = { ...loadScenario(demoScenarioPath()), viJsonReleases: ["7.0.3.0"] };
   let vcenter: MockVcenterHandle;
   let hvx: RunningHvx | undefined;
@@ -72,7 +73,9 @@ describe("hvx against a vCenter 7.0.3 (end to end, in-process)", function () {
     });
     const down = String(hosts["sourceDown"]);
     expect(down).to.include("7.0.3.0").and.include("vcenter.api: soap").and.include("404");
-    expect(String((await get("/debug/advice"))["sourceDown"])).to.include("7.0.3.0");
+    const advice = await get("/debug/advice");
+    expect(String(advice["sourceDown"])).to.include("7.0.3.0");
+    expect(advice["findings"]).to.be.an("array");
     const explain = await get("/debug/explain", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
@@ -80,5 +83,32 @@ describe("hvx against a vCenter 7.0.3 (end to end, in-process)", function () {
     });
     expect(String(explain["sourceDown"])).to.include("7.0.3.0");
     expect(JSON.stringify(explain["nodes"])).to.not.include("no vSphere VM matches");
+    await checkUiPage(hvx!.adminPort);
   });
 });
+
+const CHROMIUM = process.env["HVX_CHROMIUM"] ?? "/usr/bin/chromium";
+
+/** /ui in chromium (when there is one, as in test/e2e/ui-page.e2e.test.ts): its status line and advice say the source is down. */
+async function checkUiPage(adminPort: number): Promise<void> {
+  if (!existsSync(CHROMIUM)) {
+    if (process.env["HVX_BROWSER_REQUIRED"]) throw new Error(`no browser at ${CHROMIUM}: install Debian's chromium`);
+    return;
+  }
+  const puppeteer = await import("puppeteer-core");
+  const browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+  });
+  try {
+    const page = await browser.newPage();
+    await page.goto(`http://127.0.0.1:${adminPort}/ui`, { waitUntil: "networkidle0" });
+    await page.waitForFunction('document.getElementById("status").textContent !== "loading"', { timeout: 20_000 });
+    const status = await page.$eval("#status", (e) => e.textContent ?? "");
+    expect(status).to.include("no vSphere data").and.include("7.0.3.0").and.not.include("polled never");
+    expect(await page.$eval("#advice", (e) => e.textContent ?? "")).to.include("No advice: hvx has no vSphere data");
+  } finally {
+    await browser.close();
+  }
+}
