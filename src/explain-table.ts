@@ -14,7 +14,8 @@ export function renderExplainTable(reply: ExplainReply): string {
       .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!)))
       .join("  ")
       .trimEnd();
-  return [`pod ${reply.pod}`, line(HEADER), ...rows.map(line), "", explainSummary(reply)].join("\n") + "\n";
+  const down = reply.sourceDown !== undefined ? [`no vSphere data, so no node could be judged: ${reply.sourceDown}`] : [];
+  return [`pod ${reply.pod}`, ...down, line(HEADER), ...rows.map(line), "", explainSummary(reply)].join("\n") + "\n";
 }
 
 /**

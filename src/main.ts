@@ -22,6 +22,7 @@ import { buildExtenderApp } from "./server/extender-app.js";
 import { createExtenderHandlers } from "./server/extender-handlers.js";
 import { inFlightEnrichment } from "./server/in-flight-enrichment.js";
 import { createExplainHandler } from "./server/explain-handler.js";
+import { describeSourceDown } from "./server/source-down.js";
 import { InFlightLedger } from "./placement/in-flight-ledger.js";
 import { EventLoopWatch } from "./server/liveness.js";
 import type { FilterOutcome } from "./placement/filter-nodes.js";
@@ -148,6 +149,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
     });
     const explain = createExplainHandler({
       source: poller,
+      sourceStatus: () => poller.status(),
       policy: config,
       ...enrich,
       ...(informer && access.enabled
@@ -210,7 +212,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
         nodes: () => buildDebugNodes(poller.latest(), config.nodeMapping, informer?.latest(), () => recentNodes.list()),
         shadow: () => ({ mode: config.mode, admissionMode: config.admission.mode, recent: shadow.recent() }),
         oversell: () => twoLayers.oversell(),
-        advice: () => twoLayers.advice(),
+        advice: async () => withSourceDown(await twoLayers.advice(), describeSourceDown(poller.latest(), poller.status())),
       },
       uiPage: () => renderUiPage({ refreshSeconds: config.vcenter.pollIntervalSeconds, thresholds: config.thresholds }),
       readiness: ready,
@@ -258,4 +260,9 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
     await stopAll();
     throw err;
   }
+}
+
+/** The advice with `sourceDown` when hvx has no vSphere data (its findings then say nothing about vSphere). */
+function withSourceDown<T extends object>(advice: T, down: string | undefined): T & { sourceDown?: string } {
+  return down === undefined ? advice : { ...advice, sourceDown: down };
 }

@@ -38,7 +38,8 @@ export async function runReportCommand(
   if (command === "advise") {
     const findings = (body as { findings?: unknown } | null)?.findings;
     if (!Array.isArray(findings)) throw new Error(`${path} did not answer with findings: is --url an hvx admin port?`);
-    out(renderAdvice(findings as Finding[]));
+    const sourceDown = (body as { sourceDown?: unknown }).sourceDown;
+    out(renderAdvice(findings as Finding[], typeof sourceDown === "string" ? sourceDown : undefined));
   } else {
     const ledger = body as Partial<OversellLedger> | null;
     if (!ledger || !ledger.totals || !Array.isArray(ledger.hosts) || !Array.isArray(ledger.namespaces))

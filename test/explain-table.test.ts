@@ -123,3 +123,16 @@ describe("explainSummary", () => {
   ];
   for (const c of cases) it(`given ${c.name}, says "${c.want}"`, () => expect(explainSummary(c.reply)).to.equal(c.want));
 });
+
+describe("renderExplainTable without vSphere data (issue 27 §1)", () => {
+  it("given sourceDown, says so above the table", () => {
+    const text = renderExplainTable({
+      pod: "ns/p",
+      sourceDown: "the vcenter source is down (no successful poll yet, 1 failed attempt): 404",
+      nodes: [],
+    });
+    expect(text.split("\n")[1]).to.equal(
+      "no vSphere data, so no node could be judged: the vcenter source is down (no successful poll yet, 1 failed attempt): 404",
+    );
+  });
+});

@@ -43,6 +43,14 @@ describe("runReportCommand", () => {
     expect(urls).to.deep.equal(["http://hvx:19090/debug/advice"]);
     expect(out).to.contain("no advice");
   });
+  it("given advice from an hvx without vSphere data, says the source is down and why, not 'nothing found'", async () => {
+    const { out } = await run(["advise"], {
+      findings: [],
+      sourceDown: "the vcenter source is down (no successful poll yet, 2 failed attempts): 404",
+    });
+    expect(out).to.contain("no vSphere data").and.contain("source is down").and.contain("404");
+    expect(out).to.not.contain("nothing found");
+  });
   const bad: Array<{ name: string; argv: string[]; answer: unknown; error: RegExp }> = [
     { name: "an unknown report", argv: ["report", "pods"], answer: LEDGER, error: /knows only 'oversell'/ },
     { name: "a URL that is not one", argv: ["advise", "--url", "localhost:9090"], answer: {}, error: /not a URL|must be http/ },

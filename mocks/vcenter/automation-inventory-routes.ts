@@ -154,7 +154,7 @@ function toVmInfoWire(v: VmSpec): object {
 }
 
 /** vCenter instance UUIDs start with 50; derived from the BIOS UUID when the scenario gives none. */
-function instanceUuidFor(biosUuid: string): string {
+export function instanceUuidFor(biosUuid: string): string {
   return `50${biosUuid.slice(2, 8)}${biosUuid.slice(8)}`;
 }
 

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
 import type { MockState } from "./mock-state.js";
+import { sendSoap, soapFault } from "./soap-wire.js";
 import { sendJson, vapiError, viFault } from "./wire-errors.js";
 
 /**
@@ -13,7 +14,9 @@ export function faultInjection(state: MockState) {
     if (f.latencyMs > 0) await new Promise((r) => setTimeout(r, f.latencyMs));
     const status = f.fixedStatus ?? (f.errorRate > 0 && state.random() < f.errorRate ? f.errorStatus : undefined);
     if (status !== undefined) {
-      sendJson(res, status, injectedErrorBody(req.path, status));
+      // vim25 over SOAP answers a SystemError fault, in XML.
+      if (req.path === "/sdk") sendSoap(res, status, soapFault(injectedErrorBody("/sdk/", status)));
+      else sendJson(res, status, injectedErrorBody(req.path, status));
       return;
     }
     if (f.malformedRate > 0 && state.random() < f.malformedRate) res.locals["malformed"] = true;

@@ -3,7 +3,7 @@ import type { FaultsSpec, HostSpec, Scenario, VmSpec } from "./scenario-schema.j
 
 /** One login, as either API keeps it. */
 export interface MockSession {
-  readonly api: "automation" | "viJson";
+  readonly api: "automation" | "viJson" | "soap";
   readonly userName: string;
   readonly createdMs: number;
   lastAccessMs: number;
@@ -11,7 +11,7 @@ export interface MockSession {
 
 /** Counters the tests read through `controls.stats()`. */
 export interface MockVcenterStats {
-  logins: { automation: number; viJson: number };
+  logins: { automation: number; viJson: number; soap: number };
   /** Keyed by `METHOD /route/pattern`, e.g. `GET /api/vcenter/vm/:vm`. */
   requestsByRoute: Record<string, number>;
   queryPerfCalls: number;
@@ -22,8 +22,8 @@ export interface MockVcenterStats {
   vmDetailFetches: Record<string, number>;
   /** 401 responses plus VI/JSON NotAuthenticated/InvalidLogin faults. */
   unauthorizedServed: number;
-  /** Sessions closed by `DELETE /api/session` and VI/JSON `Logout`. */
-  logouts: { automation: number; viJson: number };
+  /** Sessions closed by `DELETE /api/session`, VI/JSON `Logout` and SOAP `Logout`. */
+  logouts: { automation: number; viJson: number; soap: number };
 }
 
 /** The mock's mutable world: inventory (deep copies of the scenario), sessions, faults, stats. */
@@ -44,14 +44,14 @@ export interface MockState {
 
 export function emptyStats(): MockVcenterStats {
   return {
-    logins: { automation: 0, viJson: 0 },
+    logins: { automation: 0, viJson: 0, soap: 0 },
     requestsByRoute: {},
     queryPerfCalls: 0,
     queryPerfCompositeCalls: 0,
     maxMetricsInOneQuery: 0,
     vmDetailFetches: {},
     unauthorizedServed: 0,
-    logouts: { automation: 0, viJson: 0 },
+    logouts: { automation: 0, viJson: 0, soap: 0 },
   };
 }
 

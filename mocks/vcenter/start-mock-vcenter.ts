@@ -13,6 +13,8 @@ import { mountViPerfRoutes } from "./vi-perf-routes.js";
 import { VI_BASE } from "./vi-session-routes.js";
 import { mountViVmSummaryRoute } from "./vi-vm-summary-route.js";
 import { mountViSessionRoutes } from "./vi-session-routes.js";
+import { mountReleaseListRoute } from "./release-list-route.js";
+import { mountSoapRoutes } from "./soap-routes.js";
 import { sendJson, vapiError, viFault } from "./wire-errors.js";
 
 /**
@@ -22,7 +24,8 @@ import { sendJson, vapiError, viFault } from "./wire-errors.js";
  */
 function requireJsonBody(req: Request, res: Response, next: NextFunction): void {
   const hasBody = Number(req.get("content-length") ?? "0") > 0 || req.get("transfer-encoding") !== undefined;
-  if (!hasBody || req.is("application/json") === "application/json") {
+  // `POST /sdk` is vim25 over SOAP: its body is XML (soap-routes.ts).
+  if (!hasBody || req.path === SOAP_PATH || req.is("application/json") === "application/json") {
     next();
     return;
   }
@@ -61,7 +64,9 @@ export interface MockVcenterHandle {
   controls: MockVcenterControls;
 }
 
-/** Starts a mock vCenter (Automation API + VI/JSON) serving the scenario. */
+const SOAP_PATH = "/sdk";
+
+/** Starts a mock vCenter (Automation API, VI/JSON and vim25 over SOAP) serving the scenario. */
 export async function startMockVcenter(opts: MockVcenterOptions): Promise<MockVcenterHandle> {
   const scenario = validateScenario(opts.scenario);
   const state = createMockState(scenario, opts.clock ?? Date.now);
@@ -76,11 +81,14 @@ export async function startMockVcenter(opts: MockVcenterOptions): Promise<MockVc
   app.use(faultInjection(state));
   app.use(requireJsonBody);
   app.use(express.json({ limit: "10mb" }));
+  app.use(SOAP_PATH, express.text({ type: () => true, limit: "10mb" }));
   mountAutomationSessionRoutes(app, state);
   mountAutomationInventoryRoutes(app, state);
   mountViSessionRoutes(app, state);
   mountViPerfRoutes(app, state);
   mountViVmSummaryRoute(app, state, VI_BASE);
+  mountReleaseListRoute(app, state);
+  mountSoapRoutes(app, state);
   app.use((req: Request, res: Response) => {
     if (req.path.startsWith("/api/")) sendJson(res, 404, vapiError("NOT_FOUND", "com.vmware.vapi.rest.httpNotFound", "Not found."));
     else res.status(404).end();

@@ -86,7 +86,7 @@ export function mountViPerfRoutes(app: Application, state: MockState): void {
 }
 
 /** Whether a QueryPerf body names a host with a `perf` host fault, or a VM on one. */
-function namesFailingHost(state: MockState, body: unknown): boolean {
+export function namesFailingHost(state: MockState, body: unknown): boolean {
   const failing = Object.entries(state.faults.hostFaults)
     .filter(([, f]) => f === "perf")
     .map(([id]) => id);
@@ -101,7 +101,7 @@ function namesFailingHost(state: MockState, body: unknown): boolean {
 }
 
 /** `HostListSummary` of a host; memorySize is bytes, quickStats are MHz and MiB. */
-function toHostListSummaryWire(state: MockState, h: HostSpec): object {
+export function toHostListSummaryWire(state: MockState, h: HostSpec): object {
   const connected = h.connectionState === "CONNECTED";
   const quick = hostQuickStats(state, h);
   const uptimeS = Math.round((state.clock() - state.startMs) / 1000) + 30 * 86_400;

@@ -45,7 +45,7 @@ export function requireViSession(state: MockState, req: Request, res: Response, 
 export function mountViSessionRoutes(app: Application, state: MockState): void {
   counted(app, state, "get", `${VI_BASE}/ServiceInstance/ServiceInstance/content`, (req, res) => {
     if (!releaseOk(state, req, res)) return;
-    sendJson(res, 200, serviceContent());
+    sendJson(res, 200, serviceContent(state));
   });
 
   // A method without parameters: POST with no body; the answer is an xsd:dateTime as a JSON string.
@@ -65,26 +65,9 @@ export function mountViSessionRoutes(app: Application, state: MockState): void {
       return;
     }
     if (requireViSession(state, req, res, { type: "OptionManager", value: SETTING_ID }) === undefined) return;
-    const name = (req.body as { name?: unknown } | undefined)?.name;
-    const settings = Object.entries(state.scenario.advancedSettings);
-    // No name: every setting. A name ending in "." is a node of the tree: the settings under it.
-    const hits =
-      typeof name !== "string" || name === ""
-        ? settings
-        : settings.filter(([key]) => (name.endsWith(".") ? key.startsWith(name) : key === name));
-    if (typeof name === "string" && name !== "" && hits.length === 0) {
-      sendJson(res, VI_FAULT_STATUS, invalidName(name));
-      return;
-    }
-    sendJson(
-      res,
-      200,
-      hits.map(([key, value]) => ({
-        _typeName: "OptionValue",
-        key,
-        value: typeof value === "number" ? { _typeName: "int", _value: value } : { _typeName: "string", _value: value },
-      })),
-    );
+    const reply = queryOptionsReply(state, (req.body as { name?: unknown } | undefined)?.name);
+    if ("fault" in reply) sendJson(res, VI_FAULT_STATUS, reply.fault);
+    else sendJson(res, 200, reply.options);
   });
 
   counted(app, state, "post", `${VI_BASE}/SessionManager/:moId/Login`, (req, res) => {
@@ -128,7 +111,40 @@ export function mountViSessionRoutes(app: Application, state: MockState): void {
   });
 }
 
-function serviceContent(): object {
+/**
+ * QueryOptions on the advanced settings: no name, all of them; a name ending in "." (a node of
+ * the tree), the settings under it; any other name that is not set, the fault InvalidName.
+ */
+export function queryOptionsReply(state: MockState, name: unknown): { options: object[] } | { fault: object } {
+  const settings = Object.entries(state.scenario.advancedSettings);
+  const hits =
+    typeof name !== "string" || name === ""
+      ? settings
+      : settings.filter(([key]) => (name.endsWith(".") ? key.startsWith(name) : key === name));
+  if (typeof name === "string" && name !== "" && hits.length === 0) return { fault: invalidName(name) };
+  return {
+    options: hits.map(([key, value]) => ({
+      _typeName: "OptionValue",
+      key,
+      value: typeof value === "number" ? { _typeName: "int", _value: value } : { _typeName: "string", _value: value },
+    })),
+  };
+}
+
+/** The vCenter's own release: the newest VI/JSON release the scenario serves (e.g. `7.0.3.0` for a 7.0.3). */
+export function vcenterRelease(state: MockState): string {
+  const byNumber = (a: string, b: string) => {
+    const [x, y] = [a.split(".").map(Number), b.split(".").map(Number)];
+    for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
+    return 0;
+  };
+  return [...state.scenario.viJsonReleases].sort(byNumber).pop()!;
+}
+
+/** `ServiceContent`, its `about` naming the vCenter's release. */
+export function serviceContent(state: MockState): object {
+  const release = vcenterRelease(state);
+  const version = release.split(".").slice(0, 3).join(".");
   return {
     _typeName: "ServiceContent",
     rootFolder: moRef("Folder", "group-d1"),
@@ -137,16 +153,16 @@ function serviceContent(): object {
     about: {
       _typeName: "AboutInfo",
       name: "VMware vCenter Server",
-      fullName: "VMware vCenter Server 8.0.1 build-21560480",
+      fullName: `VMware vCenter Server ${version} build-21560480`,
       vendor: "VMware, Inc.",
-      version: "8.0.1",
+      version,
       build: "21560480",
       localeVersion: "INTL",
       localeBuild: "000",
       osType: "linux-x64",
       productLineId: "vpx",
       apiType: "VirtualCenter",
-      apiVersion: "8.0.1.0",
+      apiVersion: release,
       instanceUuid: "3c1f4a26-6f0c-4a8b-9d2e-8d1e6a4f0b21",
       licenseProductName: "VMware VirtualCenter Server",
       licenseProductVersion: "8.0",

@@ -83,6 +83,11 @@ const vcenterSchema = z
       .string()
       .regex(/^\d+(\.\d+)*$/, "must look like 8.0.1.0")
       .default("8.0.1.0"),
+    /**
+     * Issue 27: `auto` reads the vCenter's release list (/sdk/vimServiceVersions.xml) and uses the
+     * Automation API + VI/JSON when it offers viJsonRelease (vCenter 8.0U1+), else vim25 over SOAP.
+     */
+    api: z.enum(["auto", "vijson", "soap"]).default("auto"),
     pollIntervalSeconds: seconds.default(20),
     requestTimeoutSeconds: seconds.default(10),
     maxConcurrency: z.number().int().min(1).max(256).default(8),

@@ -39,4 +39,6 @@ export interface SourceStatus {
   readonly clockOffsetSeconds?: number;
   /** Metrics per QueryPerf in use (vpxd.stats.maxQueryMetrics, or lower after a refusal). */
   readonly maxQueryMetrics?: number;
+  /** How vCenter is read (`vcenter.api`, issue 27): `vijson` (Automation API + VI/JSON) or `soap` (vim25). */
+  readonly api?: string;
 }

@@ -18,6 +18,8 @@ export interface DebugHostsReply {
   readonly now: string;
   readonly polledAt: string | null;
   readonly source: SourceStatus | null;
+  /** Why there is no vSphere data (the source is down), for people; null when there is some. */
+  readonly sourceDown: string | null;
   readonly thresholds: ThresholdPolicy;
   readonly hosts: readonly DebugHostWire[];
 }

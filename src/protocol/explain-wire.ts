@@ -7,6 +7,8 @@ import { formatReason } from "./format-reason.js";
 export interface ExplainReply {
   /** `namespace/name` of the pod judged. */
   readonly pod: string;
+  /** Set when hvx has no vSphere data at all: why (the source's last error). */
+  readonly sourceDown?: string;
   readonly nodes: readonly ExplainNodeWire[];
 }
 

@@ -2,6 +2,7 @@ import type { InventoryView } from "../model/inventory.js";
 import type { SourceStatus } from "../model/metrics-source.js";
 import { assessHost, type HostAssessment } from "../placement/assess-host.js";
 import type { DebugHeat, DebugHostsReply, DebugHostWire, DebugVmWire } from "../protocol/debug-wire.js";
+import { describeSourceDown } from "./source-down.js";
 import type { PlacementPolicy } from "../placement/policy.js";
 import { formatReason } from "../protocol/format-reason.js";
 import { debugPrediction } from "./debug-prediction.js";
@@ -55,6 +56,7 @@ export function buildDebugHosts(inventory: InventoryView, policy: PlacementPolic
     now: new Date(nowMs).toISOString(),
     polledAt: inventory.polledAtMs !== undefined ? new Date(inventory.polledAtMs).toISOString() : null,
     source: source ?? null,
+    sourceDown: describeSourceDown(inventory, source) ?? null,
     thresholds: policy.thresholds,
     hosts,
   };

@@ -1,13 +1,16 @@
-import type { MetricsSource } from "../model/metrics-source.js";
+import type { MetricsSource, SourceStatus } from "../model/metrics-source.js";
 import type { PlacementContext } from "../placement/decide-node.js";
 import { explainNodes } from "../placement/explain-node.js";
 import type { PlacementPolicy } from "../placement/policy.js";
 import { toExplainWire } from "../protocol/explain-wire.js";
 import { ExtenderArgsError, parseExtenderArgs, type ParsedExtenderArgs } from "../protocol/parse-extender-args.js";
 import type { HandlerReply } from "./extender-handlers.js";
+import { describeSourceDown } from "./source-down.js";
 
 export interface ExplainDeps {
   readonly source: MetricsSource;
+  /** The source's health: without any data, the answer says the source is down instead of blaming each node's mapping. */
+  readonly sourceStatus?: () => SourceStatus;
   readonly policy: PlacementPolicy;
   readonly clock?: () => number;
   /** The same per-request enrichment as the extender verbs (cluster awareness). */
@@ -35,7 +38,12 @@ export function createExplainHandler(deps: ExplainDeps) {
   function explainParsed(request: ParsedExtenderArgs): HandlerReply {
     const base: PlacementContext = { inventory: deps.source.latest(), policy: deps.policy, nowMs: clock() };
     const ctx = deps.enrich ? deps.enrich(base, request) : base;
-    return json(200, toExplainWire(`${request.pod.namespace}/${request.pod.name}`, explainNodes(request.pod, request.nodes, ctx)));
+    const reply = toExplainWire(`${request.pod.namespace}/${request.pod.name}`, explainNodes(request.pod, request.nodes, ctx));
+    const down = describeSourceDown(base.inventory, deps.sourceStatus?.());
+    if (down === undefined) return json(200, reply);
+    // No VM can be mapped without data: the reason is the source, not each node's mapping.
+    const nodes = reply.nodes.map((n) => (n.mapping.vm ? n : { ...n, reasons: [down], ...(n.why !== undefined ? { why: down } : {}) }));
+    return json(200, { ...reply, sourceDown: down, nodes });
   }
 
   return {

@@ -26,7 +26,10 @@ export interface PerfLimit {
 }
 
 export interface PollCycleDeps {
-  readonly automation: Pick<AutomationClient, "listClusters" | "listHosts" | "listVmsOnHost" | "getVmBiosUuid">;
+  /** The Automation API, or the SOAP inventory (which reads everything at `beginCycle`). */
+  readonly automation: Pick<AutomationClient, "listClusters" | "listHosts" | "listVmsOnHost" | "getVmBiosUuid"> & {
+    beginCycle?(): Promise<void>;
+  };
   readonly vijson: Pick<VijsonClient, "perfCounters" | "queryPerf" | "hostSummary"> & Partial<Pick<VijsonClient, "currentTimeMs">>;
   /** `vcenter.clusters`: names whose hosts are polled; empty = every host. */
   readonly clusterNames: readonly string[];
@@ -68,6 +71,7 @@ type Target = { host: HostSummary; clusterName?: string };
  * or when no host at all could be read. Sample times are converted to the local clock.
  */
 export async function runPollCycle(deps: PollCycleDeps): Promise<PollCycleResult> {
+  await deps.automation.beginCycle?.();
   const hosts = await listTargetHosts(deps);
   const failures = new Map<string, HostFailure>();
   const fail = (hostId: string, reason: HostFailureReason, error: unknown) => {

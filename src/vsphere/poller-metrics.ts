@@ -80,7 +80,7 @@ function createMetrics(registry: Registry, extra: readonly string[], ages: () =>
   const vms = new Gauge({ name: "hvx_vcenter_vms", help: "VMs in the last good inventory.", labelNames: labelled([]), registers });
   const requests = new Counter({
     name: "hvx_vcenter_requests_total",
-    help: "HTTP requests to vCenter by API (automation, vijson) and outcome (ok, error_status, network_error).",
+    help: "HTTP requests to vCenter by API (automation, vijson, soap) and outcome (ok, error_status, network_error).",
     labelNames: labelled(["api", "outcome"]),
     registers,
   });

@@ -14,11 +14,13 @@ export interface VcenterRequest {
   readonly query?: Readonly<Record<string, readonly string[]>>;
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: unknown;
+  /** A body sent as is (SOAP XML), with its Content-Type; instead of `body`. */
+  readonly text?: { readonly contentType: string; readonly body: string };
 }
 
 export interface VcenterResponse {
   readonly status: number;
-  /** Response header by lower-case name. */
+  /** Response header by lower-case name; a repeated header (Set-Cookie) comes as its values joined by newlines. */
   header(name: string): string | undefined;
   readonly bodyText: string;
 }
@@ -81,10 +83,10 @@ export function createVcenterHttp(options: VcenterHttpOptions): { send: VcenterS
             Accept: "application/json",
             // A body is JSON and says so (vCenter refuses it otherwise); without a body, no
             // Content-Type at all (axios would default a POST to form-urlencoded).
-            "Content-Type": request.body !== undefined ? "application/json" : false,
+            "Content-Type": request.text ? request.text.contentType : request.body !== undefined ? "application/json" : false,
             ...request.headers,
           },
-          data: request.body !== undefined ? JSON.stringify(request.body) : undefined,
+          data: request.text ? request.text.body : request.body !== undefined ? JSON.stringify(request.body) : undefined,
         });
       const url = base + request.path + queryString(request.query);
       try {
@@ -99,7 +101,7 @@ export function createVcenterHttp(options: VcenterHttpOptions): { send: VcenterS
           status: res.status,
           header: (name: string) => {
             const v = headers[name.toLowerCase()];
-            return typeof v === "string" ? v : Array.isArray(v) ? String(v[0]) : undefined;
+            return typeof v === "string" ? v : Array.isArray(v) ? v.map(String).join("\n") : undefined;
           },
           bodyText: typeof res.data === "string" ? res.data : "",
         };
@@ -147,11 +149,25 @@ function queryString(query: VcenterRequest["query"]): string {
   return s === "" ? "" : `?${s}`;
 }
 
+/** Node's codes for a certificate chain it cannot verify against the trusted CAs. */
+const UNTRUSTED_CERT_CODES: ReadonlySet<string> = new Set([
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "UNABLE_TO_GET_ISSUER_CERT",
+]);
+
 /** Keeps only the error code and a fixed description: nothing from the request survives. */
 function toNetworkError(api: VcenterApi, request: VcenterRequest, err: unknown, timeoutMs: number): VcenterNetworkError {
   const code = (err as { code?: unknown } | null)?.code;
   const safeCode = typeof code === "string" && /^[A-Z0-9_]+$/.test(code) ? code : "ERR_UNKNOWN";
-  const detail = safeCode === "ECONNABORTED" || safeCode === "ETIMEDOUT" ? `no answer within ${timeoutMs} ms` : "";
+  const detail =
+    safeCode === "ECONNABORTED" || safeCode === "ETIMEDOUT"
+      ? `no answer within ${timeoutMs} ms`
+      : UNTRUSTED_CERT_CODES.has(safeCode)
+        ? "the vCenter's certificate is not trusted: set vcenter.caFile to the PEM of the CA that signed it (vCenter's VMCA root: https://<vcenter>/certs/download.zip)"
+        : "";
   return new VcenterNetworkError(api, describeRequest(request), safeCode, detail, {
     cause: new Error(`${safeCode} on ${describeRequest(request)}`),
   });

@@ -1,24 +1,25 @@
-import { readFileSync } from "node:fs";
 import NodeCache from "node-cache";
 import type { Config } from "../config/schema.js";
 import { EMPTY_INVENTORY, type InventoryView } from "../model/inventory.js";
-import type { AuthSuspension, HostErrorStatus, MetricsSource, SourceStatus } from "../model/metrics-source.js";
+import type { MetricsSource, SourceStatus } from "../model/metrics-source.js";
 import type { Logger } from "../observability/logger.js";
-import { AutomationClient, type VcenterCredentials } from "./automation-client.js";
 import { backoffDelayMs } from "./backoff-delay.js";
+import { ClockOffsetKeeper } from "./clock-offset-keeper.js";
+import { CredentialGate } from "./credential-gate.js";
 import { errorKind } from "./error-kind.js";
 import { ForecastKeeper } from "./forecast-keeper.js";
+import { HostErrorBook } from "./host-error-book.js";
 import { MAX_QUERY_METRICS } from "./perf-batches.js";
-import { counterIndex, runPollCycle, type HostFailure, type PerfLimit } from "./poll-cycle.js";
+import { counterIndex, runPollCycle, type PerfLimit } from "./poll-cycle.js";
 import { warmStartHistory } from "./warm-start-history.js";
 import type { VcenterParts } from "./build-vcenter-parts.js";
 import type { PollerMetrics } from "./poller-metrics.js";
-import type { LoginGate } from "./session-keeper.js";
 import type { VcenterApi } from "./vcenter-api.js";
 import { VcenterAuthError } from "./vcenter-auth-error.js";
 import { VcenterConfigError } from "./vcenter-config-error.js";
 import { VcenterHttpError } from "./vcenter-http-error.js";
-import { VijsonClient } from "./vijson-client.js";
+import { withApiHint } from "./vcenter-api-hint.js";
+import { selectTransport, type VcenterTransport } from "./vcenter-transport.js";
 import type { VmSummaryInfo } from "./vm-reservations.js";
 
 /** `metrics` and `http` come from `buildVcenterParts` (src/main.ts). */
@@ -43,15 +44,9 @@ export interface VcenterPollerOptions extends VcenterParts {
 const DROP_AFTER_MAX_AGES = 10;
 const MAX_BACKOFF_MS = 5 * 60_000;
 const COUNTER_TTL_SECONDS = 3600;
-/** A clock offset above this is logged (once) as a misconfigured clock. */
-const CLOCK_OFFSET_WARN_MS = 30_000;
 /** Logging out on shutdown waits at most this long. */
 const LOGOUT_TIMEOUT_MS = 2_000;
 export const MAX_QUERY_METRICS_OPTION = "config.vpxd.stats.maxQueryMetrics";
-
-interface HostErrorState extends HostErrorStatus {
-  readonly atMs: number;
-}
 
 /**
  * Polls vCenter on a timer and keeps the last good InventoryView. One cycle in flight at
@@ -70,13 +65,12 @@ export class VcenterPoller implements MetricsSource {
   private readonly random: () => number;
   private readonly metrics: PollerMetrics;
   private readonly http: VcenterParts["http"];
-  private readonly automation: AutomationClient;
-  private readonly vijson: VijsonClient;
+  private transport: Promise<VcenterTransport> | undefined;
+  private transportInUse: VcenterTransport | undefined;
   private readonly cache = new NodeCache({ useClones: false, checkperiod: 0 });
   private readonly perfLimit: PerfLimit = { maxMetrics: MAX_QUERY_METRICS };
   private perfLimitRead = false;
-  private credentials: VcenterCredentials;
-  private credentialText: { username?: string; password?: string } = {};
+  private readonly gate: CredentialGate;
   private snapshot: InventoryView | undefined;
   private inFlight: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -85,10 +79,8 @@ export class VcenterPoller implements MetricsSource {
   private lastAttemptMs: number | undefined;
   private lastError: string | undefined;
   private failures = 0;
-  private authSuspended: (AuthSuspension & { readonly api: VcenterApi }) | undefined;
-  private clockOffsetMs: number | undefined;
-  private clockWarned = false;
-  private readonly hostErrors = new Map<string, HostErrorState>();
+  private readonly clockOffset: ClockOffsetKeeper;
+  private readonly hostErrors: HostErrorBook;
   private readonly forecasts: ForecastKeeper | undefined;
 
   constructor(private readonly options: VcenterPollerOptions) {
@@ -103,9 +95,17 @@ export class VcenterPoller implements MetricsSource {
     }
     this.clock = options.clock ?? Date.now;
     this.random = options.random ?? Math.random;
-    this.credentials = { username: vc.username, password: vc.password };
-    this.credentialText = this.readCredentialFiles();
     this.metrics = options.metrics;
+    this.gate = new CredentialGate({
+      credentials: { username: vc.username, password: vc.password },
+      ...(options.credentialFiles ? { files: options.credentialFiles } : {}),
+      authRetrySeconds: vc.authRetrySeconds,
+      clock: this.clock,
+      log: options.log,
+      onRefused: (api) => this.metrics.countAuthFailure(api),
+    });
+    this.clockOffset = new ClockOffsetKeeper(options.log, (s) => this.metrics.setClockOffset(s));
+    this.hostErrors = new HostErrorBook(options.log, (reason) => this.metrics.countHostFailure(reason));
     this.metrics.bindDataAge(() => (this.lastSuccessMs === undefined ? undefined : (this.clock() - this.lastSuccessMs) / 1000));
     if (options.prediction?.enabled) {
       const log = options.log;
@@ -114,17 +114,14 @@ export class VcenterPoller implements MetricsSource {
         log,
         clock: this.clock,
         readHistory: async (view, hostIds, profiles, vcenterNowMs, offsetMs) => {
-          const index = await counterIndex({ cache: this.cache, vijson: this.vijson, log, counterTtlSeconds: COUNTER_TTL_SECONDS });
-          const deps = { vijson: this.vijson, log, perfLimit: this.perfLimit, index, memStateScale: index.memStateScale };
+          const { perf } = await this.currentTransport();
+          const index = await counterIndex({ cache: this.cache, vijson: perf, log, counterTtlSeconds: COUNTER_TTL_SECONDS });
+          const deps = { vijson: perf, log, perfLimit: this.perfLimit, index, memStateScale: index.memStateScale };
           return warmStartHistory(deps, view, hostIds, profiles, vcenterNowMs, offsetMs);
         },
       });
     }
     this.http = options.http;
-    const loginGate: LoginGate = { check: (api) => this.checkLogin(api), refused: (api, err) => this.loginRefused(api, err) };
-    const shared = { send: this.http.send, ...this.credentials, credentials: () => this.credentials, loginGate };
-    this.automation = new AutomationClient({ ...shared, onRelogin: () => this.relogin("automation") });
-    this.vijson = new VijsonClient({ ...shared, release: vc.viJsonRelease, onRelogin: () => this.relogin("vijson") });
   }
 
   /** Polls now, then every pollIntervalSeconds (or the backoff delay while failing). */
@@ -140,12 +137,14 @@ export class VcenterPoller implements MetricsSource {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     const closing = (this.inFlight ?? Promise.resolve()).catch(() => undefined);
-    const logouts = closing.then(() =>
-      Promise.allSettled([this.automation.logout(), this.vijson.logout()]).then((results) => {
-        const done = results.map((r) => (r.status === "fulfilled" ? r.value : false));
-        this.options.log.debug({ automation: done[0], vijson: done[1] }, "vCenter sessions logged out");
-      }),
-    );
+    const transport = this.transport?.catch(() => undefined);
+    const logouts = closing.then(async () => {
+      const t = await transport;
+      if (!t) return;
+      const results = await Promise.allSettled([t.inventory.logout(), t.perf.logout()]);
+      const done = results.map((r) => (r.status === "fulfilled" ? r.value : false));
+      this.options.log.debug({ api: t.api, inventory: done[0], perf: done[1] }, "vCenter sessions logged out");
+    });
     let timeout: NodeJS.Timeout | undefined;
     const bounded = Promise.race([logouts, new Promise<void>((resolve) => (timeout = setTimeout(resolve, LOGOUT_TIMEOUT_MS)))]);
     return bounded.finally(() => {
@@ -165,9 +164,9 @@ export class VcenterPoller implements MetricsSource {
     return this.inFlight;
   }
 
-  /** One VM's `summary` through the poller's VI/JSON session (VM reservations, read hourly). */
-  vmSummary(vmId: string): Promise<VmSummaryInfo> {
-    return this.vijson.vmSummary(vmId);
+  /** One VM's `summary` through the poller's VI/JSON or SOAP session (VM reservations, read hourly). */
+  async vmSummary(vmId: string): Promise<VmSummaryInfo> {
+    return (await this.currentTransport()).perf.vmSummary(vmId);
   }
 
   /** Resolves when the history warm start under way (if any) is over. */
@@ -188,21 +187,19 @@ export class VcenterPoller implements MetricsSource {
   }
 
   status(): SourceStatus {
-    const hostErrors = Object.fromEntries(
-      [...this.hostErrors].map(([id, e]) => [
-        id,
-        { reason: e.reason, error: e.error, sinceMs: e.sinceMs, consecutiveFailures: e.consecutiveFailures },
-      ]),
-    );
+    const hostErrors = this.hostErrors.status();
+    const authSuspended = this.gate.suspension();
+    const clockOffsetMs = this.clockOffset.offsetMs();
     return {
       consecutiveFailures: this.failures,
       ...(this.lastSuccessMs !== undefined ? { lastSuccessMs: this.lastSuccessMs } : {}),
       ...(this.lastAttemptMs !== undefined ? { lastAttemptMs: this.lastAttemptMs } : {}),
       ...(this.lastError !== undefined ? { lastError: this.lastError } : {}),
-      ...(this.hostErrors.size > 0 ? { hostErrors } : {}),
-      ...(this.authSuspended ? { authSuspended: this.authSuspended } : {}),
-      ...(this.clockOffsetMs !== undefined ? { clockOffsetSeconds: Math.round(this.clockOffsetMs / 100) / 10 } : {}),
+      ...(hostErrors ? { hostErrors } : {}),
+      ...(authSuspended ? { authSuspended } : {}),
+      ...(clockOffsetMs !== undefined ? { clockOffsetSeconds: Math.round(clockOffsetMs / 100) / 10 } : {}),
       maxQueryMetrics: this.perfLimit.maxMetrics,
+      ...(this.transportInUse ? { api: this.transportInUse.api } : {}),
     };
   }
 
@@ -210,7 +207,7 @@ export class VcenterPoller implements MetricsSource {
   nextDelayMs(): number {
     const intervalMs = this.options.vcenter.pollIntervalSeconds * 1000;
     // While logins are suspended a cycle only re-reads the credential files: keep the interval.
-    if (this.authSuspended) return intervalMs;
+    if (this.gate.suspension()) return intervalMs;
     return backoffDelayMs(this.failures, intervalMs, Math.max(intervalMs, MAX_BACKOFF_MS), this.random);
   }
 
@@ -218,13 +215,13 @@ export class VcenterPoller implements MetricsSource {
     const startedMs = this.clock();
     this.lastAttemptMs = startedMs;
     try {
-      this.refreshCredentials();
-      const suspended = this.authSuspended;
-      if (suspended && startedMs < suspended.retryAfterMs) throw this.suspendedError(suspended.api);
-      await this.readPerfLimit();
+      this.gate.refresh();
+      this.gate.checkCycle();
+      const { inventory, perf } = await this.currentTransport();
+      await this.readPerfLimit(perf);
       const result = await runPollCycle({
-        automation: this.automation,
-        vijson: this.vijson,
+        automation: inventory,
+        vijson: perf,
         clusterNames: this.options.vcenter.clusters,
         cache: this.cache,
         counterTtlSeconds: COUNTER_TTL_SECONDS,
@@ -232,17 +229,17 @@ export class VcenterPoller implements MetricsSource {
         clock: this.clock,
         ...(this.snapshot ? { previous: this.snapshot } : {}),
         perfLimit: this.perfLimit,
-        ...(this.clockOffsetMs !== undefined ? { lastClockOffsetMs: this.clockOffsetMs } : {}),
+        ...(this.clockOffset.offsetMs() !== undefined ? { lastClockOffsetMs: this.clockOffset.offsetMs()! } : {}),
       });
       const view = this.forecasts
-        ? this.forecasts.withForecasts(result.view, result.clockOffsetMs ?? this.clockOffsetMs ?? 0)
+        ? this.forecasts.withForecasts(result.view, result.clockOffsetMs ?? this.clockOffset.offsetMs() ?? 0)
         : result.view;
       this.snapshot = view;
       this.failures = 0;
       this.lastError = undefined;
       this.lastSuccessMs = view.polledAtMs ?? this.clock();
-      this.recordHosts(view, result.hostFailures);
-      if (result.clockMeasured && result.clockOffsetMs !== undefined) this.recordClockOffset(result.clockOffsetMs);
+      this.hostErrors.record(view, result.hostFailures, this.clock());
+      if (result.clockMeasured && result.clockOffsetMs !== undefined) this.clockOffset.record(result.clockOffsetMs);
       this.metrics.observePoll((this.clock() - startedMs) / 1000, "success", "");
       this.metrics.setLastSuccess(this.lastSuccessMs);
       this.metrics.setInventorySize(view.hosts.size, view.vms.size);
@@ -250,7 +247,8 @@ export class VcenterPoller implements MetricsSource {
         { hosts: view.hosts.size, vms: view.vms.size, failedHosts: result.hostFailures.size },
         "vCenter poll cycle done",
       );
-    } catch (err) {
+    } catch (thrown) {
+      const err = withApiHint(thrown, this.transportInUse, this.options.vcenter.viJsonRelease);
       this.failures += 1;
       const kind = errorKind(err);
       this.lastError = err instanceof Error ? err.message : String(err);
@@ -263,66 +261,17 @@ export class VcenterPoller implements MetricsSource {
     }
   }
 
-  /** Per-host bookkeeping after a successful cycle: errors, metrics, one summary log line. */
-  private recordHosts(view: InventoryView, failed: ReadonlyMap<string, HostFailure>): void {
-    const now = this.clock();
-    for (const id of view.hosts.keys()) if (!failed.has(id)) this.hostErrors.delete(id);
-    for (const [id, f] of failed) {
-      const before = this.hostErrors.get(id);
-      const error = f.error instanceof Error ? f.error.message : String(f.error);
-      this.hostErrors.set(id, {
-        reason: f.reason,
-        error,
-        sinceMs: before?.sinceMs ?? now,
-        consecutiveFailures: (before?.consecutiveFailures ?? 0) + 1,
-        atMs: now,
-      });
-      this.metrics.countHostFailure(f.reason);
-    }
-    for (const id of this.hostErrors.keys()) if (!view.hosts.has(id) && !failed.has(id)) this.hostErrors.delete(id);
-    if (failed.size > 0) {
-      const reasons: Record<string, number> = {};
-      for (const f of failed.values()) reasons[f.reason] = (reasons[f.reason] ?? 0) + 1;
-      this.options.log.warn(
-        {
-          failedHosts: failed.size,
-          reasons,
-          hosts: [...failed.keys()].slice(0, 10),
-          firstError: this.hostErrors.get([...failed.keys()][0]!)?.error,
-        },
-        "vCenter poll cycle could not read some hosts; they keep their previous data and the others are published",
-      );
-    }
-  }
-
-  private recordClockOffset(offsetMs: number): void {
-    this.clockOffsetMs = offsetMs;
-    this.metrics.setClockOffset(offsetMs / 1000);
-    if (Math.abs(offsetMs) > CLOCK_OFFSET_WARN_MS) {
-      if (!this.clockWarned) {
-        this.clockWarned = true;
-        this.options.log.warn(
-          { offsetSeconds: Math.round(offsetMs / 1000) },
-          "vCenter's clock differs from the local clock by more than 30 s; sample times are converted to the local clock (check NTP on both)",
-        );
-      }
-    } else if (this.clockWarned) {
-      this.clockWarned = false;
-      this.options.log.info({ offsetSeconds: Math.round(offsetMs / 1000) }, "vCenter's clock agrees with the local clock again");
-    }
-  }
-
   /**
    * `config.vpxd.stats.maxQueryMetrics`, read once through the OptionManager: a positive
    * value below 256 lowers the QueryPerf size; a missing setting (InvalidName) or another
    * fault keeps 256. Not read again once vCenter answered; a refused login fails the cycle;
    * no answer or a transient error is retried next cycle (the cycle goes on meanwhile).
    */
-  private async readPerfLimit(): Promise<void> {
+  private async readPerfLimit(perf: VcenterTransport["perf"]): Promise<void> {
     if (this.perfLimitRead) return;
     let limit: number | undefined;
     try {
-      const options = await this.vijson.queryOptions(MAX_QUERY_METRICS_OPTION);
+      const options = await perf.queryOptions(MAX_QUERY_METRICS_OPTION);
       limit = optionInteger(options.find((o) => o.key === MAX_QUERY_METRICS_OPTION)?.value);
     } catch (err) {
       if (err instanceof VcenterAuthError) throw err;
@@ -330,7 +279,7 @@ export class VcenterPoller implements MetricsSource {
       // No answer, a transient SystemError or a failed login before it: ask again next cycle.
       const settled =
         err instanceof VcenterHttpError &&
-        err.request.endsWith("/QueryOptions") &&
+        /[/ ]QueryOptions$/.test(err.request) &&
         err.errorType !== undefined &&
         err.errorType !== "SystemError";
       if (!settled) return;
@@ -349,71 +298,32 @@ export class VcenterPoller implements MetricsSource {
     }
   }
 
-  private checkLogin(api: VcenterApi): void {
-    const s = this.authSuspended;
-    if (s && this.clock() < s.retryAfterMs) throw this.suspendedError(api);
-  }
-
-  private loginRefused(api: VcenterApi, err: VcenterAuthError): void {
-    const now = this.clock();
-    const retryAfterMs = now + this.options.vcenter.authRetrySeconds * 1000;
-    this.authSuspended = { api, error: err.message, failedAtMs: now, retryAfterMs };
-    this.metrics.countAuthFailure(api);
-    this.options.log.error(
-      { api, retryAfter: new Date(retryAfterMs).toISOString() },
-      "vCenter refused the credentials; no login before vcenter.authRetrySeconds have passed (or the credential files change), so the account is not locked",
-    );
-  }
-
-  private suspendedError(api: VcenterApi): VcenterAuthError {
-    const s = this.authSuspended!;
-    return new VcenterAuthError(
-      api,
-      `logins suspended until ${new Date(s.retryAfterMs).toISOString()} after vCenter refused the credentials (vcenter.authRetrySeconds); change the credential files to retry sooner`,
-    );
-  }
-
-  /** Re-reads the credential files; a change is used at the next login and lifts a suspension. */
-  private refreshCredentials(): void {
-    const files = this.options.credentialFiles;
-    if (!files || (files.username === undefined && files.password === undefined)) return;
-    const text = this.readCredentialFiles();
-    const changed =
-      (text.username !== undefined && text.username !== this.credentialText.username) ||
-      (text.password !== undefined && text.password !== this.credentialText.password);
-    if (!changed) return;
-    this.credentialText = { ...this.credentialText, ...text };
-    this.credentials = {
-      username: text.username ?? this.credentials.username,
-      password: text.password ?? this.credentials.password,
-    };
-    if (this.authSuspended) {
-      this.authSuspended = undefined;
-      this.options.log.info("vCenter credential files changed; logging in again");
-    } else {
-      this.options.log.info("vCenter credential files changed; the next login uses them");
-    }
-  }
-
-  /** Contents of the credential files, trailing newline removed; an unreadable file is left out. */
-  private readCredentialFiles(): { username?: string; password?: string } {
-    const files = this.options.credentialFiles ?? {};
-    const out: { username?: string; password?: string } = {};
-    for (const key of ["username", "password"] as const) {
-      const path = files[key];
-      if (path === undefined) continue;
-      try {
-        const value = readFileSync(path, "utf8").replace(/\r?\n$/, "");
-        if (value !== "") out[key] = value;
-      } catch {
-        // Mid-rotation (a Secret volume swaps a symlink): keep the credentials in use.
-      }
-    }
-    return out;
-  }
-
   private dropAfterMs(): number {
     return DROP_AFTER_MAX_AGES * this.options.maxMetricAgeSeconds * 1000;
+  }
+
+  /** The transport `vcenter.api` chose, read from the release list at the first cycle (again after a failed read). */
+  private currentTransport(): Promise<VcenterTransport> {
+    if (!this.transport) {
+      const vc = this.options.vcenter;
+      this.transport = selectTransport(
+        {
+          send: this.http.send,
+          ...this.gate.credentials(),
+          credentials: () => this.gate.credentials(),
+          loginGate: this.gate,
+          choice: vc.api,
+          viJsonRelease: vc.viJsonRelease,
+          onRelogin: (api) => this.relogin(api),
+        },
+        this.options.log,
+      );
+      this.transport.then(
+        (t) => (this.transportInUse = t),
+        () => (this.transport = undefined),
+      );
+    }
+    return this.transport;
   }
 
   private relogin(api: VcenterApi): void {

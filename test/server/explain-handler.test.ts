@@ -157,3 +157,41 @@ describe("GET /debug/explain?pod= (with a cluster cache)", () => {
     });
   }
 });
+
+describe("/debug/explain when the source has no data (issue 27 §1)", () => {
+  const down = "vCenter vijson GET /sdk/vim25/8.0.1.0/ServiceInstance/ServiceInstance/content answered 404: set vcenter.api: soap";
+  it("given a source that never polled successfully, says the source is down and why, never a node-mapping error", async () => {
+    const admin = await serve({
+      source: { latest: () => ({ hosts: new Map(), vms: new Map() }) },
+      sourceStatus: () => ({ consecutiveFailures: 3, lastAttemptMs: NOW_MS - 1000, lastError: down }),
+    });
+    try {
+      const res = await fetch(`${admin.url}/debug/explain`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ Pod: pod, Nodes: null, NodeNames: ["node-1"] }),
+      });
+      const reply = (await res.json()) as ExplainReply;
+      expect(reply.sourceDown).to.include("source is down").and.include(down);
+      const text = JSON.stringify(reply.nodes);
+      expect(text).to.include("vcenter.api: soap");
+      expect(text).to.not.include("no vSphere VM matches");
+    } finally {
+      await admin.close();
+    }
+  });
+
+  it("given a source with data, adds nothing", async () => {
+    const admin = await serve({ sourceStatus: () => ({ consecutiveFailures: 1, lastAttemptMs: NOW_MS, lastError: "boom" }) });
+    try {
+      const res = await fetch(`${admin.url}/debug/explain`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ Pod: pod, Nodes: null, NodeNames: ["node-1"] }),
+      });
+      expect(((await res.json()) as ExplainReply).sourceDown).to.equal(undefined);
+    } finally {
+      await admin.close();
+    }
+  });
+});

@@ -139,6 +139,10 @@ describe("createVcenterHttp", () => {
       );
       shut();
       expect(err).to.be.instanceOf(VcenterNetworkError);
+      // DEPTH_ZERO_SELF_SIGNED_CERT: the error says what to set.
+      expect((err as Error).message)
+        .to.include("DEPTH_ZERO_SELF_SIGNED_CERT")
+        .and.include("set vcenter.caFile");
     });
     it("given the certificate as caFile content, verifies and connects", async () => {
       const { send, close: shut } = createVcenterHttp({ ...base, caPem: TEST_CERT_PEM, baseUrl: await serveTls() });

@@ -303,7 +303,7 @@ describe("VcenterPoller hardening against the mock vCenter", function () {
       r = await rig(demo);
       await r.poller.pollOnce();
       await r.poller.stop();
-      expect(r.mock.controls.stats().logouts).to.deep.equal({ automation: 1, viJson: 1 });
+      expect(r.mock.controls.stats().logouts).to.deep.equal({ automation: 1, viJson: 1, soap: 0 });
     });
 
     it("given vCenter gone at shutdown, stop() still resolves", async () => {

@@ -127,7 +127,7 @@ describe("VcenterPoller against the mock vCenter", function () {
     r.mock.controls.expireAllSessions();
     await r.poller.pollOnce();
     const stats = r.mock.controls.stats();
-    expect(stats.logins).to.deep.equal({ automation: 2, viJson: 2 });
+    expect(stats.logins).to.deep.equal({ automation: 2, viJson: 2, soap: 0 });
     expect(stats.unauthorizedServed).to.be.greaterThan(0);
     expect(await metricValue(r.registry, "hvx_vcenter_relogins_total", { api: "automation" })).to.equal(1);
     expect(await metricValue(r.registry, "hvx_vcenter_relogins_total", { api: "vijson" })).to.equal(1);

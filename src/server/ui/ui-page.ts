@@ -206,7 +206,8 @@ function renderLedger(o) {
 function renderAdvice(a) {
   const box = document.getElementById("advice");
   box.replaceChildren();
-  if (a.findings.length === 0) box.append(el("p", { class: "muted" }, "Nothing to advise."));
+  if (a.sourceDown) box.append(el("p", { class: "error" }, "No advice: hvx has no vSphere data (" + a.sourceDown + ")"));
+  else if (a.findings.length === 0) box.append(el("p", { class: "muted" }, "Nothing to advise."));
   for (const f of a.findings) {
     box.append(el("div", { class: "finding" + (f.risk >= 70 ? " high" : ""), "data-rule": f.rule },
       el("div", { class: "rule" }, f.rule + " · risk " + f.risk), el("div", {}, el("strong", {}, f.subject), ": " + f.evidence), el("div", { class: "fix" }, "Fix: " + f.fix)));
@@ -261,7 +262,9 @@ async function refresh() {
     renderDetail();
     renderLedger(oversell);
     renderAdvice(advice);
-    status.textContent = "polled " + (hosts.polledAt || "never") + " · refreshes every " + REFRESH_MS / 1000 + " s";
+    status.textContent = hosts.sourceDown
+      ? "no vSphere data: " + hosts.sourceDown
+      : "polled " + (hosts.polledAt || "never") + " · refreshes every " + REFRESH_MS / 1000 + " s";
     document.body.dataset.loaded = "true";
   } catch (err) {
     status.textContent = "refresh failed: " + err.message;

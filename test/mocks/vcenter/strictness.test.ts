@@ -83,7 +83,7 @@ describe("mock vCenter: as strict as the real server", () => {
         headers: { "vmware-api-session-id": vi },
       });
       expect(out.status).to.equal(204);
-      expect(vc.controls.stats().logouts).to.deep.equal({ automation: 0, viJson: 1 });
+      expect(vc.controls.stats().logouts).to.deep.equal({ automation: 0, viJson: 1, soap: 0 });
     });
   });
 
