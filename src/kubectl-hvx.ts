@@ -12,7 +12,7 @@ hvx's admin port: --url, else HVX_URL, else http://localhost:9090
 
 async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (command === undefined || command === "help" || command === "--help" || command === "-h") {
+  if (command === undefined || command === "help" || argv.some((a) => a === "--help" || a === "-h")) {
     process.stdout.write(USAGE);
     return 0;
   }

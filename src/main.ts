@@ -4,6 +4,8 @@ import { heatRejectingHosts } from "./placement/requeue-due.js";
 import type { Config } from "./config/index.js";
 import { readKubeEnv, type KubeEnv } from "./config/kube-env.js";
 import { readVcenterCredentialFiles } from "./config/vcenter-credential-files.js";
+import { hvxVersion } from "./build-info.js";
+import { registerBuildInfoGauge } from "./observability/build-info-gauge.js";
 import { registerCertificateExpiryGauge } from "./observability/certificate-expiry-gauge.js";
 import { createTlsHandshakeMetrics } from "./observability/tls-handshake-metrics.js";
 import { ExtenderMetrics } from "./observability/extender-metrics.js";
@@ -74,6 +76,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
     const registry = new Registry();
     // Standard names (process_cpu_seconds_total, nodejs_eventloop_lag_seconds, ...), as dashboards expect them.
     collectDefaultMetrics({ register: registry });
+    registerBuildInfoGauge(registry, { version: hvxVersion(), nodeVersion: process.version });
     stops.push(installUnhandledRejectionHandler(log, registry));
     const several = config.vcenters.length > 0;
     const demo = config.vcenter.url === undefined && !several ? await startDemo(config, log, stops) : undefined;
