@@ -186,6 +186,20 @@ describe("the demo shows every feature (npm start's printed commands, in-process
     });
   }
 
+  it("given esx-01 hot on CPU ready, /debug/advice (what hvx advise prints) has a cpu-ready finding for it", async () => {
+    const advice = await until(
+      async () => {
+        const body = (await (await fetch(`http://127.0.0.1:${hvx.adminPort}/debug/advice`)).json()) as {
+          findings: Array<{ rule: string; subject: string; evidence: string }>;
+        };
+        return body.findings.find((f) => f.rule === "cpu-ready-on-hot-host" && f.subject === "host esx-01");
+      },
+      15_000,
+      "the CPU-ready finding for esx-01",
+    );
+    expect(advice.evidence).to.match(/^CPU ready \d+\.\d% >= 10% per vCPU on ESXi host esx-01 /);
+  });
+
   for (const [i, k] of CHECKS.entries()) {
     it(`command ${i + 1} (${k.matches.source}) shows what its comment claims`, async () => {
       const command = commands.find((c) => k.matches.test(c.command))!;
