@@ -2,19 +2,32 @@ import type { ExplainNodeWire, ExplainReply } from "./protocol/explain-wire.js";
 
 const HEADER = ["NODE", "HOST", "MAPPED BY", "VERDICT", "HEAT", "SAMPLED", "HEADROOM", "PENALTIES", "SCORE", "WHY"] as const;
 
+/** The explain answer as a table: one row of cells per node, worst first, and the summary line. */
+export interface ExplainTable {
+  readonly pod: string;
+  readonly header: readonly string[];
+  readonly rows: readonly (readonly string[])[];
+  readonly summary: string;
+}
+
 /**
- * `hvx explain`'s table: one row per node, worst first (rejected, then by score, lowest
- * first; ties keep the order sent), columns padded to their widest cell, then the summary.
+ * The cells of `hvx explain`'s table, which /ui shows too (`GET /debug/explain?table`): one row
+ * per node, worst first (rejected, then by score, lowest first; ties keep the order sent).
  */
+export function explainTableOf(reply: ExplainReply): ExplainTable {
+  return { pod: reply.pod, header: HEADER, rows: worstFirst(reply.nodes).map(row), summary: explainSummary(reply) };
+}
+
+/** `hvx explain`'s table as text: columns padded to their widest cell, then the summary. */
 export function renderExplainTable(reply: ExplainReply): string {
-  const rows = worstFirst(reply.nodes).map(row);
+  const { rows, summary } = explainTableOf(reply);
   const widths = HEADER.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: readonly string[]) =>
     cells
       .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!)))
       .join("  ")
       .trimEnd();
-  return [`pod ${reply.pod}`, line(HEADER), ...rows.map(line), "", explainSummary(reply)].join("\n") + "\n";
+  return [`pod ${reply.pod}`, line(HEADER), ...rows.map(line), "", summary].join("\n") + "\n";
 }
 
 /**

@@ -92,9 +92,8 @@ export function adviseHosts(input: AdviceInput, policy: AdvicePolicy, summaries 
           evidence: `VM ${vm.name} (${vm.id}) has no memory reservation (0 of ${vm.memoryMiB} MiB) on ESXi host ${host.name} (${host.id}), which ballooned or swapped in the last 24 h`,
           fix:
             `reserve the VM's memory (vSphere: Edit Settings > Memory > Reservation = ${vm.memoryMiB} MiB, or "Reserve all guest memory") so ESXi never balloons or swaps the node; kubelet's evictions then see the real pressure. ` +
-            "Trade-offs: the reserved memory is held on the host whether the VM uses it or not, so fewer VMs fit (less consolidation, DRS has less room to move); " +
-            "vSphere HA admission control counts reservations (larger slots, or more of the reserved failover percentage), so powering on VMs or a failover can be refused; " +
-            "a VM with a reservation cannot start on a host without that much unreserved memory. Reserve the node VMs of hosts that balloon, not every VM",
+            "Trade-offs: reserved memory stays taken even when unused (fewer VMs fit: less consolidation), and vSphere HA admission control counts it, " +
+            "which can refuse power-ons or failover capacity; reserve the node VMs of hosts that balloon, not every VM",
         });
       }
     }

@@ -195,6 +195,6 @@ describe("advise", () => {
     expect(f!.rule).to.equal("memory-reservation");
     expect(f!.fix)
       .to.match(/HA admission control/)
-      .and.match(/fewer VMs fit \(less consolidation/);
+      .and.match(/fewer VMs fit: less consolidation/);
   });
 });
