@@ -5,25 +5,24 @@ import { ConfigError, loadConfig, redactConfig } from "./config/index.js";
 import { intFlag, parseArgs, UsageError } from "./cli-args.js";
 import { startHvx } from "./main.js";
 import { setGarbageCollectorFlags } from "./server/garbage-collector-flags.js";
-import { REPORT_USAGE, runReportCommand } from "./report-commands.js";
+import { runReportCommand } from "./report-commands.js";
 import { createLogger } from "./observability/logger.js";
 import { mockPorts, scenarioPathsOf } from "./mock-vcenter-args.js";
 import { wrongScenarioForSimulate } from "./scenario-kind.js";
 import path from "node:path";
 import { explainUrlFromEnv } from "./config/explain-url.js";
 import { demoHelp } from "./demo-help.js";
-import { EXPLAIN_USAGE, parseExplainArgs, runExplain } from "./explain-cli.js";
+import { parseExplainArgs, runExplain } from "./explain-cli.js";
+import { commandHelp, COMMAND_USAGE } from "./command-usage.js";
+import { hvxVersion } from "./build-info.js";
 
 const USAGE = `hvx: hypervisor-aware kube-scheduler extender for Kubernetes on VMware ESXi
 
-Usage:
-  hvx serve [--config FILE] [--print-config]   run the extender (no vcenter.url: bundled mock vCenter, demo scenario)
-  hvx mock-vcenter [--port N] [--scenario FILE]... run the mock vCenter alone (default port 8989; FILE: an inventory scenario, mocks/vcenter/scenarios/; several: one mock per file on N, N+1, ...)
-  hvx simulate --scenario FILE [--seed N] [--out DIR] [--config FILE] [--drs off|on|both]   replay a cluster under each placement strategy
-      (FILE: a simulator scenario, examples/scenarios/; --seed default 1; --out default simulation-out; --config default: hvx's defaults; --drs default both)
-  ${EXPLAIN_USAGE}
-      why each node passes or fails (admin port; URL default: HVX_URL, else http://localhost:9090)
-${REPORT_USAGE}`;
+Usage (hvx COMMAND --help: that command's usage; hvx --version):
+${Object.values(COMMAND_USAGE)
+  .map((u) => `  ${u.replaceAll("\n", "\n  ")}`)
+  .join("\n")}
+`;
 
 const COMMANDS = {
   serve: ["config", "print-config?"],
@@ -32,6 +31,16 @@ const COMMANDS = {
 } as const;
 
 async function main(argv: readonly string[]): Promise<number> {
+  if (argv[0] === "--version" || argv[0] === "version") {
+    process.stdout.write(`hvx ${hvxVersion()} (Node.js ${process.version})\n`);
+    return 0;
+  }
+  // Before anything else: help never reads a config nor touches the network.
+  const help = commandHelp(argv);
+  if (help !== undefined) {
+    process.stdout.write(help);
+    return 0;
+  }
   if (argv[0] === "report" || argv[0] === "advise") return runReportCommand(argv, (t) => process.stdout.write(t));
   if (argv[0] === "explain") {
     process.stdout.write(await runExplain(parseExplainArgs(argv.slice(1), explainUrlFromEnv())));

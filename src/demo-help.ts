@@ -24,6 +24,8 @@ export interface DemoCommand {
 }
 
 const JSON_BODY = "-H 'Content-Type: application/json' -d @";
+/** The AdmissionReview's patch is base64 (the API server's wire format): decoded, it is the JSON Patch. */
+export const DECODE_PATCH = " | jq -r .response.patch | base64 -d; echo";
 
 /**
  * The commands `npm start` prints and the README lists (one set; a test compares them), each
@@ -52,13 +54,14 @@ export function demoCommands(ports: DemoPorts, examples: string): DemoCommand[] 
       shows: "explain as JSON for the ExtenderArgs /filter gets: each rule against its threshold, headroom terms, penalties",
       command: `curl -s -X POST ${ports.admin}/debug/explain ${ex("filter-nodenames.json")}`,
     },
-    { shows: "every host's metrics, heat and reasons", command: `curl -s ${ports.admin}/debug/hosts` },
+    { shows: "every host's metrics, heat and reasons (?pretty: indented JSON)", command: `curl -s ${ports.admin}/debug/hosts?pretty` },
     { shows: "hvx's metrics", command: `curl -s ${ports.admin}/metrics | grep '^hvx_'` },
   ];
   if (ports.admission !== undefined) {
     commands.push({
-      shows: "webhook (plain HTTP in the demo): the pod's cpu requests scaled by the namespace's ratio, originals kept",
-      command: `curl -s -X POST ${ports.admission}/mutate ${ex("admissionreview-pod-create.json")}`,
+      shows:
+        "webhook (plain HTTP in the demo), its base64 JSON Patch decoded (needs jq): cpu requests scaled by the namespace's ratio, originals kept",
+      command: `curl -s -X POST ${ports.admission}/mutate ${ex("admissionreview-pod-create.json")}${DECODE_PATCH}`,
     });
   }
   return commands;

@@ -94,7 +94,7 @@ export async function runExplain(o: ExplainOptions, io: ExplainIo = defaultIo): 
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
     const why = cause?.code ?? cause?.message ?? (err as Error).message;
     throw new ExplainError(
-      `cannot reach hvx at ${o.url} (${why}): give its admin port with --url or HVX_URL (e.g. kubectl -n hvx port-forward deploy/hvx 9090)`,
+      `cannot reach hvx at ${o.url} (${why}): give its admin port with --url or HVX_URL (e.g. kubectl -n hvx-system port-forward deploy/hvx 9090)`,
     );
   }
   const body = await res.text();

@@ -2,12 +2,33 @@ import type { ExplainNodeWire, ExplainReply } from "./protocol/explain-wire.js";
 
 const HEADER = ["NODE", "HOST", "MAPPED BY", "VERDICT", "HEAT", "SAMPLED", "HEADROOM", "PENALTIES", "SCORE", "WHY"] as const;
 
+/** The explain answer as a table: one row of cells per node, worst first, and the summary line. */
+export interface ExplainTable {
+  readonly pod: string;
+  readonly header: readonly string[];
+  readonly rows: readonly (readonly string[])[];
+  readonly summary: string;
+  /** Why no node could be judged: hvx has no vSphere data. */
+  readonly sourceDown?: string;
+}
+
 /**
- * `hvx explain`'s table: one row per node, worst first (rejected, then by score, lowest
- * first; ties keep the order sent), columns padded to their widest cell, then the summary.
+ * The cells of `hvx explain`'s table, which /ui shows too (`GET /debug/explain?table`): one row
+ * per node, worst first (rejected, then by score, lowest first; ties keep the order sent).
  */
+export function explainTableOf(reply: ExplainReply): ExplainTable {
+  return {
+    pod: reply.pod,
+    header: HEADER,
+    rows: worstFirst(reply.nodes).map(row),
+    summary: explainSummary(reply),
+    ...(reply.sourceDown !== undefined ? { sourceDown: reply.sourceDown } : {}),
+  };
+}
+
+/** `hvx explain`'s table as text: columns padded to their widest cell, then the summary. */
 export function renderExplainTable(reply: ExplainReply): string {
-  const rows = worstFirst(reply.nodes).map(row);
+  const { rows, summary } = explainTableOf(reply);
   const widths = HEADER.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: readonly string[]) =>
     cells
@@ -15,7 +36,7 @@ export function renderExplainTable(reply: ExplainReply): string {
       .join("  ")
       .trimEnd();
   const down = reply.sourceDown !== undefined ? [`no vSphere data, so no node could be judged: ${reply.sourceDown}`] : [];
-  return [`pod ${reply.pod}`, ...down, line(HEADER), ...rows.map(line), "", explainSummary(reply)].join("\n") + "\n";
+  return [`pod ${reply.pod}`, ...down, line(HEADER), ...rows.map(line), "", summary].join("\n") + "\n";
 }
 
 /**

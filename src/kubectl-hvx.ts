@@ -7,12 +7,12 @@ import { parseExplainArgs, runExplain } from "./explain-cli.js";
 const USAGE = `Usage: kubectl hvx explain NAMESPACE/NAME [--url URL] [--json]
        kubectl hvx explain --file ARGS.json [--url URL] [--json]
 hvx's admin port: --url, else HVX_URL, else http://localhost:9090
-(e.g. kubectl -n hvx port-forward deploy/hvx 9090)
+(e.g. kubectl -n hvx-system port-forward deploy/hvx 9090)
 `;
 
 async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (command === undefined || command === "help" || command === "--help" || command === "-h") {
+  if (command === undefined || command === "help" || argv.some((a) => a === "--help" || a === "-h")) {
     process.stdout.write(USAGE);
     return 0;
   }

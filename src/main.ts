@@ -4,6 +4,8 @@ import { heatRejectingHosts } from "./placement/requeue-due.js";
 import type { Config } from "./config/index.js";
 import { readKubeEnv, type KubeEnv } from "./config/kube-env.js";
 import { readVcenterCredentialFiles } from "./config/vcenter-credential-files.js";
+import { hvxVersion } from "./build-info.js";
+import { registerBuildInfoGauge } from "./observability/build-info-gauge.js";
 import { registerCertificateExpiryGauge } from "./observability/certificate-expiry-gauge.js";
 import { createTlsHandshakeMetrics } from "./observability/tls-handshake-metrics.js";
 import { ExtenderMetrics } from "./observability/extender-metrics.js";
@@ -34,7 +36,7 @@ import { ShadowRecorder } from "./server/shadow-recorder.js";
 import { IN_FLIGHT_GRACE_MS, startListener } from "./server/start-listener.js";
 import { renderUiPage } from "./server/ui/ui-page.js";
 import { startDemo } from "./start-demo.js";
-import { startAdmission } from "./startup/start-admission.js";
+import { announceAdmission, startAdmission } from "./startup/start-admission.js";
 import { startClusterInformer } from "./startup/start-cluster-informer.js";
 import { podReader } from "./startup/pod-reader.js";
 import { startMetricsSource, startVcenters } from "./startup/start-metrics-source.js";
@@ -75,6 +77,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
     const registry = new Registry();
     // Standard names (process_cpu_seconds_total, nodejs_eventloop_lag_seconds, ...), as dashboards expect them.
     collectDefaultMetrics({ register: registry });
+    registerBuildInfoGauge(registry, { version: hvxVersion(), nodeVersion: process.version });
     stops.push(installUnhandledRejectionHandler(log, registry));
     const several = config.vcenters.length > 0;
     const demo = config.vcenter.url === undefined && !several ? await startDemo(config, log, stops) : undefined;
@@ -170,6 +173,8 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
     const ready = () => readiness.current();
     // All listeners close together (one in-flight grace for all), before anything they use stops.
     const listeners: Array<{ drain(): void; close(graceMs?: number): Promise<void> }> = [];
+    // "listening" lines only once every listener is bound: a port in use fails start-up before anything is announced.
+    const announce: Array<() => void> = [];
     stops.push(() => Promise.all(listeners.map((l) => l.close(IN_FLIGHT_GRACE_MS))).then(() => undefined));
 
     const extender = await startListener({
@@ -191,18 +196,21 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
     listeners.push(extender);
     watchCertificate({ listener: "extender", notAfterMs: () => extender.certificateNotAfterMs() });
     const extenderPort = extender.port;
-    log.info(
-      {
-        address: config.server.address,
-        port: extenderPort,
-        tls: extender.tls,
-        clientCertificates: config.server.tls?.clientCAFile !== undefined,
-      },
-      `extender listening (${Object.keys(handlers)
-        .map((v) => `POST /${v}`)
-        .join(", ")}, GET /healthz, /readyz)`,
+    announce.push(() =>
+      log.info(
+        {
+          address: config.server.address,
+          port: extenderPort,
+          tls: extender.tls,
+          clientCertificates: config.server.tls?.clientCAFile !== undefined,
+        },
+        `extender listening (${Object.keys(handlers)
+          .map((v) => `POST /${v}`)
+          .join(", ")}, GET /healthz, /readyz)`,
+      ),
     );
-    if (!config.server.tls) log.info("extender: plain HTTP (no server.tls); anyone who can reach server.port can call the verbs");
+    if (!config.server.tls)
+      announce.push(() => log.info("extender: plain HTTP (no server.tls); anyone who can reach server.port can call the verbs"));
 
     const adminApp = buildAdminApp({
       registry,
@@ -228,7 +236,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
       log,
     });
     listeners.push(admin);
-    log.info({ address: config.server.adminAddress, port: admin.port }, `admin listening (${routeList(adminApp)})`);
+    announce.push(() => log.info({ address: config.server.adminAddress, port: admin.port }, `admin listening (${routeList(adminApp)})`));
 
     const admission = config.admission.enabled
       ? await startAdmission({ config, ownNamespace, poller, informer, registry, log, countRefusal, handshakeMetrics, shadowMetrics })
@@ -236,7 +244,9 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
     if (admission) {
       listeners.push(admission);
       watchCertificate({ listener: "admission", notAfterMs: () => admission.certificateNotAfterMs() });
+      announce.push(() => announceAdmission(config, admission.port, log));
     }
+    for (const line of announce) line();
     const shutdown = async () => {
       readiness.beginShutdown();
       for (const l of listeners) l.drain();

@@ -6,10 +6,6 @@ import { renderOversellReport } from "./protocol/render-oversell-report.js";
 
 export const DEFAULT_ADMIN_URL = "http://localhost:9090";
 
-export const REPORT_USAGE =
-  "  hvx report oversell [--url URL] [--json]   the oversell ledger of a running hvx (admin port, default http://localhost:9090)\n" +
-  "  hvx advise [--url URL] [--json]            findings on both layers, riskiest first (hvx changes none of them)\n";
-
 /** `hvx report oversell` and `hvx advise`: read a running hvx's admin port and print. */
 export async function runReportCommand(
   argv: readonly string[],

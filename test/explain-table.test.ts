@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { explainSummary, renderExplainTable } from "../src/explain-table.js";
+import { explainSummary, explainTableOf, renderExplainTable } from "../src/explain-table.js";
 import type { ExplainNodeWire, ExplainReply } from "../src/protocol/explain-wire.js";
 
 const node = (over: Partial<ExplainNodeWire> & { node: string }): ExplainNodeWire => ({
@@ -134,5 +134,11 @@ describe("renderExplainTable without vSphere data (issue 27 §1)", () => {
     expect(text.split("\n")[1]).to.equal(
       "no vSphere data, so no node could be judged: the vcenter source is down (no successful poll yet, 1 failed attempt): 404",
     );
+  });
+
+  it("given sourceDown, carries it in the cells /ui shows; without it, no such field", () => {
+    const down = "the vcenter source is down (no successful poll yet, 1 failed attempt): 404";
+    expect(explainTableOf({ pod: "ns/p", sourceDown: down, nodes: [] }).sourceDown).to.equal(down);
+    expect(explainTableOf({ pod: "ns/p", nodes: [] })).to.not.have.property("sourceDown");
   });
 });

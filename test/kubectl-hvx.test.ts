@@ -29,6 +29,13 @@ describe("kubectl-hvx (kubectl plugin)", () => {
     expect(r.stderr).to.match(new RegExp(`^kubectl hvx: cannot reach hvx at http://127\\.0\\.0\\.1:${port} \\(ECONNREFUSED\\)`));
   });
 
+  it("given explain --help, prints its usage and exits 0 without asking hvx", async () => {
+    const port = await freePort();
+    const r = kubectlHvx(["explain", "shop/web-1", "--help"], { HVX_URL: `http://127.0.0.1:${port}` });
+    expect([r.status, r.stderr]).to.deep.equal([0, ""]);
+    expect(r.stdout).to.match(/^Usage: kubectl hvx explain NAMESPACE\/NAME/);
+  });
+
   it("given an unknown command, prints its usage and exits 64", () => {
     const r = kubectlHvx(["describe", "shop/web-1"]);
     expect(r.status).to.equal(64);

@@ -47,10 +47,18 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 
-# Before anything is generated or written: the configuration to patch must exist.
-if [[ -z "$out" ]] && ! kubectl get mutatingwebhookconfiguration "$webhook" -o name >/dev/null; then
-  echo "mutatingwebhookconfiguration/${webhook} not found: apply it first (kubectl apply -k manifests/overlays/webhook-gen-certs), then run this script again" >&2
-  exit 1
+# Before anything is generated or written: the cluster must answer, and the configuration to patch exist.
+if [[ -z "$out" ]]; then
+  if ! found="$(kubectl get mutatingwebhookconfiguration "$webhook" -o name --ignore-not-found --request-timeout=15s 2>&1)"; then
+    context="$(kubectl config current-context 2>/dev/null || echo "none")"
+    echo "cannot reach the cluster of kubectl's context '${context}' (KUBECONFIG, --context): ${found}" >&2
+    echo "nothing was written; fix kubectl's access first, or use --out DIR to write the files without a cluster" >&2
+    exit 1
+  fi
+  if [[ "$found" != *"mutatingwebhookconfiguration"* ]]; then
+    echo "mutatingwebhookconfiguration/${webhook} not found: apply it first (kubectl apply -k manifests/overlays/webhook-gen-certs), then run this script again" >&2
+    exit 1
+  fi
 fi
 
 dir="${out:-$(mktemp -d)}"

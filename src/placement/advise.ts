@@ -3,7 +3,7 @@ import type { HostView, InventoryView } from "../model/inventory.js";
 import type { Heat } from "./assess-host.js";
 import { hostOccupancyOf } from "./host-occupancy.js";
 import { PodListSummaries, type PodListSummary } from "./pod-list-summary.js";
-import type { LimitsPolicy, NodeMappingRule } from "./policy.js";
+import type { LimitsPolicy, NodeMappingRule, ThresholdPolicy } from "./policy.js";
 
 /**
  * Advice: findings a platform or vSphere team may act on, ordered by risk (highest first).
@@ -11,7 +11,12 @@ import type { LimitsPolicy, NodeMappingRule } from "./policy.js";
  * Unknown data (no reservation read yet, no heat) yields no finding: no opinion.
  */
 export type AdviceRule =
-  "memory-reservation" | "esxi-overcommit" | "limit-overcommit-on-warm-host" | "besteffort-on-warm-host" | "oversell-on-hot-hosts";
+  | "memory-reservation"
+  | "cpu-ready-on-hot-host"
+  | "esxi-overcommit"
+  | "limit-overcommit-on-warm-host"
+  | "besteffort-on-warm-host"
+  | "oversell-on-hot-hosts";
 
 export interface Finding {
   readonly rule: AdviceRule;
@@ -27,6 +32,7 @@ export interface AdvicePolicy {
   readonly nodeMapping: readonly NodeMappingRule[];
   readonly limits: LimitsPolicy;
   readonly advice: { readonly maxVcpuPerPcpu: number; readonly maxVramPerPram: number };
+  readonly thresholds: Pick<ThresholdPolicy, "cpuReadyPercent" | "maxMetricAgeSeconds">;
 }
 
 /** A VM's reservations as vCenter reported them (`summary.config`). */
@@ -84,11 +90,15 @@ export function adviseHosts(input: AdviceInput, policy: AdvicePolicy, summaries 
           risk: 90,
           subject: `node ${node}`,
           evidence: `VM ${vm.name} (${vm.id}) has no memory reservation (0 of ${vm.memoryMiB} MiB) on ESXi host ${host.name} (${host.id}), which ballooned or swapped in the last 24 h`,
-          fix: `reserve the VM's memory (vSphere: Edit Settings > Memory > Reservation = ${vm.memoryMiB} MiB, or "Reserve all guest memory") so ESXi never balloons or swaps the node; kubelet's evictions then see the real pressure`,
+          fix:
+            `reserve the VM's memory (vSphere: Edit Settings > Memory > Reservation = ${vm.memoryMiB} MiB, or "Reserve all guest memory") so ESXi never balloons or swaps the node; kubelet's evictions then see the real pressure. ` +
+            "Trade-offs: reserved memory stays taken even when unused (fewer VMs fit: less consolidation), and vSphere HA admission control counts it, " +
+            "which can refuse power-ons or failover capacity; reserve the node VMs of hosts that balloon, not every VM",
         });
       }
     }
     findings.push(...esxiOvercommit(host, policy));
+    findings.push(...cpuReadyOnHotHost(host, input, nodes, policy));
     if (!warmOrHot(host.id)) continue;
     const heat = input.heat.get(host.id)!;
     for (const node of nodes) {
@@ -116,6 +126,32 @@ export function adviseHosts(input: AdviceInput, policy: AdvicePolicy, summaries 
 /** `oversell-on-hot-hosts`, unordered. */
 export function adviseNamespaces(input: AdviceInput, policy: AdvicePolicy, summaries = new PodListSummaries()): Finding[] {
   return oversellOnHotHosts(input, hostOccupancyOf(input.cluster, input.inventory, policy.nodeMapping).hostOfNode, summaries);
+}
+
+/**
+ * A hot host whose CPU ready (per vCPU) is at or over `thresholds.cpuReadyPercent`: vCPUs queue
+ * for physical cores. Only on a sample no older than `maxMetricAgeSeconds` before the poll that
+ * read the host (a stale value is no opinion).
+ */
+function cpuReadyOnHotHost(host: HostView, input: AdviceInput, nodes: readonly string[], policy: AdvicePolicy): Finding[] {
+  const ready = host.metrics?.cpuReadyPercent;
+  const { cpuReadyPercent, maxMetricAgeSeconds } = policy.thresholds;
+  if (input.heat.get(host.id) !== "hot" || ready === undefined || ready < cpuReadyPercent) return [];
+  if (host.polledAtMs - host.metrics!.sampledAtMs > maxMetricAgeSeconds * 1000) return [];
+  const onIt =
+    nodes.length > 0 ? `, under nodes ${nodes.slice(0, MAX_PODS_NAMED).join(", ")}${nodes.length > MAX_PODS_NAMED ? ", ..." : ""}` : "";
+  return [
+    {
+      rule: "cpu-ready-on-hot-host",
+      // 80 at the threshold, +1 per point above it, at most 95
+      risk: Math.min(95, 80 + Math.floor(ready - cpuReadyPercent)),
+      subject: `host ${host.name}`,
+      evidence: `CPU ready ${ready.toFixed(1)}% >= ${cpuReadyPercent}% per vCPU on ESXi host ${host.name} (${host.id}): its VMs' vCPUs wait for physical cores (vCPU:pCPU ${host.vcpuPerPcpu.toFixed(2)} on ${host.cpuCores} cores${onIt})`,
+      fix:
+        "give the host fewer runnable vCPUs: move VMs off it (DRS, or anti-affinity rules between the busiest VMs), give oversized VMs fewer vCPUs " +
+        "(a wide VM waits for more cores at once), remove CPU limits on the node VMs; meanwhile hvx keeps new pods off its nodes while it is hot",
+    },
+  ];
 }
 
 function esxiOvercommit(host: HostView, policy: AdvicePolicy): Finding[] {

@@ -1,4 +1,6 @@
-import express, { type Express } from "express";
+import express, { type Express, type Request, type Response } from "express";
+import { explainTableOf } from "../explain-table.js";
+import type { ExplainReply } from "../protocol/explain-wire.js";
 import type { Registry } from "prom-client";
 import { errorHandler, noEncodedBodies } from "./extender-app.js";
 import { mountHealthRoutes } from "./health-routes.js";
@@ -8,6 +10,7 @@ import type { Readiness } from "./readiness.js";
 import { sendJsonError } from "./request-body.js";
 import { routeList } from "./route-list.js";
 import type { ExplainHandler } from "./explain-handler.js";
+import type { HandlerReply } from "./extender-handlers.js";
 import { BodyBudget, MIB, readBody } from "./request-body.js";
 
 export interface AdminAppDeps {
@@ -73,14 +76,18 @@ export function buildAdminApp(deps: AdminAppDeps): Express {
 function mountExplain(app: Express, explain: NonNullable<AdminAppDeps["explain"]>): void {
   const limitBytes = explain.bodyLimitMB * MIB;
   const budget = new BodyBudget(2 * limitBytes);
+  // `?table`: the rows `hvx explain` prints (what /ui shows), instead of the whole answer.
+  const send = (req: Request, res: Response, reply: HandlerReply) => {
+    const table = reply.status === 200 && Object.prototype.hasOwnProperty.call(req.query, "table");
+    const body = table ? `${JSON.stringify(explainTableOf(JSON.parse(reply.body) as ExplainReply))}\n` : reply.body;
+    res.status(reply.status).type("application/json").send(body);
+  };
   app.post("/debug/explain", (req, res, next) => {
     readBody(req, res, { limitBytes, limitKey: "server.bodyLimitMB", budget }).then((text) => {
-      if (text === undefined) return;
-      const reply = explain.handler.explainArgs(text);
-      res.status(reply.status).type("application/json").send(reply.body);
+      if (text !== undefined) send(req, res, explain.handler.explainArgs(text));
     }, next);
   });
   app.get("/debug/explain", (req, res, next) => {
-    explain.handler.explainPod(req.query.pod).then((reply) => res.status(reply.status).type("application/json").send(reply.body), next);
+    explain.handler.explainPod(req.query.pod).then((reply) => send(req, res, reply), next);
   });
 }

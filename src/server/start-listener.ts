@@ -47,6 +47,13 @@ export interface RunningListener {
   close(graceMs?: number): Promise<void>;
 }
 
+/** What to do about a port that cannot be bound: the key to change and how to give hvx a config file. */
+function bindHint(code: string | undefined, portKey: string): string {
+  const why = code === "EADDRINUSE" ? "another process holds it" : code === "EACCES" ? "this user may not bind it" : undefined;
+  if (why === undefined) return "";
+  return ` (${why}): set ${portKey} to a free port in a config file and start with \`npm start -- --config FILE\` (hvx serve --config FILE)`;
+}
+
 /**
  * Starts one HTTP or HTTPS listener. Rejects with a message naming the config key when the
  * port cannot be bound or the TLS files cannot be used.
@@ -88,7 +95,7 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("error", (err: NodeJS.ErrnoException) =>
-        reject(new Error(`cannot listen on ${where} (${keys}): ${err.code ?? err.message}`)),
+        reject(new Error(`cannot listen on ${where} (${keys}): ${err.code ?? err.message}${bindHint(err.code, o.portKey)}`)),
       );
       server.listen(o.port, o.host, () => resolve());
     });

@@ -43,11 +43,15 @@ export async function startAdmission(w: AdmissionWiring): ReturnType<typeof star
     handshakeMetrics: w.handshakeMetrics,
     shadow: w.shadowMetrics,
   });
+  return admission;
+}
+
+/** The webhook's "listening" line, logged once every listener is bound. */
+export function announceAdmission(config: Readonly<Config>, port: number, log: Logger): void {
   log.info(
-    { address: config.admission.address, port: admission.port, tls: config.admission.tls !== undefined },
+    { address: config.admission.address, port, tls: config.admission.tls !== undefined },
     `admission webhook listening (POST /mutate${config.admission.mode === "observe" ? ", admission.mode: observe: nothing patched" : ""})`,
   );
-  return admission;
 }
 
 /** Whether the synced informer cache knows a namespace; undefined before the first sync. */

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { expect } from "chai";
 import { parseConfig } from "../../src/config/index.js";
-import { demoCommands, type DemoCommand, type DemoPorts } from "../../src/demo-help.js";
+import { DECODE_PATCH, demoCommands, type DemoCommand, type DemoPorts } from "../../src/demo-help.js";
 import { parseExplainArgs, runExplain } from "../../src/explain-cli.js";
 import { startHvx, type RunningHvx } from "../../src/main.js";
 import { silentLogger } from "../../src/observability/logger.js";
@@ -15,12 +15,17 @@ const EXAMPLES = fileURLToPath(new URL("../../../examples", import.meta.url));
 async function run(command: string): Promise<string> {
   const explain = /^npx hvx explain (.*)$/.exec(command);
   if (explain) return runExplain(parseExplainArgs(explain[1]!.split(" "), "http://unused"));
-  const curl = /^curl -s (?:-X (POST) )?(\S+)(?: -H 'Content-Type: application\/json' -d @(\S+))?(?: \| grep '\^(\w+)')?$/.exec(command);
+  const decodePatch = command.endsWith(DECODE_PATCH);
+  const curl = /^curl -s (?:-X (POST) )?(\S+)(?: -H 'Content-Type: application\/json' -d @(\S+))?(?: \| grep '\^(\w+)')?$/.exec(
+    decodePatch ? command.slice(0, -DECODE_PATCH.length) : command,
+  );
   if (!curl) throw new Error(`the test does not know how to run: ${command}`);
   const [, method, url, file, grep] = curl;
   const res = await fetch(url!, method ? { method, headers: { "Content-Type": "application/json" }, body: readFileSync(file!) } : {});
   expect(res.status, command).to.equal(200);
   const text = await res.text();
+  // `| jq -r .response.patch | base64 -d; echo`
+  if (decodePatch) return `${Buffer.from((JSON.parse(text) as { response: { patch: string } }).response.patch, "base64").toString()}\n`;
   return grep
     ? text
         .split("\n")
@@ -88,8 +93,9 @@ const CHECKS: Array<{ matches: RegExp; check: Check }> = [
     },
   },
   {
-    matches: /\/debug\/hosts$/,
+    matches: /\/debug\/hosts\?pretty$/,
     check: (out) => {
+      expect(out).to.match(/^\{\n  "/); // indented for people, not one long line
       const text = JSON.stringify(JSON.parse(out));
       for (let i = 1; i <= 13; i++) expect(text).to.include(`"esx-${String(i).padStart(2, "0")}"`);
     },
@@ -104,12 +110,9 @@ const CHECKS: Array<{ matches: RegExp; check: Check }> = [
     },
   },
   {
-    matches: /\/mutate /,
+    matches: /\/mutate .* \| jq -r \.response\.patch \| base64 -d/,
     check: (out) => {
-      const response = (JSON.parse(out) as { response: { allowed: boolean; patch?: string; warnings?: string[] } }).response;
-      expect(response.allowed).to.equal(true);
-      expect(response.warnings ?? []).to.not.satisfy((w: string[]) => w.some((x) => /hot-host brake/.test(x)));
-      const patch = JSON.parse(Buffer.from(response.patch!, "base64").toString()) as Array<{ op: string; path: string; value: unknown }>;
+      const patch = JSON.parse(out) as Array<{ op: string; path: string; value: unknown }>;
       // payments-api asks 250m; the default cpuRatio 2 halves it
       expect(patch).to.deep.include({ op: "replace", path: "/spec/containers/0/resources/requests/cpu", value: "125m" });
       expect(patch.some((p) => p.path === "/metadata/annotations/hvx.io~1original-requests")).to.equal(true);
@@ -182,6 +185,20 @@ describe("the demo shows every feature (npm start's printed commands, in-process
       }
     });
   }
+
+  it("given esx-01 hot on CPU ready, /debug/advice (what hvx advise prints) has a cpu-ready finding for it", async () => {
+    const advice = await until(
+      async () => {
+        const body = (await (await fetch(`http://127.0.0.1:${hvx.adminPort}/debug/advice`)).json()) as {
+          findings: Array<{ rule: string; subject: string; evidence: string }>;
+        };
+        return body.findings.find((f) => f.rule === "cpu-ready-on-hot-host" && f.subject === "host esx-01");
+      },
+      15_000,
+      "the CPU-ready finding for esx-01",
+    );
+    expect(advice.evidence).to.match(/^CPU ready \d+\.\d% >= 10% per vCPU on ESXi host esx-01 /);
+  });
 
   for (const [i, k] of CHECKS.entries()) {
     it(`command ${i + 1} (${k.matches.source}) shows what its comment claims`, async () => {

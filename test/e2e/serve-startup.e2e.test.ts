@@ -120,6 +120,30 @@ describe("hvx serve: the demo (npm start) and start-up failures (end to end)", f
     expect(await listening(admissionPort)).to.equal(false);
   });
 
+  for (const taken of ["server.adminPort", "admission.port"] as const) {
+    it(`given ${taken} taken by another process, exits 1 before announcing any listener, naming the key and --config`, async () => {
+      const busy = createServer();
+      await new Promise<void>((r) => busy.listen(0, () => r()));
+      const busyPort = (busy.address() as { port: number }).port;
+      const ports = { port: await freePort(), adminPort: await freePort(), admission: await freePort() };
+      if (taken === "server.adminPort") ports.adminPort = busyPort;
+      else ports.admission = busyPort;
+      try {
+        const hvx = serve(dir, `server: { port: ${ports.port}, adminPort: ${ports.adminPort} }\nadmission: { port: ${ports.admission} }\n`);
+        running = hvx.child;
+        expect(await hvx.exited).to.equal(1);
+        expect(hvx.output()).not.to.include("listening");
+        expect(hvx.output()).to.include(
+          `hvx: cannot listen on port ${busyPort} (${taken}): EADDRINUSE (another process holds it): ` +
+            `set ${taken} to a free port in a config file and start with \`npm start -- --config FILE\``,
+        );
+        expect(await listening(ports.port)).to.equal(false);
+      } finally {
+        busy.close();
+      }
+    });
+  }
+
   it("exits 1 with a message naming admission.tls.certFile when the webhook certificate is missing, leaving no listener", async () => {
     const port = await freePort();
     const admissionPort = await freePort();

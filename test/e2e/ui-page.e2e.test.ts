@@ -1,6 +1,9 @@
 import { expect } from "chai";
 import { existsSync } from "node:fs";
 import { parseConfig } from "../../src/config/index.js";
+import { DEMO_PENDING_POD_REF } from "../../src/demo-help.js";
+import { explainTableOf } from "../../src/explain-table.js";
+import type { ExplainReply } from "../../src/protocol/explain-wire.js";
 import { startHvx, type RunningHvx } from "../../src/main.js";
 import { silentLogger } from "../../src/observability/logger.js";
 import { until } from "../fixtures/eventually.js";
@@ -90,7 +93,7 @@ describe("the /ui page in chromium (demo, end to end)", function () {
     await page.close();
   });
 
-  it("the explain form shows the hot nodes' reasons (when /debug/explain is served)", async function () {
+  it("given a hot host's nodes as ExtenderArgs, the explain form shows the CLI's table: one row per node, worst first, and its summary", async function () {
     const expected = (await (await fetch(`${admin}/debug/hosts`)).json()) as HostsView;
     const hot = expected.hosts.find((h) => h.heat === "hot")!;
     const args = {
@@ -99,7 +102,7 @@ describe("the /ui page in chromium (demo, end to end)", function () {
         spec: { containers: [{ name: "web", resources: { requests: { cpu: "100m" } } }] },
       },
       Nodes: null,
-      NodeNames: hot.vms.map((v) => v.name),
+      NodeNames: [...hot.vms.map((v) => v.name), "k8s-worker-19"],
     };
     const probe = await fetch(`${admin}/debug/explain`, {
       method: "POST",
@@ -107,13 +110,61 @@ describe("the /ui page in chromium (demo, end to end)", function () {
       body: JSON.stringify(args),
     });
     if (probe.status === 404) this.skip();
+    const want = explainTableOf((await probe.json()) as ExplainReply);
     const page = await browser!.newPage();
     await page.goto(`${admin}/ui`, { waitUntil: "networkidle0" });
     await page.$eval("#explain-args", (e, v) => ((e as unknown as { value: string }).value = v), JSON.stringify(args));
     await page.click("#explain-form button");
-    await page.waitForSelector("#explain-result");
-    const text = await page.$eval("#explain-result", (e) => e.textContent ?? "");
-    expect(text).to.contain(`ESXi host ${hot.name}`);
+    await page.waitForSelector("#explain-table");
+    const cells = await page.$$eval("#explain-table tr", (rows) => rows.map((r) => [...r.children].map((c) => c.textContent ?? "")));
+    // the sample's age moves on between the two answers: every other cell is the CLI's
+    const sampled = want.header.indexOf("SAMPLED");
+    const aged = (rows: ReadonlyArray<readonly string[]>) =>
+      rows.map((r) => r.map((c, i) => (i === sampled ? c.replace(/^\d+s ago$/, "Ns ago") : c)));
+    expect(aged(cells)).to.deep.equal(aged([[...want.header], ...want.rows]));
+    expect(cells.slice(1).map((r) => r[1])).to.deep.equal([...hot.vms.map(() => hot.name), "esx-13"]);
+    expect(await page.$eval("#explain-summary", (e) => e.textContent)).to.equal(want.summary);
+    await page.close();
+  });
+
+  it("given the demo's pending pod from the placeholder, explains it as one row per node without stretching the page", async () => {
+    const page = await browser!.newPage();
+    await page.setViewport({ width: 1400, height: 900 });
+    await page.goto(`${admin}/ui`, { waitUntil: "networkidle0" });
+    await page.waitForSelector("body[data-loaded=true]");
+    const height = () => page.evaluate("document.documentElement.scrollHeight") as Promise<number>;
+    const before = await height();
+    const placeholder = await page.$eval("#explain-pod", (e) => e.getAttribute("placeholder") ?? "");
+    expect(placeholder).to.include(DEMO_PENDING_POD_REF);
+    await page.type("#explain-pod", DEMO_PENDING_POD_REF);
+    await page.click("#explain-form button");
+    await page.waitForSelector("#explain-table, #explain-out .error");
+    const rows = await page.$$eval("#explain-table tr", (els) => els.length);
+    const want = explainTableOf(
+      (await (await fetch(`${admin}/debug/explain?pod=${encodeURIComponent(DEMO_PENDING_POD_REF)}`)).json()) as ExplainReply,
+    );
+    // a header and the demo's 19 nodes; the nested JSON tables this replaced added about 8000 px
+    expect(rows).to.equal(1 + want.rows.length);
+    expect(want.rows).to.have.length(19);
+    expect((await height()) - before).to.be.below(1200);
+    await page.close();
+  });
+
+  it("shows on each hot or warm tile, without hovering, why: cpu ready on esx-01, balloon on esx-02, swap-in on esx-03", async () => {
+    const page = await browser!.newPage();
+    await page.goto(`${admin}/ui`, { waitUntil: "networkidle0" });
+    await page.waitForSelector("body[data-loaded=true]");
+    const why = new Map(
+      await page.$$eval(".tile", (els) =>
+        els.map((e) => [e.getAttribute("data-host") ?? "", [...e.querySelectorAll(".why")].map((w) => w.textContent ?? "")] as const),
+      ),
+    );
+    expect(why.get("esx-01")).to.have.length(1);
+    expect(why.get("esx-01")![0]).to.match(/^cpu ready [\d.]+% >= 10%$/);
+    expect(why.get("esx-02")![0]).to.match(/^balloon [\d.]+% >= 1%$/);
+    expect(why.get("esx-03")!.some((w) => /^swap-in rate [\d.]+ KB\/s >= 1 KB\/s$/.test(w))).to.equal(true, why.get("esx-03")!.join("; "));
+    expect(why.get("esx-04")![0]).to.match(/^cpu ready \d+% >= 5%$/);
+    expect(why.get("esx-05")).to.deep.equal([]);
     await page.close();
   });
 });

@@ -9,6 +9,7 @@ import { stringify as toYaml } from "yaml";
 import { FAKE_TOKENS, startFakeKubeApiserver, type FakeKubeApiserver } from "../../mocks/kube-apiserver/index.js";
 import { MANIFESTS_DIR, type Obj } from "./load-manifests.js";
 import { KUBECTL, renderOverlay } from "./render-overlay.js";
+import { freePort } from "../fixtures/net.js";
 
 const run = promisify(execFile);
 const SCRIPT = join(MANIFESTS_DIR, "admission", "gen-certs.sh");
@@ -53,6 +54,20 @@ describe("manifests/admission/gen-certs.sh against the fake API server", functio
     expect(stdout).to.match(/^Usage: manifests\/admission\/gen-certs\.sh/);
     expect(stdout).to.match(/kubectl apply -k manifests\/overlays\/webhook-gen-certs\n\s+manifests\/admission\/gen-certs\.sh/);
     expect(stdout).to.not.match(/set -euo pipefail|namespace=hvx-system/);
+  });
+
+  it("given no reachable cluster, says so first (naming the context) and nothing else, and writes nothing", async () => {
+    // A kubeconfig whose server refuses connections: a port that was free a moment ago.
+    const port = await freePort();
+    writeFileSync(join(dir, "unreachable"), fake.kubeconfigYaml("admin").replace(/http:\/\/127\.0\.0\.1:\d+/, `http://127.0.0.1:${port}`));
+    const err = (await run(SCRIPT, [], { env: { ...env, KUBECONFIG: join(dir, "unreachable") } }).then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as { code: number; stderr: string } | undefined;
+    expect(err, "the script fails").to.not.equal(undefined);
+    expect(err!.code).to.equal(1);
+    expect(err!.stderr).to.match(/^cannot reach the cluster of kubectl's context '[^']+' \(KUBECONFIG, --context\): .*connection refused/);
+    expect(err!.stderr).to.not.include("not found");
   });
 
   it("given the webhook configuration does not exist yet, stops with a message saying what to apply first and writes no Secret", async () => {

@@ -3,7 +3,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { listYamlFiles, MANIFESTS_DIR, PROJECT_ROOT, type Obj } from "./load-manifests.js";
-import { objectKey, OVERLAYS, renderOverlay } from "./render-overlay.js";
+import { objectKey, OVERLAYS, overlayWarnings, renderOverlay } from "./render-overlay.js";
+import { parseConfig } from "../../src/config/index.js";
 import { unknownSchedulerFields } from "./scheduler-config-fields.js";
 import { unknownFields } from "./unknown-fields.js";
 import { validateObject } from "./validate-object.js";
@@ -18,6 +19,10 @@ const find = (objs: Obj[], kind: string, name: string, namespace?: string): Obj 
   return hits[0]!;
 };
 const base = render("extender");
+/** Objects of base/ an overlay changes on purpose (checked in its own tests below). */
+const PATCHED: Partial<Record<(typeof OVERLAYS)[number], string[]>> = {
+  "extender-only": ["Deployment/hvx-system/hvx", "ConfigMap/hvx-system/hvx-config"],
+};
 
 describe("manifests/overlays (rendered with kubectl kustomize)", function () {
   this.timeout(30_000); // kubectl runs once per overlay
@@ -27,6 +32,13 @@ describe("manifests/overlays (rendered with kubectl kustomize)", function () {
       .map((e) => e.name);
     expect(dirs).to.include.members([...OVERLAYS]);
     for (const dir of dirs) expect(renderOverlay(dir).length, dir).to.be.greaterThan(0);
+  });
+
+  it("given every directory under overlays/ and base/, kubectl kustomize renders it without a warning (no bases:, no patchesStrategicMerge:)", () => {
+    const dirs = readdirSync(join(MANIFESTS_DIR, "overlays"), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+    expect(dirs.map((dir) => [dir, overlayWarnings(dir)])).to.deep.equal(dirs.map((dir) => [dir, ""]));
   });
 
   for (const name of OVERLAYS) {
@@ -42,9 +54,9 @@ describe("manifests/overlays (rendered with kubectl kustomize)", function () {
       expect(new Set(keys).size, "no object twice").to.equal(keys.length);
     });
 
-    it(`given overlays/${name}, it holds every hvx object of base/, unchanged`, () => {
+    it(`given overlays/${name}, it holds every hvx object of base/, unchanged but for the ones it patches`, () => {
       const objs = render(name);
-      for (const obj of base)
+      for (const obj of base.filter((o) => !(PATCHED[name] ?? []).includes(objectKey(o))))
         expect(
           objs.find((o) => objectKey(o) === objectKey(obj)),
           objectKey(obj),
@@ -259,5 +271,47 @@ describe("the hvx image name", () => {
       }
     }
     expect(others).to.deep.equal([]);
+  });
+});
+
+describe("manifests/overlays/extender-only", () => {
+  const objs = render("extender-only");
+  const deployment = find(objs, "Deployment", "hvx");
+  const pod: Obj = deployment.spec.template.spec;
+  const config = parseConfig(String(find(objs, "ConfigMap", "hvx-config").data["config.yaml"]), {});
+
+  it("mounts no Secret nor ConfigMap it does not hold itself but the vCenter credentials, so no pod waits in ContainerCreating", () => {
+    const held = new Set(objs.map(objectKey));
+    const missing = (pod.volumes as Obj[])
+      .flatMap((v) => [
+        ...(v.secret ? [`Secret/hvx-system/${v.secret.secretName}`] : []),
+        ...(v.configMap ? [`ConfigMap/hvx-system/${v.configMap.name}`] : []),
+      ])
+      .filter((key) => !held.has(key));
+    expect(missing).to.deep.equal(["Secret/hvx-system/hvx-vcenter-credentials"]);
+    const volumes = new Set((pod.volumes as Obj[]).map((v) => v.name));
+    for (const c of pod.containers as Obj[]) for (const m of c.volumeMounts as Obj[]) expect(volumes.has(m.name), m.name).to.equal(true);
+  });
+
+  it("configures hvx without the webhook and with the system CAs, reading only files that are mounted", () => {
+    expect(config.admission.enabled).to.equal(false);
+    expect(config.vcenter.caFile).to.equal(undefined);
+    expect(config.vcenter.url).to.be.a("string");
+    expect(config.mode).to.equal("enforce");
+    expect(objs.map((o) => o.kind)).to.not.include("MutatingWebhookConfiguration");
+    const env = (pod.containers[0].env as Obj[]).filter((e) => String(e.value ?? "").startsWith("/etc/hvx/"));
+    const mounts = (pod.containers[0].volumeMounts as Obj[]).map((m) => String(m.mountPath));
+    for (const e of env)
+      expect(
+        mounts.some((m) => String(e.value).startsWith(`${m}/`)),
+        e.name,
+      ).to.equal(true);
+  });
+
+  it("given the base's Deployment, the check finds the webhook Secret and the CA ConfigMap missing (the check can fail)", () => {
+    const held = new Set(objs.map(objectKey));
+    const baseVolumes = find(base, "Deployment", "hvx").spec.template.spec.volumes as Obj[];
+    const missing = baseVolumes.flatMap((v) => (v.secret ? [`Secret/hvx-system/${v.secret.secretName}`] : [])).filter((k) => !held.has(k));
+    expect(missing).to.include("Secret/hvx-system/hvx-webhook-tls");
   });
 });

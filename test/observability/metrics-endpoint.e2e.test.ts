@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { demoCluster, startFakeKubeApiserver, type FakeKubeApiserver } from "../../mocks/kube-apiserver/index.js";
 import { demoScenarioPath, loadScenario, startMockVcenter, type MockVcenterHandle } from "../../mocks/vcenter/index.js";
+import { hvxVersion } from "../../src/build-info.js";
 import { parseConfig } from "../../src/config/index.js";
 import { startHvx, type RunningHvx } from "../../src/main.js";
 import { silentLogger } from "../../src/observability/logger.js";
@@ -63,6 +64,12 @@ describe("GET /metrics on the admin port: per-host gauges, node info, certificat
     await kube?.close().catch(() => undefined);
     await vcenter?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("exports hvx_build_info with hvx's and Node.js's versions", async () => {
+    expect([...seriesOf(await scrape(), "hvx_build_info")]).to.deep.equal([
+      [`{version="${hvxVersion()}",node_version="${process.version}"}`, 1],
+    ]);
   });
 
   it("exports a heat series per demo host, with vCenter's host and cluster names, and esx-01 hot", async () => {

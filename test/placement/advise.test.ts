@@ -112,6 +112,36 @@ describe("advise", () => {
       want: [["oversell-on-hot-hosts", "namespace shop"]],
     },
     {
+      // cpu ready 12 % >= 10 % (thresholds.cpuReadyPercent), host hot, sample 4 s older than the host's poll
+      name: "given a hot host with CPU ready over the threshold, a cpu-ready finding",
+      input: input({
+        heat: new Map([["host-a", "hot"]]),
+        inventory: inventoryOf([hostView({ id: "host-a", name: "esx-a", metrics: { cpuReadyPercent: 12 } }), hosts[1]!], vms),
+      }),
+      want: [["cpu-ready-on-hot-host", "host esx-a"]],
+    },
+    {
+      // hot for another rule (balloon): cpu ready 4 % < 10 %
+      name: "given a host hot for balloon with CPU ready under the threshold, no cpu-ready finding",
+      input: input({
+        heat: new Map([["host-a", "hot"]]),
+        inventory: inventoryOf([hostView({ id: "host-a", name: "esx-a", metrics: { cpuReadyPercent: 4, balloonPercent: 3 } })], vms),
+      }),
+      want: [],
+    },
+    {
+      // the sample is 200 s older than the host's poll: over maxMetricAgeSeconds (120)
+      name: "given CPU ready over the threshold on a stale sample, no opinion",
+      input: input({
+        heat: new Map([["host-a", "hot"]]),
+        inventory: inventoryOf(
+          [hostView({ id: "host-a", name: "esx-a", polledAtMs: 1_000_000, metrics: { cpuReadyPercent: 12, sampledAtMs: 800_000 } })],
+          vms,
+        ),
+      }),
+      want: [],
+    },
+    {
       name: "given the same namespace without oversell, no finding",
       input: input({
         recentlyHotHosts: new Set(["host-a"]),
@@ -142,5 +172,29 @@ describe("advise", () => {
     expect(got.map((f) => f.rule)).to.deep.equal(["memory-reservation", "oversell-on-hot-hosts", "esxi-overcommit"]);
     expect(got[0]!.evidence).to.contain("0 of 32768 MiB").and.contain("esx-a (host-a)");
     expect(got[0]!.fix).to.contain("Reservation");
+  });
+
+  it("given a hot host on CPU ready, the finding names the value, the threshold, the ratio and the nodes, risk 80 + points over", () => {
+    // 13.5 % - 10 % = 3.5 points over: 80 + 3 = 83
+    const [f] = advise(
+      input({
+        heat: new Map([["host-a", "hot"]]),
+        inventory: inventoryOf([hostView({ id: "host-a", name: "esx-a", vcpuPerPcpu: 2.5, metrics: { cpuReadyPercent: 13.5 } })], vms),
+      }),
+      POLICY,
+    );
+    expect(f!.risk).to.equal(83);
+    expect(f!.evidence).to.equal(
+      "CPU ready 13.5% >= 10% per vCPU on ESXi host esx-a (host-a): its VMs' vCPUs wait for physical cores (vCPU:pCPU 2.50 on 32 cores, under nodes w1)",
+    );
+    expect(f!.fix).to.match(/^give the host fewer runnable vCPUs/);
+  });
+
+  it("given a missing memory reservation, the fix names its trade-offs: HA admission control and consolidation", () => {
+    const [f] = advise(input({ memoryPainHosts: new Set(["host-a"]), reservations: new Map([["vm-1", NO_RES]]) }), POLICY);
+    expect(f!.rule).to.equal("memory-reservation");
+    expect(f!.fix)
+      .to.match(/HA admission control/)
+      .and.match(/fewer VMs fit: less consolidation/);
   });
 });

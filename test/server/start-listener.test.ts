@@ -146,7 +146,7 @@ describe("startListener", () => {
     expect(ca?.message).to.match(/^server\.tls\.clientCAFile: .* holds no PEM certificate/);
   });
 
-  it("given a port in use, refuses to start naming the config key", async () => {
+  it("given a port in use, refuses to start naming the config key and how to change it", async () => {
     const busy = createServer();
     await new Promise<void>((r) => busy.listen(0, "127.0.0.1", () => r()));
     const port = (busy.address() as AddressInfo).port;
@@ -155,7 +155,10 @@ describe("startListener", () => {
       (e: Error) => e,
     );
     busy.close();
-    expect(err?.message).to.equal(`cannot listen on 127.0.0.1 port ${port} (server.adminPort): EADDRINUSE`);
+    expect(err?.message).to.equal(
+      `cannot listen on 127.0.0.1 port ${port} (server.adminPort): EADDRINUSE (another process holds it): ` +
+        "set server.adminPort to a free port in a config file and start with `npm start -- --config FILE` (hvx serve --config FILE)",
+    );
   });
 
   it("given an address this machine does not have, refuses to start naming the address and port keys", async () => {

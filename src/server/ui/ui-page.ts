@@ -1,11 +1,12 @@
 import type { ThresholdPolicy } from "../../placement/policy.js";
 import { HOST_METRIC_RULES, isOn, memoryState } from "../../placement/rules/index.js";
+import { DEMO_PENDING_POD_REF } from "../../demo-help.js";
 
 /**
  * `GET /ui`: one self-contained page (inline CSS and script, no external assets: the admin
  * port has no internet). It reads the admin port's own JSON views: `/debug/hosts` (tiles),
- * `/debug/oversell` (ledger totals and per-host layers), `/debug/advice`, and posts to
- * `/debug/explain`. Every value is written with textContent, never as HTML.
+ * `/debug/oversell` (ledger totals and per-host layers), `/debug/advice`, and asks
+ * `/debug/explain?table` (the rows `hvx explain` prints). Every value is written with textContent, never as HTML.
  */
 export interface UiPageOptions {
   /** The page refreshes itself this often: the poll interval. */
@@ -16,7 +17,9 @@ export interface UiPageOptions {
 
 export function renderUiPage(options: UiPageOptions): string {
   const refreshMs = Math.max(1, Math.round(options.refreshSeconds)) * 1000;
-  return PAGE.replace("__REFRESH_MS__", String(refreshMs)).replace("__METRIC_ROWS__", JSON.stringify(metricRows(options.thresholds)));
+  return PAGE.replace("__REFRESH_MS__", String(refreshMs))
+    .replace("__METRIC_ROWS__", JSON.stringify(metricRows(options.thresholds)))
+    .replace("__POD_EXAMPLE__", DEMO_PENDING_POD_REF);
 }
 
 /** The host detail's metric rows, in rule order: label, the `metrics` field shown, and its digits (none: shown as text). */
@@ -55,6 +58,7 @@ const PAGE = `<!doctype html>
   .tile .name { font-weight: 600; }
   .tile .heat { float: right; text-transform: uppercase; font-size: 11px; font-weight: 700; }
   .tile .layers { font-size: 12px; opacity: .95; margin: 2px 0 6px; }
+  .tile .why { font-size: 12px; font-weight: 600; margin: 0 0 4px; }
   .vm { background: rgba(255,255,255,.92); color: var(--ink); border-radius: 4px; padding: 2px 6px; margin-top: 3px; font-size: 12px; display: flex; justify-content: space-between; }
   .dot { display: inline-block; width: 9px; height: 9px; border-radius: 50%; margin-right: 5px; vertical-align: middle; }
   .dot.hot { background: var(--hot); } .dot.warm { background: var(--warm); } .dot.cool { background: var(--cool); } .dot.unknown { background: var(--unknown); }
@@ -70,6 +74,9 @@ const PAGE = `<!doctype html>
   .finding.high { border-left-color: var(--hot); }
   .finding .rule { font-size: 11px; color: var(--muted); text-transform: uppercase; }
   .finding .fix { color: var(--muted); }
+  #explain-table td { white-space: nowrap; } #explain-table td:last-child { white-space: normal; }
+  #explain-table tr.reject td { color: var(--hot); }
+  #explain-out { overflow-x: auto; }
   textarea, input[type=text] { width: 100%; font: 12px ui-monospace, monospace; }
   textarea { height: 90px; }
   button { margin-top: 6px; }
@@ -99,16 +106,16 @@ const PAGE = `<!doctype html>
       <h2>Advice</h2>
       <div id="advice"></div>
     </section>
-    <section style="margin-top:16px">
-      <h2>Explain</h2>
-      <form id="explain-form">
-        <label>Pod (namespace/name) <input type="text" id="explain-pod" placeholder="shop/checkout-7d9f"></label>
-        <label>or ExtenderArgs JSON <textarea id="explain-args" placeholder='{"Pod": {...}, "NodeNames": ["..."]}'></textarea></label>
-        <button type="submit">Explain</button>
-      </form>
-      <div id="explain-out"></div>
-    </section>
   </div>
+  <section style="grid-column: 1 / -1">
+    <h2>Explain</h2>
+    <form id="explain-form">
+      <label>Pod (namespace/name) <input type="text" id="explain-pod" placeholder="e.g. __POD_EXAMPLE__ (the demo's pending pod)"></label>
+      <label>or ExtenderArgs JSON <textarea id="explain-args" placeholder='{"Pod": {...}, "NodeNames": ["..."]}'></textarea></label>
+      <button type="submit">Explain</button>
+    </form>
+    <div id="explain-out"></div>
+  </section>
 </main>
 <script>
 "use strict";
@@ -135,6 +142,14 @@ async function getJson(path) {
   return res.json();
 }
 
+/** "ESXi host esx-02 (host-12): balloon 2% >= 1% (sampled 4s ago)" -> "balloon 2% >= 1%": the tile names the host. */
+function shortReason(r) { return r.replace(/^ESXi host [^:]*: /, "").replace(/ \\(sampled [^)]*\\)$/, ""); }
+/** Why a tile has its colour, shown on it: a hot host's rejections, a warm one's warnings, an unknown one's missing data. */
+function tileReasons(h) {
+  const list = h.heat === "hot" ? h.rejections : h.heat === "warm" ? h.warnings : h.stale ? [h.stale] : [];
+  return (list || []).slice(0, 3).map(shortReason);
+}
+
 function renderTiles(hosts) {
   const box = document.getElementById("tiles");
   box.replaceChildren();
@@ -144,6 +159,7 @@ function renderTiles(hosts) {
     const tile = el("div", { class: "tile " + h.heat + (selected === h.id ? " selected" : ""), "data-host": h.name, "data-heat": h.heat, title: reasons.join("\\n") || h.heat },
       el("span", { class: "heat" }, h.heat),
       el("div", { class: "name" }, h.name),
+      ...tileReasons(h).map((r) => el("div", { class: "why" }, r)),
       el("div", { class: "layers" }, "vCPU:pCPU " + fmt(h.vcpuPerPcpu) + " · vRAM:pRAM " + fmt(h.vramPerPram) +
         (layers ? " · joint cpu " + fmt(layers.joint.cpu) : "")));
     for (const vm of h.vms || []) {
@@ -214,23 +230,13 @@ function renderAdvice(a) {
   }
 }
 
-/** Any JSON as tables: arrays of objects become a table with a column per key. */
-function renderValue(v) {
-  if (Array.isArray(v)) {
-    if (v.length > 0 && v.every((x) => x && typeof x === "object" && !Array.isArray(x))) {
-      const keys = [...new Set(v.flatMap((x) => Object.keys(x)))];
-      const t = el("table", {}, el("tr", {}, ...keys.map((k) => el("th", {}, k))));
-      for (const row of v) t.append(el("tr", {}, ...keys.map((k) => el("td", {}, renderValue(row[k])))));
-      return t;
-    }
-    return el("span", {}, v.map((x) => (typeof x === "object" ? JSON.stringify(x) : String(x))).join(", "));
-  }
-  if (v && typeof v === "object") {
-    const t = el("table", {});
-    for (const [k, x] of Object.entries(v)) t.append(el("tr", {}, el("th", {}, k), el("td", {}, renderValue(x))));
-    return t;
-  }
-  return el("span", {}, v === null || v === undefined ? "" : String(v));
+/** hvx explain's table: the same cells as the CLI (GET/POST /debug/explain?table), one row per node, worst first. */
+function renderExplainTable(t) {
+  const table = el("table", { id: "explain-table" }, el("tr", {}, ...t.header.map((h) => el("th", {}, h))));
+  const verdict = t.header.indexOf("VERDICT");
+  for (const row of t.rows) table.append(el("tr", { class: row[verdict] }, ...row.map((c) => el("td", {}, c))));
+  const down = t.sourceDown ? [el("p", { class: "error" }, "no vSphere data, so no node could be judged: " + t.sourceDown)] : [];
+  return el("div", { id: "explain-result" }, el("p", {}, el("strong", {}, "pod " + t.pod)), ...down, table, el("p", { id: "explain-summary" }, t.summary));
 }
 
 document.getElementById("explain-form").addEventListener("submit", async (ev) => {
@@ -241,12 +247,12 @@ document.getElementById("explain-form").addEventListener("submit", async (ev) =>
   out.replaceChildren(el("p", { class: "muted" }, "asking..."));
   try {
     const res = args
-      ? await fetch("/debug/explain", { method: "POST", headers: { "Content-Type": "application/json" }, body: args })
-      : await fetch("/debug/explain?pod=" + encodeURIComponent(pod));
+      ? await fetch("/debug/explain?table", { method: "POST", headers: { "Content-Type": "application/json" }, body: args })
+      : await fetch("/debug/explain?table&pod=" + encodeURIComponent(pod));
     const text = await res.text();
     let body;
     try { body = JSON.parse(text); } catch { body = text; }
-    out.replaceChildren(res.ok ? el("div", { id: "explain-result" }, renderValue(body)) : el("p", { class: "error" }, "HTTP " + res.status + ": " + (body && body.error ? body.error : text)));
+    out.replaceChildren(res.ok ? renderExplainTable(body) : el("p", { class: "error" }, "HTTP " + res.status + ": " + (body && body.Error ? body.Error : text)));
   } catch (err) {
     out.replaceChildren(el("p", { class: "error" }, String(err)));
   }
