@@ -1,7 +1,7 @@
 import { collectDefaultMetrics, Registry } from "prom-client";
 import { ClusterInformer, kubeConfigFromConfig, resolveOwnNamespace } from "./cluster/index.js";
 import { heatRejectingHosts } from "./placement/requeue-due.js";
-import type { Config } from "./config/index.js";
+import { ConfigError, extenderAddress, plaintextIssues, plaintextUses, type Config } from "./config/index.js";
 import { readKubeEnv, type KubeEnv } from "./config/kube-env.js";
 import { readVcenterCredentialFiles } from "./config/vcenter-credential-files.js";
 import { registerCertificateExpiryGauge } from "./observability/certificate-expiry-gauge.js";
@@ -68,6 +68,9 @@ export interface RunningHvx {
  */
 export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: KubeEnv = readKubeEnv()): Promise<RunningHvx> {
   const startedAtMs = Date.now();
+  const refusedPlaintext = plaintextIssues(config);
+  if (refusedPlaintext.length > 0) throw new ConfigError(refusedPlaintext);
+  for (const use of plaintextUses(config)) log.warn({ key: use.key }, `${use.key} is true: ${use.what}`);
   const stops: Stop[] = [];
   const stopAll = stopInReverse(stops, log);
   try {
@@ -174,7 +177,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
       name: "extender",
       portKey: "server.port",
       port: config.server.port,
-      ...(config.server.address !== undefined ? { host: config.server.address, hostKey: "server.address" } : {}),
+      ...(extenderAddress(config) !== undefined ? { host: extenderAddress(config)!, hostKey: "server.address" } : {}),
       handshakeMetrics,
       handler: buildExtenderApp({
         handlers,
@@ -184,6 +187,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
         onRefuse: (reason) => countRefusal("extender", reason),
       }),
       ...(config.server.tls ? { tls: config.server.tls, tlsKey: "server.tls" } : {}),
+      ...(config.server.tls?.allowedClientNames ? { allowedClientNames: config.server.tls.allowedClientNames } : {}),
       log,
     });
     listeners.push(extender);
@@ -191,7 +195,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
     const extenderPort = extender.port;
     log.info(
       {
-        address: config.server.address,
+        address: extenderAddress(config),
         port: extenderPort,
         tls: extender.tls,
         clientCertificates: config.server.tls?.clientCAFile !== undefined,
@@ -200,7 +204,6 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
         .map((v) => `POST /${v}`)
         .join(", ")}, GET /healthz, /readyz)`,
     );
-    if (!config.server.tls) log.info("extender: plain HTTP (no server.tls); anyone who can reach server.port can call the verbs");
 
     const adminApp = buildAdminApp({
       registry,

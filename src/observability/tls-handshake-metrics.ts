@@ -8,6 +8,7 @@ import { Counter, type Registry } from "prom-client";
  * - `server_certificate_refused`: the client refused hvx's certificate (an alert: unknown CA,
  *   bad certificate, e.g. the name it dialled is not in the certificate);
  * - `plain_http`: the client spoke plain HTTP to the TLS port (`urlPrefix: http://`);
+ * - `client_name_not_allowed`: its certificate chains, but none of its names is in `allowedClientNames`;
  * - `handshake_other`: anything else (a peer that hangs up mid-handshake, no shared protocol or cipher).
  */
 export const TLS_HANDSHAKE_FAILURE_REASONS = [
@@ -16,6 +17,7 @@ export const TLS_HANDSHAKE_FAILURE_REASONS = [
   "bad_certificate",
   "server_certificate_refused",
   "plain_http",
+  "client_name_not_allowed",
   "handshake_other",
 ] as const;
 export type TlsHandshakeFailureReason = (typeof TLS_HANDSHAKE_FAILURE_REASONS)[number];
@@ -35,7 +37,7 @@ export function createTlsHandshakeMetrics(registry: Registry): TlsHandshakeMetri
     name: "hvx_tls_handshake_failures_total",
     help:
       "TLS handshakes refused or failed on a TLS listener (extender, admission), by reason: no_client_certificate, " +
-      "unknown_ca, bad_certificate, server_certificate_refused, plain_http, handshake_other.",
+      "unknown_ca, bad_certificate, server_certificate_refused, plain_http, client_name_not_allowed, handshake_other.",
     labelNames: ["listener", "reason"] as const,
     registers: [registry],
   });

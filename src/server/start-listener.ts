@@ -5,6 +5,7 @@ import type { Logger } from "../observability/logger.js";
 import type { TlsHandshakeMetrics, ListenerName } from "../observability/tls-handshake-metrics.js";
 import { certificateNotAfterMs } from "./certificate-not-after.js";
 import { CertificateReloader, type KeyPairFiles, readKeyPair, secureContextOptions } from "./certificate-reloader.js";
+import { refuseUnlistedClients } from "./client-name-gate.js";
 import { watchTlsHandshakeErrors } from "./tls-handshake-errors.js";
 
 /** How long in-flight requests may take to finish once a listener closes. */
@@ -23,6 +24,8 @@ export interface ListenerOptions {
   readonly handler: RequestListener;
   /** HTTPS with these files (reloaded when they change); `clientCAFile` requires a client certificate signed by it. */
   readonly tls?: KeyPairFiles;
+  /** With `tls.clientCAFile`: a client certificate must also carry one of these names (SAN DNS/URI or CN). */
+  readonly allowedClientNames?: readonly string[];
   /** Config key of the TLS files, named in errors (`server.tls`). */
   readonly tlsKey?: string;
   readonly log: Logger;
@@ -75,6 +78,13 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
       log: o.log,
       ...(o.handshakeMetrics ? { metrics: o.handshakeMetrics } : {}),
     });
+    if (mutual && o.allowedClientNames !== undefined)
+      refuseUnlistedClients(httpsServer, {
+        listener: o.name,
+        allowed: o.allowedClientNames,
+        log: o.log,
+        ...(o.handshakeMetrics ? { metrics: o.handshakeMetrics } : {}),
+      });
     reloader = new CertificateReloader(o.tls, apply, o.log, o.certReloadIntervalMs ?? 10_000, tlsKey);
     await reloader.start();
     server = httpsServer;

@@ -17,8 +17,8 @@ describe("hvx serve start-up log (in process)", function () {
     const log = createLogger("info", { write: (line: string) => void lines.push(JSON.parse(line)) });
     const config = parseConfig(
       [
-        `server: { port: ${await freePort()}, adminPort: ${await freePort()} }`,
-        `vcenter: { url: "${mock.url}", username: "${scenario.credentials.username}", password: "${scenario.credentials.password}" }`,
+        `server: { address: 127.0.0.1, port: ${await freePort()}, adminPort: ${await freePort()} }`,
+        `vcenter: { url: "${mock.url}", allowPlaintext: true, username: "${scenario.credentials.username}", password: "${scenario.credentials.password}" }`,
         "kubernetes: { enabled: false }",
         `admission: { port: ${await freePort()} }`,
       ].join("\n"),
@@ -45,7 +45,7 @@ describe("hvx serve start-up log (in process)", function () {
     const config = parseConfig(
       [
         `server: { address: 127.0.0.2, port: ${await freePort()}, adminAddress: 127.0.0.2, adminPort: ${await freePort()} }`,
-        `vcenter: { url: "${mock.url}", username: "${scenario.credentials.username}", password: "${scenario.credentials.password}" }`,
+        `vcenter: { url: "${mock.url}", allowPlaintext: true, username: "${scenario.credentials.username}", password: "${scenario.credentials.password}" }`,
         "kubernetes: { enabled: false }",
         `admission: { address: 127.0.0.2, port: ${await freePort()} }`,
       ].join("\n"),
