@@ -219,6 +219,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
       readiness: ready,
       liveness: alive,
       explain: { handler: explain, bodyLimitMB: config.server.bodyLimitMB },
+      debugAccess: config.server.debugAccess,
     });
     const admin = await startListener({
       name: "admin",

@@ -1,5 +1,6 @@
 import express, { type Express } from "express";
 import type { Registry } from "prom-client";
+import { debugAccessGate, type DebugAccess } from "./debug-access.js";
 import { errorHandler, noEncodedBodies } from "./extender-app.js";
 import { mountHealthRoutes } from "./health-routes.js";
 import { prettyJsonWhenAsked } from "./pretty-json.js";
@@ -23,12 +24,15 @@ export interface AdminAppDeps {
   readonly uiPage?: () => string;
   /** `POST /debug/explain` (ExtenderArgs, read up to `bodyLimitMB`) and `GET /debug/explain?pod=NAMESPACE/NAME`. */
   readonly explain?: { readonly handler: ExplainHandler; readonly bodyLimitMB: number };
+  /** Who may read /debug/* and /ui (`server.debugAccess`); default loopback. */
+  readonly debugAccess?: DebugAccess;
 }
 
 /**
  * The admin port (`server.adminPort`): Prometheus metrics, the debug views and health, for
  * operators and monitoring, so that the extender port can be opened to kube-scheduler alone.
- * GET only; no request body is ever read.
+ * GET only; no request body is ever read. /debug/* and /ui answer loopback connections only
+ * unless `debugAccess` is `open` (debug-access.ts).
  * One exception: `POST /debug/explain` reads ExtenderArgs (`server.bodyLimitMB`), like /filter.
  */
 export function buildAdminApp(deps: AdminAppDeps): Express {
@@ -45,6 +49,7 @@ export function buildAdminApp(deps: AdminAppDeps): Express {
       next(err);
     }
   });
+  app.use(["/debug", "/ui"], debugAccessGate(deps.debugAccess ?? "loopback"));
   if (deps.explain) mountExplain(app, deps.explain);
   const views: Record<string, () => unknown> = { hosts: deps.debugHosts, ...deps.debugViews };
   for (const [name, view] of Object.entries(views)) {

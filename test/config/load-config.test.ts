@@ -11,6 +11,7 @@ describe("parseConfig", () => {
       shutdownDrainSeconds: 5,
       readinessGraceSeconds: 30,
       allowPlaintext: false,
+      debugAccess: "loopback",
     });
     expect(c.admission).to.include({ bodyLimitMB: 3, minCpu: "10m", minMemory: "16Mi" });
     expect(c.burstGuard).to.include({ defaultCpu: "100m", defaultMemory: "128Mi" });
