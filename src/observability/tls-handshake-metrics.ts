@@ -29,6 +29,8 @@ export interface TlsHandshakeMetrics {
   /** Creates the listener's series at 0, so that `increase()` sees its first failure. */
   watch(listener: ListenerName): void;
   count(listener: ListenerName, reason: TlsHandshakeFailureReason): void;
+  /** A rotated certificate outside its validity window, not served (`hvx_tls_certificate_reloads_refused_total`). */
+  countRefusedReload?(listener: ListenerName, problem: "expired" | "not_yet_valid"): void;
 }
 
 /** `hvx_tls_handshake_failures_total{listener, reason}`. */
@@ -41,7 +43,14 @@ export function createTlsHandshakeMetrics(registry: Registry): TlsHandshakeMetri
     labelNames: ["listener", "reason"] as const,
     registers: [registry],
   });
+  const refusedReloads = new Counter({
+    name: "hvx_tls_certificate_reloads_refused_total",
+    help: "Rotated TLS certificates not served because they are expired or not yet valid (the previous one is kept), by listener and problem.",
+    labelNames: ["listener", "problem"] as const,
+    registers: [registry],
+  });
   return {
+    countRefusedReload: (listener, problem) => refusedReloads.inc({ listener, problem }),
     watch: (listener) => {
       for (const reason of TLS_HANDSHAKE_FAILURE_REASONS) failures.inc({ listener, reason }, 0);
     },

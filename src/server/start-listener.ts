@@ -31,6 +31,8 @@ export interface ListenerOptions {
   readonly log: Logger;
   /** Counts failed TLS handshakes (`hvx_tls_handshake_failures_total`); they are logged either way. */
   readonly handshakeMetrics?: TlsHandshakeMetrics;
+  /** The clock a reloaded certificate's validity is checked against (epoch ms); default Date.now. */
+  readonly certClock?: () => number;
   /** How often the certificate files are checked for changes. Default 10 s. */
   readonly certReloadIntervalMs?: number;
   /** Whole request (headers and body) must arrive within this. Default 30 s. */
@@ -85,7 +87,11 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
         log: o.log,
         ...(o.handshakeMetrics ? { metrics: o.handshakeMetrics } : {}),
       });
-    reloader = new CertificateReloader(o.tls, apply, o.log, o.certReloadIntervalMs ?? 10_000, tlsKey);
+    const metrics = o.handshakeMetrics;
+    reloader = new CertificateReloader(o.tls, apply, o.log, o.certReloadIntervalMs ?? 10_000, tlsKey, {
+      ...(o.certClock ? { clock: o.certClock } : {}),
+      ...(metrics?.countRefusedReload ? { onRefused: (problem) => metrics.countRefusedReload!(o.name, problem) } : {}),
+    });
     await reloader.start();
     server = httpsServer;
   } else {
