@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { parseConfig } from "../../src/config/index.js";
+import { NODE_LABELLER_LEASE, REBALANCER_LEASE } from "../../src/cluster/index.js";
 import { findOne, leafPaths, loadManifests, MANIFESTS_DIR, quantityToNumber, valueAt, type Obj } from "./load-manifests.js";
 import { EXTENDER_FIELDS, EXTENDER_TLS_FIELDS, unknownSchedulerFields } from "./scheduler-config-fields.js";
 
@@ -214,14 +215,18 @@ describe("manifests/base/rbac.yaml", () => {
     ]);
   });
 
-  it("grants the Role hvx-node-labeller exactly leases get/create/update in hvx-system", () => {
+  it("grants the Role hvx-node-labeller exactly leases get/create/update in hvx-system, get/update only on hvx's two Leases", () => {
     const role = findOne(docs, "Role", "hvx-node-labeller").obj;
     expect(role.metadata.namespace).to.equal(NS);
-    expect(flatten(role.rules)).to.deep.equal([
+    const verbs = (role.rules as Obj[]).flatMap((r) => (r.verbs as string[]).map((v) => `${r.apiGroups[0]}/${r.resources[0]}:${v}`));
+    expect(verbs.sort()).to.deep.equal([
       "coordination.k8s.io/leases:create",
       "coordination.k8s.io/leases:get",
       "coordination.k8s.io/leases:update",
     ]);
+    // Issue 28: no other Lease of the namespace (kube-scheduler's own, say) may be read or taken over.
+    const named = (role.rules as Obj[]).filter((r) => (r.verbs as string[]).some((v) => v === "get" || v === "update"));
+    expect(named.map((r) => r.resourceNames)).to.deep.equal([[NODE_LABELLER_LEASE, REBALANCER_LEASE]]);
   });
 
   it("binds both roles to the hvx service account and defines no other role", () => {
