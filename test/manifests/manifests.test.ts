@@ -42,7 +42,14 @@ describe("manifests/", () => {
   });
 
   it("given the files of base/, every namespaced object lives in hvx-system", () => {
-    const clusterScoped = new Set(["Namespace", "ClusterRole", "ClusterRoleBinding", "Kustomization"]);
+    const clusterScoped = new Set([
+      "Namespace",
+      "ClusterRole",
+      "ClusterRoleBinding",
+      "Kustomization",
+      "ValidatingAdmissionPolicy",
+      "ValidatingAdmissionPolicyBinding",
+    ]);
     const mine = docs.filter((d) => d.file.startsWith("base/") && !clusterScoped.has(d.obj.kind));
     expect(mine.length).to.be.greaterThan(5);
     for (const { file, obj } of mine) expect(obj.metadata?.namespace, `${file}: ${obj.kind}`).to.equal(NS);
@@ -180,6 +187,52 @@ describe("manifests/base/networkpolicy.yaml", () => {
   it("leaves the extender port open and says that mutual TLS guards it", () => {
     expect(ruleFor("extender").from).to.equal(undefined);
     expect(readFileSync(join(MANIFESTS_DIR, "base/networkpolicy.yaml"), "utf8")).to.match(/hostNetwork[\s\S]*mutual\s+TLS/);
+  });
+});
+
+describe("manifests/base/networkpolicy.yaml: egress", () => {
+  const policy = findOne(docs, "NetworkPolicy", "hvx-egress").obj;
+  const rules = policy.spec.egress as Obj[];
+  const ports = (r: Obj) => (r.ports as Obj[]).map((p) => `${p.protocol as string}/${p.port as number}`);
+
+  it("selects the hvx pods and lets them reach only vCenter (443), the API server (6443, 443) and cluster DNS (53)", () => {
+    expect(selects(policy.spec.podSelector.matchLabels, podLabels)).to.equal(true);
+    expect(policy.spec.policyTypes).to.deep.equal(["Egress"]);
+    expect(rules.map(ports)).to.deep.equal([["TCP/443"], ["TCP/6443", "TCP/443"], ["UDP/53", "TCP/53"]]);
+    for (const r of rules) expect(r.to, "every rule names its destination").to.have.length(1);
+    expect(rules[0]!.to[0].ipBlock.cidr).to.match(/^\d+\.\d+\.\d+\.\d+\/\d+$/);
+    expect(rules[1]!.to[0].ipBlock.cidr, "the control plane, as for the webhook").to.equal(
+      (findOne(docs, "NetworkPolicy", "hvx").obj.spec.ingress as Obj[])[0]!.from[0].ipBlock.cidr,
+    );
+    expect(rules[2]!.to[0]).to.deep.equal({
+      namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": "kube-system" } },
+      podSelector: { matchLabels: { "k8s-app": "kube-dns" } },
+    });
+    expect(readFileSync(join(MANIFESTS_DIR, "base/networkpolicy.yaml"), "utf8")).to.match(/REPLACE: vCenter's address/);
+  });
+});
+
+describe("manifests/base/node-patch-policy.yaml", () => {
+  const policy = findOne(docs, "ValidatingAdmissionPolicy", "hvx-node-patches").obj;
+
+  it("given a Node update by hvx's ServiceAccount, denies a spec change or any label or annotation outside hvx.io/", () => {
+    expect(policy.apiVersion).to.equal("admissionregistration.k8s.io/v1");
+    expect(policy.spec.failurePolicy).to.equal("Fail");
+    expect(policy.spec.matchConstraints.resourceRules).to.deep.equal([
+      { apiGroups: [""], apiVersions: ["v1"], operations: ["UPDATE"], resources: ["nodes"] },
+    ]);
+    const sa = findOne(docs, "ServiceAccount", "hvx").obj;
+    expect(policy.spec.matchConditions[0].expression).to.equal(
+      `request.userInfo.username == 'system:serviceaccount:${sa.metadata.namespace as string}:${sa.metadata.name as string}'`,
+    );
+    const variables = new Map((policy.spec.variables as Obj[]).map((v) => [v.name, String(v.expression)]));
+    for (const name of ["otherLabelsKept", "otherAnnotationsKept"]) expect(variables.get(name), name).to.include("startsWith('hvx.io/')");
+    expect((policy.spec.validations as Obj[]).map((v) => v.expression)).to.deep.equal([
+      "object.spec == oldObject.spec",
+      "variables.otherLabelsKept && variables.otherAnnotationsKept",
+    ]);
+    const binding = findOne(docs, "ValidatingAdmissionPolicyBinding", "hvx-node-patches").obj;
+    expect(binding.spec).to.deep.equal({ policyName: "hvx-node-patches", validationActions: ["Deny"] });
   });
 });
 
