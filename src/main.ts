@@ -35,6 +35,7 @@ import { renderUiPage } from "./server/ui/ui-page.js";
 import { startDemo } from "./start-demo.js";
 import { startAdmission } from "./startup/start-admission.js";
 import { startClusterInformer } from "./startup/start-cluster-informer.js";
+import { startDelegatedAccess } from "./startup/start-delegated-access.js";
 import { podReader } from "./startup/pod-reader.js";
 import { startMetricsSource, startVcenters } from "./startup/start-metrics-source.js";
 import { startNodeLabeller } from "./startup/start-node-labeller.js";
@@ -220,6 +221,9 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
       liveness: alive,
       explain: { handler: explain, bodyLimitMB: config.server.bodyLimitMB },
       debugAccess: config.server.debugAccess,
+      ...(config.server.debugAccess === "delegated"
+        ? { delegated: startDelegatedAccess(config, access.enabled ? access.kubeConfig : undefined) }
+        : {}),
     });
     const admin = await startListener({
       name: "admin",

@@ -78,8 +78,11 @@ const serverSchema = z
       .optional(),
     /** Issue 28: plain HTTP (no `tls`) on an address other than loopback is refused at start-up unless true. */
     allowPlaintext: z.boolean().default(false),
-    /** Issue 28: /debug/* and /ui on the admin port: `loopback` (port-forward, the demo's machine) or `open` (anyone who reaches it). */
-    debugAccess: z.enum(["loopback", "open"]).default("loopback"),
+    /**
+     * Issue 28: /debug/* and /ui on the admin port: `loopback` (port-forward, the demo's machine),
+     * `delegated` (also a bearer token the API server allows on the path: TokenReview + SubjectAccessReview) or `open`.
+     */
+    debugAccess: z.enum(["loopback", "delegated", "open"]).default("loopback"),
     /** On SIGTERM: /readyz answers 503 for this long before the listeners close. */
     shutdownDrainSeconds: secondsOrZero.default(5),
     /** /readyz turns 200 after the first vCenter poll cycle ends, or after this long, whichever first. */

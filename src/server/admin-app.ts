@@ -1,6 +1,7 @@
 import express, { type Express } from "express";
 import type { Registry } from "prom-client";
 import { debugAccessGate, type DebugAccess } from "./debug-access.js";
+import type { DelegatedAccess } from "./delegated-access.js";
 import { errorHandler, noEncodedBodies } from "./extender-app.js";
 import { mountHealthRoutes } from "./health-routes.js";
 import { prettyJsonWhenAsked } from "./pretty-json.js";
@@ -26,6 +27,8 @@ export interface AdminAppDeps {
   readonly explain?: { readonly handler: ExplainHandler; readonly bodyLimitMB: number };
   /** Who may read /debug/* and /ui (`server.debugAccess`); default loopback. */
   readonly debugAccess?: DebugAccess;
+  /** With `debugAccess: delegated`: the TokenReview / SubjectAccessReview check. */
+  readonly delegated?: DelegatedAccess;
 }
 
 /**
@@ -49,7 +52,7 @@ export function buildAdminApp(deps: AdminAppDeps): Express {
       next(err);
     }
   });
-  app.use(["/debug", "/ui"], debugAccessGate(deps.debugAccess ?? "loopback"));
+  app.use(["/debug", "/ui"], debugAccessGate(deps.debugAccess ?? "loopback", deps.delegated));
   if (deps.explain) mountExplain(app, deps.explain);
   const views: Record<string, () => unknown> = { hosts: deps.debugHosts, ...deps.debugViews };
   for (const [name, view] of Object.entries(views)) {
