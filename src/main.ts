@@ -174,11 +174,12 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
     const listeners: Array<{ drain(): void; close(graceMs?: number): Promise<void> }> = [];
     stops.push(() => Promise.all(listeners.map((l) => l.close(IN_FLIGHT_GRACE_MS))).then(() => undefined));
 
+    const extenderHost = extenderAddress(config);
     const extender = await startListener({
       name: "extender",
       portKey: "server.port",
       port: config.server.port,
-      ...(extenderAddress(config) !== undefined ? { host: extenderAddress(config)!, hostKey: "server.address" } : {}),
+      ...(extenderHost !== undefined ? { host: extenderHost, hostKey: "server.address" } : {}),
       handshakeMetrics,
       handler: buildExtenderApp({
         handlers,
@@ -196,7 +197,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
     const extenderPort = extender.port;
     log.info(
       {
-        address: extenderAddress(config),
+        address: extenderHost,
         port: extenderPort,
         tls: extender.tls,
         clientCertificates: config.server.tls?.clientCAFile !== undefined,

@@ -163,7 +163,7 @@ describe("startHvx: a start-up failure stops what was already started", function
     const port = await freePort();
     const config = parseConfig(
       [
-        `server: { address: 127.0.0.1, port: ${port} }`,
+        `server: { address: 127.0.0.1, port: ${port}, adminPort: ${await freePort()} }`,
         `vcenter: { url: "${vcenter.url}", allowPlaintext: true, username: "${scenario.credentials.username}", password: "${scenario.credentials.password}", pollIntervalSeconds: 0.2 }`,
         `kubernetes: { enabled: true, kubeconfig: "${join(dir, "kubeconfig")}" }`,
         `admission: { enabled: true, port: ${await freePort()}, tls: { certFile: "${join(dir, "missing.crt")}", keyFile: "${join(dir, "missing.key")}" } }`,
@@ -208,7 +208,7 @@ describe("startHvx: a start-up failure stops what was already started", function
     const scenario = loadScenario(demoScenarioPath());
     const config = parseConfig(
       [
-        `server: { address: 127.0.0.1, port: ${await freePort()} }`,
+        `server: { address: 127.0.0.1, port: ${await freePort()}, adminPort: ${await freePort()} }`,
         `vcenter: { url: "${vcenter.url}", allowPlaintext: true, username: "${scenario.credentials.username}", password: "${scenario.credentials.password}" }`,
         `kubernetes: { enabled: true, kubeconfig: "${join(dir, "kubeconfig")}" }`,
         "admission: { enabled: false }",
