@@ -72,4 +72,28 @@ describe("hvx serve start-up log (in process)", function () {
       await mock.close();
     }
   });
+
+  // Issue 28: plain HTTP off loopback starts only on the operator's word, and says so.
+  it("given server.allowPlaintext: true on every interface, starts and warns naming the key, once", async () => {
+    const scenario = loadScenario(demoScenarioPath());
+    const mock = await startMockVcenter({ scenario });
+    const lines: Array<{ level: number; msg: string; key?: string }> = [];
+    const log = createLogger("info", { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const config = parseConfig(
+      [
+        `server: { allowPlaintext: true, port: ${await freePort()}, adminPort: ${await freePort()} }`,
+        `vcenter: { url: "${mock.url}", allowPlaintext: true, username: "${scenario.credentials.username}", password: "${scenario.credentials.password}" }`,
+        "kubernetes: { enabled: false }",
+        "admission: { enabled: false }",
+      ].join("\n"),
+    );
+    const hvx = await startHvx(config, log, { inCluster: false });
+    try {
+      const warned = lines.filter((l) => l.level === 40 && /allowPlaintext is true/.test(l.msg)).map((l) => l.key);
+      expect(warned).to.deep.equal(["server.allowPlaintext", "vcenter.allowPlaintext"]);
+    } finally {
+      await hvx.stop();
+      await mock.close();
+    }
+  });
 });
