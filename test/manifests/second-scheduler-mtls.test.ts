@@ -1,16 +1,18 @@
 import { expect } from "chai";
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { X509Certificate } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { parse as parseYaml } from "yaml";
+import { FAKE_TOKENS, startFakeKubeApiserver } from "../../mocks/kube-apiserver/index.js";
 import { parseConfig, plaintextUses } from "../../src/config/index.js";
 import { silentLogger } from "../../src/observability/logger.js";
 import { startListener } from "../../src/server/start-listener.js";
 import { rawRequest } from "../fixtures/raw-http.js";
 import { MANIFESTS_DIR, type Obj } from "./load-manifests.js";
-import { objectKey, renderOverlay } from "./render-overlay.js";
+import { KUBECTL, objectKey, renderOverlay } from "./render-overlay.js";
 
 const run = promisify(execFile);
 const SCRIPT = join(MANIFESTS_DIR, "overlays", "second-scheduler", "gen-extender-certs.sh");
@@ -176,6 +178,41 @@ describe("manifests/overlays/second-scheduler: mutual TLS", function () {
         expect(await call("extender")).to.equal("refused");
       } finally {
         await listener.close(100);
+      }
+    });
+
+    it("given kubectl against the fake API server, writes Secrets hvx-extender-tls and hvx-scheduler-client-tls, one CA, and replaces them on a second run", async () => {
+      // kubectl sends no bearer token over plain HTTP: its requests are the cluster admin's here.
+      const fake = await startFakeKubeApiserver({ anonymousUser: "admin" });
+      try {
+        writeFileSync(join(dir, "kubeconfig"), fake.kubeconfigYaml("admin"));
+        const kubectlDir = KUBECTL.includes("/") ? KUBECTL.slice(0, KUBECTL.lastIndexOf("/")) : "";
+        const env = { PATH: `${kubectlDir ? `${kubectlDir}:` : ""}${process.env.PATH}`, HOME: dir, KUBECONFIG: join(dir, "kubeconfig") };
+        const secret = async (name: string) => {
+          const res = await fetch(`${fake.url}/api/v1/namespaces/hvx-system/secrets/${name}`, {
+            headers: { Authorization: `Bearer ${FAKE_TOKENS.admin}` },
+          });
+          const data = ((await res.json()) as Obj).data as Record<string, string>;
+          return Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v, "base64")]));
+        };
+        const { stdout } = await run(SCRIPT, [], { env });
+        expect(stdout).to.match(
+          /secrets hvx-system\/hvx-extender-tls and hvx-system\/hvx-scheduler-client-tls written \(client name hvx-scheduler\)/,
+        );
+        const serving = await secret("hvx-extender-tls");
+        const client = await secret("hvx-scheduler-client-tls");
+        expect(Object.keys(serving).sort()).to.deep.equal(["ca.crt", "tls.crt", "tls.key"]);
+        expect(client["ca.crt"]!.equals(serving["ca.crt"]!), "one CA").to.equal(true);
+        const ca = new X509Certificate(serving["ca.crt"]!);
+        const servingCert = new X509Certificate(serving["tls.crt"]!);
+        const clientCert = new X509Certificate(client["tls.crt"]!);
+        expect([servingCert.verify(ca.publicKey), clientCert.verify(ca.publicKey)]).to.deep.equal([true, true]);
+        expect(servingCert.checkHost("hvx.hvx-system.svc")).to.equal("hvx.hvx-system.svc");
+        expect(clientCert.subject).to.equal("CN=hvx-scheduler");
+        await run(SCRIPT, [], { env });
+        expect((await secret("hvx-extender-tls"))["ca.crt"]!.equals(serving["ca.crt"]!), "renewal: a new CA").to.equal(false);
+      } finally {
+        await fake.close();
       }
     });
   });
