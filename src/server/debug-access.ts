@@ -27,18 +27,15 @@ export function debugAccessGate(access: DebugAccess, delegated?: DelegatedAccess
     const header = req.headers.authorization ?? "";
     const token = header.startsWith("Bearer ") ? header.slice("Bearer ".length).trim() : undefined;
     const path = req.originalUrl.split("?")[0]!;
-    delegated.decide(token, path, req.method === "POST" ? "create" : "get").then(
+    const verb = req.method === "POST" ? "create" : "get";
+    delegated.decide(token, path, verb).then(
       (decision) => {
         if (decision === "allowed") return next();
         if (decision === "unauthenticated")
           return sendJsonError(res, 401, "a bearer token the API server accepts is required (server.debugAccess: delegated)", {
             "WWW-Authenticate": 'Bearer realm="hvx"',
           });
-        sendJsonError(
-          res,
-          403,
-          `the API server does not allow this user to ${req.method === "POST" ? "create" : "get"} ${path} (server.debugAccess: delegated)`,
-        );
+        sendJsonError(res, 403, `the API server does not allow this user to ${verb} ${path} (server.debugAccess: delegated)`);
       },
       () => sendJsonError(res, 503, "cannot check access with the API server (TokenReview, SubjectAccessReview); retry later"),
     );
