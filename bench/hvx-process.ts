@@ -77,8 +77,8 @@ export async function startHvx(
     file,
     stringify({
       // Ready only once the first poll cycle has ended (as a user waits for /readyz), so no round runs on an empty inventory.
-      server: { port, adminPort, shutdownDrainSeconds: 0, readinessGraceSeconds: 600 },
-      vcenter: { url: vc.url, username: scenario.credentials.username, password: scenario.credentials.password },
+      server: { address: "127.0.0.1", port, adminPort, shutdownDrainSeconds: 0, readinessGraceSeconds: 600 },
+      vcenter: { url: vc.url, allowPlaintext: true, username: scenario.credentials.username, password: scenario.credentials.password },
       admission: { enabled: false },
       log: { level: "warn" },
       ...extra,

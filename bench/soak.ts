@@ -127,10 +127,12 @@ async function main(argv: readonly string[]): Promise<number> {
       configPath,
       [
         "server:",
+        "  address: 127.0.0.1",
         `  port: ${extenderPort}`,
         ...(hasAdminPort ? [`  adminPort: ${adminPort}`] : []),
         "vcenter:",
         `  url: ${vcenter.url}`,
+        "  allowPlaintext: true",
         `  pollIntervalSeconds: ${POLL_SECONDS}`,
         "kubernetes:",
         "  enabled: true",

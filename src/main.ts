@@ -1,7 +1,7 @@
 import { collectDefaultMetrics, Registry } from "prom-client";
 import { ClusterInformer, kubeConfigFromConfig, resolveOwnNamespace } from "./cluster/index.js";
 import { heatRejectingHosts } from "./placement/requeue-due.js";
-import type { Config } from "./config/index.js";
+import { ConfigError, extenderAddress, plaintextIssues, plaintextUses, type Config } from "./config/index.js";
 import { readKubeEnv, type KubeEnv } from "./config/kube-env.js";
 import { readVcenterCredentialFiles } from "./config/vcenter-credential-files.js";
 import { hvxVersion } from "./build-info.js";
@@ -38,6 +38,7 @@ import { renderUiPage } from "./server/ui/ui-page.js";
 import { startDemo } from "./start-demo.js";
 import { announceAdmission, startAdmission } from "./startup/start-admission.js";
 import { startClusterInformer } from "./startup/start-cluster-informer.js";
+import { startDelegatedAccess } from "./startup/start-delegated-access.js";
 import { podReader } from "./startup/pod-reader.js";
 import { startMetricsSource, startVcenters } from "./startup/start-metrics-source.js";
 import { startNodeLabeller } from "./startup/start-node-labeller.js";
@@ -71,6 +72,9 @@ export interface RunningHvx {
  */
 export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: KubeEnv = readKubeEnv()): Promise<RunningHvx> {
   const startedAtMs = Date.now();
+  const refusedPlaintext = plaintextIssues(config);
+  if (refusedPlaintext.length > 0) throw new ConfigError(refusedPlaintext);
+  for (const use of plaintextUses(config)) log.warn({ key: use.key }, `${use.key} is true: ${use.what}`);
   const stops: Stop[] = [];
   const stopAll = stopInReverse(stops, log);
   try {
@@ -177,11 +181,12 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
     const announce: Array<() => void> = [];
     stops.push(() => Promise.all(listeners.map((l) => l.close(IN_FLIGHT_GRACE_MS))).then(() => undefined));
 
+    const extenderHost = extenderAddress(config);
     const extender = await startListener({
       name: "extender",
       portKey: "server.port",
       port: config.server.port,
-      ...(config.server.address !== undefined ? { host: config.server.address, hostKey: "server.address" } : {}),
+      ...(extenderHost !== undefined ? { host: extenderHost, hostKey: "server.address" } : {}),
       handshakeMetrics,
       handler: buildExtenderApp({
         handlers,
@@ -191,6 +196,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
         onRefuse: (reason) => countRefusal("extender", reason),
       }),
       ...(config.server.tls ? { tls: config.server.tls, tlsKey: "server.tls" } : {}),
+      ...(config.server.tls?.allowedClientNames ? { allowedClientNames: config.server.tls.allowedClientNames } : {}),
       log,
     });
     listeners.push(extender);
@@ -199,7 +205,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
     announce.push(() =>
       log.info(
         {
-          address: config.server.address,
+          address: extenderHost,
           port: extenderPort,
           tls: extender.tls,
           clientCertificates: config.server.tls?.clientCAFile !== undefined,
@@ -209,8 +215,6 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
           .join(", ")}, GET /healthz, /readyz)`,
       ),
     );
-    if (!config.server.tls)
-      announce.push(() => log.info("extender: plain HTTP (no server.tls); anyone who can reach server.port can call the verbs"));
 
     const adminApp = buildAdminApp({
       registry,
@@ -226,6 +230,10 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
       readiness: ready,
       liveness: alive,
       explain: { handler: explain, bodyLimitMB: config.server.bodyLimitMB },
+      debugAccess: config.server.debugAccess,
+      ...(config.server.debugAccess === "delegated"
+        ? { delegated: startDelegatedAccess(config, access.enabled ? access.kubeConfig : undefined) }
+        : {}),
     });
     const admin = await startListener({
       name: "admin",

@@ -22,6 +22,7 @@ import { serveList } from "./serve-list.js";
 import { serveWatch, type WatchHandle } from "./serve-watch.js";
 import { BINDING_PATH, serveBinding } from "./serve-binding.js";
 import { EVICTION_PATH, readEvictionBody, serveEviction } from "./serve-eviction.js";
+import { serveSubjectAccessReview, serveTokenReview, SUBJECT_ACCESS_REVIEW_PATH, TOKEN_REVIEW_PATH } from "./serve-access-reviews.js";
 import { EVENTS, PODS, POD_DISRUPTION_BUDGETS } from "./resource-types.js";
 
 export interface FakeFault {
@@ -100,6 +101,10 @@ export async function handleRequest(state: FakeState, req: IncomingMessage, res:
       send(res, 403, forbidden(user.name, info));
       return;
     }
+    if (req.method === "POST" && url.pathname === TOKEN_REVIEW_PATH)
+      return serveTokenReview(state.tokens, await readEvictionBody(req), res);
+    if (req.method === "POST" && url.pathname === SUBJECT_ACCESS_REVIEW_PATH)
+      return serveSubjectAccessReview(state.authorizer, await readEvictionBody(req), res);
     const eviction = EVICTION_PATH.exec(url.pathname);
     if (eviction) {
       if (req.method !== "POST")

@@ -19,6 +19,8 @@ interface PolicyRule {
   readonly resources: readonly string[];
   readonly verbs: readonly string[];
   readonly resourceNames: readonly string[];
+  /** ClusterRoles only: paths, exact or with a trailing `*` (a prefix). */
+  readonly nonResourceURLs: readonly string[];
 }
 
 interface Subject {
@@ -71,6 +73,7 @@ export class RbacAuthorizer {
           resources: r.resources ?? [],
           verbs: r.verbs ?? [],
           resourceNames: r.resourceNames ?? [],
+          nonResourceURLs: r.nonResourceURLs ?? [],
         }));
         this.roles.set(roleKey(obj.kind, obj.kind === "Role" ? (ns ?? "default") : undefined, obj.metadata.name), rules);
       } else if (obj.kind === "RoleBinding" || obj.kind === "ClusterRoleBinding") {
@@ -82,6 +85,18 @@ export class RbacAuthorizer {
         });
       }
     }
+  }
+
+  /** A non-resource URL (`/debug/hosts`, get), as a SubjectAccessReview asks: ClusterRoles bound cluster-wide only. */
+  allowsNonResource(user: UserInfo, path: string, verb: string): boolean {
+    if (user.groups.includes("system:masters")) return true;
+    return this.bindings.some(
+      (b) =>
+        b.namespace === undefined &&
+        b.roleKind === "ClusterRole" &&
+        b.subjects.some((s) => subjectMatches(s, user, undefined)) &&
+        (this.roles.get(roleKey("ClusterRole", undefined, b.roleName)) ?? []).some((r) => urlAllows(r, path, verb)),
+    );
   }
 
   allows(user: UserInfo, req: RequestInfo): boolean {
@@ -96,6 +111,12 @@ export class RbacAuthorizer {
     }
     return false;
   }
+}
+
+function urlAllows(r: PolicyRule, path: string, verb: string): boolean {
+  return (
+    has(r.verbs, verb) && r.nonResourceURLs.some((u) => u === "*" || u === path || (u.endsWith("*") && path.startsWith(u.slice(0, -1))))
+  );
 }
 
 const DISCOVERY_PATHS = /^\/(api|apis|version|healthz|livez|readyz|openapi)(\/.*)?$/;

@@ -31,7 +31,9 @@ export interface FakeKubeApiserverOptions {
 }
 
 /** Bearer tokens the fake accepts. `hvx` is the service account the manifests bind; `admin` is in `system:masters`. */
-export const FAKE_TOKENS = { hvx: "fake-token", admin: "fake-admin-token" } as const;
+export const FAKE_TOKENS = { hvx: "fake-token", admin: "fake-admin-token", viewer: "fake-viewer-token" } as const;
+/** The person behind FAKE_TOKENS.viewer: authenticated, no group of its own (a ClusterRoleBinding names the user). */
+export const FAKE_VIEWER: UserInfo = { name: "jane@example.com", groups: ["system:authenticated"] };
 export type FakeUser = keyof typeof FAKE_TOKENS;
 
 /** Test-only controls: the in-process handle, never an HTTP endpoint. */
@@ -87,6 +89,7 @@ export async function startFakeKubeApiserver(opts: FakeKubeApiserverOptions = {}
   const tokens = new Map<string, UserInfo>([
     [FAKE_TOKENS.hvx, serviceAccountUser(HVX_SERVICE_ACCOUNT.namespace, HVX_SERVICE_ACCOUNT.name)],
     [FAKE_TOKENS.admin, ADMIN_USER],
+    [FAKE_TOKENS.viewer, FAKE_VIEWER],
   ]);
   const state: FakeState = {
     clock,

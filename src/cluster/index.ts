@@ -25,3 +25,4 @@ export { toMicroTime } from "./micro-time.js";
 export { toNodeView } from "./to-node-view.js";
 export { toPodView, ownerKeyOf } from "./to-pod-view.js";
 export { Rebalancer, REBALANCER_LEASE, type RebalancerOptions, type RebalanceOutcome } from "./rebalancer.js";
+export { accessReviewer } from "./access-reviewer.js";

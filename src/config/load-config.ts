@@ -26,7 +26,7 @@ export function parseConfig(text: string | undefined, env: Env = {}, readFile: R
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
     throw new ConfigError(["the file must hold a mapping of keys (server, vcenter, thresholds, ...)"]);
   }
-  const doc = raw as Record<string, unknown>;
+  const doc = withOverrides(raw as Record<string, unknown>, env, readFile);
   if (doc.vcenter != null && Array.isArray(doc.vcenters) && doc.vcenters.length > 0) {
     throw new ConfigError([
       "vcenter and vcenters: set one of them, not both (vcenters: lists several vCenters, vcenter: is the one-vCenter form)",
@@ -58,6 +58,37 @@ export function parseConfig(text: string | undefined, env: Env = {}, readFile: R
     throw new ConfigError(result.error.issues.map((i) => describeIssue(i.path, i.message, doc)));
   }
   return deepFreeze(result.data);
+}
+
+/** A mapping (YAML object), as opposed to a list or a scalar. */
+function isMapping(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** `over` on top of `base`: mappings merge key by key, anything else (lists too) replaces. */
+function mergeOver(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...base };
+  for (const [k, v] of Object.entries(over)) out[k] = isMapping(v) && isMapping(out[k]) ? mergeOver(out[k], v) : v;
+  return out;
+}
+
+/**
+ * HVX_CONFIG_OVERRIDE_FILE: a second YAML file whose keys win over the config file's, so that a
+ * kustomize overlay can change a few keys (overlays/second-scheduler: server.tls) without
+ * copying the whole ConfigMap.
+ */
+function withOverrides(doc: Record<string, unknown>, env: Env, readFile: ReadFile): Record<string, unknown> {
+  const path = env.HVX_CONFIG_OVERRIDE_FILE;
+  if (path === undefined || path === "") return doc;
+  let over: unknown;
+  try {
+    over = parseYaml(readFile(path)) ?? {};
+  } catch (err) {
+    const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message.split("\n")[0];
+    throw new ConfigError([`HVX_CONFIG_OVERRIDE_FILE: cannot use ${path}: ${why}`], { cause: err });
+  }
+  if (!isMapping(over)) throw new ConfigError([`HVX_CONFIG_OVERRIDE_FILE: ${path} must hold a mapping of keys`]);
+  return mergeOver(doc, over);
 }
 
 /**

@@ -59,9 +59,30 @@ const serverSchema = z
     adminAddress: listenAddress,
     /** HTTPS on the extender port; with clientCAFile, a client certificate signed by that CA is required. */
     tls: z
-      .object({ ...tlsFiles, clientCAFile: z.string().min(1).optional() })
+      .object({
+        ...tlsFiles,
+        clientCAFile: z.string().min(1).optional(),
+        /** Issue 28: with clientCAFile, a client certificate's SAN DNS or URI name, or its CN, must be one of these. */
+        allowedClientNames: z.array(z.string().min(1)).min(1).optional(),
+      })
       .strict()
+      .superRefine((t, ctx) => {
+        if ((t.clientCAFile === undefined) === (t.allowedClientNames === undefined)) return;
+        const message =
+          t.clientCAFile === undefined
+            ? "needs clientCAFile (names are checked on client certificates)"
+            : "is required with clientCAFile: the names (SAN DNS/URI or CN) of the client certificates to accept, e.g. [hvx-scheduler]; " +
+              "otherwise every certificate the CA signed passes, hvx's own serving certificate too";
+        ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["allowedClientNames"], message });
+      })
       .optional(),
+    /** Issue 28: plain HTTP (no `tls`) on an address other than loopback is refused at start-up unless true. */
+    allowPlaintext: z.boolean().default(false),
+    /**
+     * Issue 28: /debug/* and /ui on the admin port: `loopback` (port-forward, the demo's machine),
+     * `delegated` (also a bearer token the API server allows on the path: TokenReview + SubjectAccessReview) or `open`.
+     */
+    debugAccess: z.enum(["loopback", "delegated", "open"]).default("loopback"),
     /** On SIGTERM: /readyz answers 503 for this long before the listeners close. */
     shutdownDrainSeconds: secondsOrZero.default(5),
     /** /readyz turns 200 after the first vCenter poll cycle ends, or after this long, whichever first. */
@@ -79,6 +100,8 @@ const vcenterSchema = z
     password: z.string().optional(),
     caFile: z.string().optional(),
     insecureSkipTLSVerify: z.boolean().default(false),
+    /** Issue 28: an http:// url (the password in clear) is refused at start-up unless true. */
+    allowPlaintext: z.boolean().default(false),
     viJsonRelease: z
       .string()
       .regex(/^\d+(\.\d+)*$/, "must look like 8.0.1.0")

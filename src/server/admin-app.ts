@@ -2,6 +2,8 @@ import express, { type Express, type Request, type Response } from "express";
 import { explainTableOf } from "../explain-table.js";
 import type { ExplainReply } from "../protocol/explain-wire.js";
 import type { Registry } from "prom-client";
+import { debugAccessGate, type DebugAccess } from "./debug-access.js";
+import type { DelegatedAccess } from "./delegated-access.js";
 import { errorHandler, noEncodedBodies } from "./extender-app.js";
 import { mountHealthRoutes } from "./health-routes.js";
 import { prettyJsonWhenAsked } from "./pretty-json.js";
@@ -26,12 +28,17 @@ export interface AdminAppDeps {
   readonly uiPage?: () => string;
   /** `POST /debug/explain` (ExtenderArgs, read up to `bodyLimitMB`) and `GET /debug/explain?pod=NAMESPACE/NAME`. */
   readonly explain?: { readonly handler: ExplainHandler; readonly bodyLimitMB: number };
+  /** Who may read /debug/* and /ui (`server.debugAccess`); default loopback. */
+  readonly debugAccess?: DebugAccess;
+  /** With `debugAccess: delegated`: the TokenReview / SubjectAccessReview check. */
+  readonly delegated?: DelegatedAccess;
 }
 
 /**
  * The admin port (`server.adminPort`): Prometheus metrics, the debug views and health, for
  * operators and monitoring, so that the extender port can be opened to kube-scheduler alone.
- * GET only; no request body is ever read.
+ * GET only; no request body is ever read. /debug/* and /ui answer loopback connections only
+ * unless `debugAccess` is `open` (debug-access.ts).
  * One exception: `POST /debug/explain` reads ExtenderArgs (`server.bodyLimitMB`), like /filter.
  */
 export function buildAdminApp(deps: AdminAppDeps): Express {
@@ -48,6 +55,7 @@ export function buildAdminApp(deps: AdminAppDeps): Express {
       next(err);
     }
   });
+  app.use(["/debug", "/ui"], debugAccessGate(deps.debugAccess ?? "loopback", deps.delegated));
   if (deps.explain) mountExplain(app, deps.explain);
   const views: Record<string, () => unknown> = { hosts: deps.debugHosts, ...deps.debugViews };
   for (const [name, view] of Object.entries(views)) {

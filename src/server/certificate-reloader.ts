@@ -1,6 +1,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { createSecureContext, type SecureContextOptions } from "node:tls";
 import type { Logger } from "../observability/logger.js";
+import { certificateValidityProblem, type CertificateValidityProblem } from "./certificate-validity.js";
 import { TlsFilesError } from "./tls-files-error.js";
 
 export interface KeyPairFiles {
@@ -60,13 +61,20 @@ export async function readKeyPair(files: KeyPairFiles, keyPrefix = "admission.tl
   return { cert, key, ca };
 }
 
+export interface ReloadValidity {
+  /** Epoch ms; default Date.now. */
+  readonly clock?: () => number;
+  /** A new certificate outside its validity window was refused (once per version of the files). */
+  readonly onRefused?: (problem: CertificateValidityProblem) => void;
+}
+
 /**
  * Re-reads the certificate, key (and client CA) when any file changes on disk (mtime, size or
  * inode; `stat` follows the symlinks Kubernetes uses for Secret volumes, so cert-manager's
  * atomic `..data` swap is seen) and hands the new pair to `apply` (`server.setSecureContext`).
  * Polling rather than fs.watch: watch events are lost across symlink swaps. A pair that
- * does not load (half-written, key and cert mismatched) is logged once and retried on the
- * next tick; the old certificate keeps being served meanwhile.
+ * does not load (half-written, key and cert mismatched) or is expired or not yet valid is logged
+ * once and retried on the next tick; the old certificate keeps being served meanwhile.
  */
 export class CertificateReloader {
   private timer: NodeJS.Timeout | undefined;
@@ -80,6 +88,7 @@ export class CertificateReloader {
     private readonly log: Logger,
     private readonly intervalMs: number,
     private readonly keyPrefix = "admission.tls",
+    private readonly validity: ReloadValidity = {},
   ) {}
 
   /** Records the current files' signature (the pair already loaded) and starts polling. */
@@ -114,6 +123,12 @@ export class CertificateReloader {
       const signature = await this.currentSignature();
       if (signature === this.signature) return false;
       const pair = await readKeyPair(this.files, this.keyPrefix);
+      const problem = certificateValidityProblem(pair.cert, (this.validity.clock ?? Date.now)());
+      if (problem !== undefined) {
+        // Issue 28: serving it would break every handshake; the old one may still be good.
+        if (signature !== this.failedSignature) this.validity.onRefused?.(problem);
+        throw new Error(`${this.files.certFile} is ${problem === "expired" ? "expired" : "not yet valid"}`);
+      }
       this.apply(pair);
       this.signature = signature;
       this.log.info({ certFile: this.files.certFile }, `${this.keyPrefix}: TLS certificate reloaded`);

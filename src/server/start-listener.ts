@@ -5,6 +5,7 @@ import type { Logger } from "../observability/logger.js";
 import type { TlsHandshakeMetrics, ListenerName } from "../observability/tls-handshake-metrics.js";
 import { certificateNotAfterMs } from "./certificate-not-after.js";
 import { CertificateReloader, type KeyPairFiles, readKeyPair, secureContextOptions } from "./certificate-reloader.js";
+import { refuseUnlistedClients } from "./client-name-gate.js";
 import { watchTlsHandshakeErrors } from "./tls-handshake-errors.js";
 
 /** How long in-flight requests may take to finish once a listener closes. */
@@ -23,11 +24,15 @@ export interface ListenerOptions {
   readonly handler: RequestListener;
   /** HTTPS with these files (reloaded when they change); `clientCAFile` requires a client certificate signed by it. */
   readonly tls?: KeyPairFiles;
+  /** With `tls.clientCAFile`: a client certificate must also carry one of these names (SAN DNS/URI or CN). */
+  readonly allowedClientNames?: readonly string[];
   /** Config key of the TLS files, named in errors (`server.tls`). */
   readonly tlsKey?: string;
   readonly log: Logger;
   /** Counts failed TLS handshakes (`hvx_tls_handshake_failures_total`); they are logged either way. */
   readonly handshakeMetrics?: TlsHandshakeMetrics;
+  /** The clock a reloaded certificate's validity is checked against (epoch ms); default Date.now. */
+  readonly certClock?: () => number;
   /** How often the certificate files are checked for changes. Default 10 s. */
   readonly certReloadIntervalMs?: number;
   /** Whole request (headers and body) must arrive within this. Default 30 s. */
@@ -82,7 +87,18 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
       log: o.log,
       ...(o.handshakeMetrics ? { metrics: o.handshakeMetrics } : {}),
     });
-    reloader = new CertificateReloader(o.tls, apply, o.log, o.certReloadIntervalMs ?? 10_000, tlsKey);
+    if (mutual && o.allowedClientNames !== undefined)
+      refuseUnlistedClients(httpsServer, {
+        listener: o.name,
+        allowed: o.allowedClientNames,
+        log: o.log,
+        ...(o.handshakeMetrics ? { metrics: o.handshakeMetrics } : {}),
+      });
+    const metrics = o.handshakeMetrics;
+    reloader = new CertificateReloader(o.tls, apply, o.log, o.certReloadIntervalMs ?? 10_000, tlsKey, {
+      ...(o.certClock ? { clock: o.certClock } : {}),
+      ...(metrics?.countRefusedReload ? { onRefused: (problem) => metrics.countRefusedReload!(o.name, problem) } : {}),
+    });
     await reloader.start();
     server = httpsServer;
   } else {

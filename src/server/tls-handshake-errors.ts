@@ -35,13 +35,15 @@ export function classifyTlsHandshakeError(code: string | undefined, authorizatio
   return "handshake_other";
 }
 
-const HINTS: Record<TlsHandshakeFailureReason, string> = {
+export const HANDSHAKE_HINTS: Record<TlsHandshakeFailureReason, string> = {
   no_client_certificate: "the client sent no certificate: give it one signed by the clientCAFile (kube-scheduler: tlsConfig.certFile)",
   unknown_ca: "the client's certificate is not signed by the clientCAFile",
   bad_certificate: "the client's certificate is signed by the clientCAFile but not valid (expired, not yet valid, or not for client use)",
   server_certificate_refused:
     "the client refused hvx's certificate: check its CA bundle (kube-scheduler: tlsConfig.caFile; webhook: caBundle) and that the name it dials (tlsConfig.serverName) is in the certificate",
   plain_http: "the client speaks plain HTTP to this HTTPS port (urlPrefix http://)",
+  client_name_not_allowed:
+    "the client's certificate is signed by the clientCAFile but none of its names (SAN DNS/URI, CN) is in server.tls.allowedClientNames",
   handshake_other: "the peer closed the connection or shares no protocol version or cipher with hvx",
 };
 
@@ -70,7 +72,14 @@ export function watchTlsHandshakeErrors(server: TlsServer, o: HandshakeErrorWatc
     const suppressed = limiter.allow(`${reason} ${peer}`);
     if (suppressed === undefined) return;
     o.log.warn(
-      { listener: o.listener, peer, reason, error: authorizationError ?? err.code ?? err.message, suppressed, hint: HINTS[reason] },
+      {
+        listener: o.listener,
+        peer,
+        reason,
+        error: authorizationError ?? err.code ?? err.message,
+        suppressed,
+        hint: HANDSHAKE_HINTS[reason],
+      },
       `TLS handshake failed on the ${o.listener} port`,
     );
   });

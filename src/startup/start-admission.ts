@@ -3,6 +3,7 @@ import type { ClusterInformer } from "../cluster/index.js";
 import type { Config } from "../config/index.js";
 import type { MetricsSource } from "../model/metrics-source.js";
 import type { Logger } from "../observability/logger.js";
+import { countOptedInNamespaces, registerOptedInNamespacesGauge } from "../observability/opted-in-namespaces-gauge.js";
 import type { ShadowMetrics } from "../observability/shadow-metrics.js";
 import type { TlsHandshakeMetrics } from "../observability/tls-handshake-metrics.js";
 import { assessHostAlone } from "../placement/assess-host.js";
@@ -43,6 +44,7 @@ export async function startAdmission(w: AdmissionWiring): ReturnType<typeof star
     handshakeMetrics: w.handshakeMetrics,
     shadow: w.shadowMetrics,
   });
+  if (informer) registerOptedInNamespacesGauge(w.registry, () => optedIn(informer));
   return admission;
 }
 
@@ -58,4 +60,10 @@ export function announceAdmission(config: Readonly<Config>, port: number, log: L
 function knownNamespace(informer: ClusterInformer, namespace: string): boolean | undefined {
   const view = informer.latest();
   return view.syncedAtMs === undefined ? undefined : view.namespaces.has(namespace);
+}
+
+/** Opted-in namespaces in the synced cache; undefined before the first sync. */
+function optedIn(informer: ClusterInformer): number | undefined {
+  const view = informer.latest();
+  return countOptedInNamespaces(view.syncedAtMs === undefined ? undefined : view.namespaces);
 }

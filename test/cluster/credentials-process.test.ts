@@ -85,9 +85,10 @@ describe("hvx serve when its watch credentials start failing (child process)", f
     writeFileSync(
       join(dir, "config.yaml"),
       toYaml({
-        server: { port },
+        server: { address: "127.0.0.1", port },
         vcenter: {
           url: vcenter.url,
+          allowPlaintext: true,
           username: scenario.credentials.username,
           password: scenario.credentials.password,
           pollIntervalSeconds: 1,

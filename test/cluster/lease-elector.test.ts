@@ -165,7 +165,7 @@ describe("LeaseElector against the fake API server", () => {
 
   it("given a timeout that is not a whole number of milliseconds (2/3 of a 2 s lease), still answers", async () => {
     const api = makeTimedApiClient(fake.kubeConfig(), CoordinationV1Api, 2000 * (2 / 3));
-    const err = await api.readNamespacedLease({ name: "none", namespace: "hvx-system" }).catch((e: unknown) => e);
+    const err = await api.readNamespacedLease({ name: "hvx-rebalancer", namespace: "hvx-system" }).catch((e: unknown) => e);
     expect((err as { code?: number }).code).to.equal(404);
   });
 

@@ -4,7 +4,15 @@ import { ConfigError, parseConfig, redactConfig } from "../../src/config/index.j
 describe("parseConfig", () => {
   it("given no file, returns every documented default", () => {
     const c = parseConfig(undefined);
-    expect(c.server).to.deep.equal({ port: 8888, bodyLimitMB: 16, adminPort: 9090, shutdownDrainSeconds: 5, readinessGraceSeconds: 30 });
+    expect(c.server).to.deep.equal({
+      port: 8888,
+      bodyLimitMB: 16,
+      adminPort: 9090,
+      shutdownDrainSeconds: 5,
+      readinessGraceSeconds: 30,
+      allowPlaintext: false,
+      debugAccess: "loopback",
+    });
     expect(c.admission).to.include({ bodyLimitMB: 3, minCpu: "10m", minMemory: "16Mi" });
     expect(c.burstGuard).to.include({ defaultCpu: "100m", defaultMemory: "128Mi" });
     expect(c.vcenter).to.include({
@@ -13,6 +21,7 @@ describe("parseConfig", () => {
       requestTimeoutSeconds: 10,
       maxConcurrency: 8,
       insecureSkipTLSVerify: false,
+      allowPlaintext: false,
     });
     expect(c.thresholds).to.deep.equal({
       cpuReadyPercent: 10,

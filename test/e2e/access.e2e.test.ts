@@ -20,17 +20,19 @@ describe("access: mutual TLS on the extender port, metrics on the admin port (in
   let hvx: RunningHvx;
   let ca: PemFiles;
   let client: PemFiles;
+  let serving: PemFiles;
   const body = JSON.stringify({ Pod: { metadata: { name: "p" } }, Nodes: null, NodeNames: ["a"] });
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), "hvx-access-"));
     ca = makeCa(dir, "ca");
-    const server = makeSigned(dir, "hvx", ca);
+    serving = makeSigned(dir, "hvx", ca);
+    const server = serving;
     client = makeSigned(dir, "kube-scheduler", ca);
     const config = parseConfig(
       [
-        `server: { port: ${await freePort()}, adminPort: ${await freePort()}, tls: { certFile: "${server.certFile}", keyFile: "${server.keyFile}", clientCAFile: "${ca.certFile}" } }`,
-        `vcenter: { url: "http://127.0.0.1:${await freePort()}", username: u, password: p }`,
+        `server: { address: 127.0.0.1, port: ${await freePort()}, adminPort: ${await freePort()}, tls: { certFile: "${server.certFile}", keyFile: "${server.keyFile}", clientCAFile: "${ca.certFile}", allowedClientNames: [kube-scheduler] } }`,
+        `vcenter: { url: "http://127.0.0.1:${await freePort()}", allowPlaintext: true, username: u, password: p }`,
         "kubernetes: { enabled: false }",
         "admission: { enabled: false }",
       ].join("\n"),
@@ -67,6 +69,21 @@ describe("access: mutual TLS on the extender port, metrics on the admin port (in
       (e: NodeJS.ErrnoException) => e.code ?? e.message,
     );
     expect(outcome).to.match(/CERTIFICATE_REQUIRED/);
+  });
+
+  // Issue 28: the CA signs hvx's serving certificate too; it must not pass as kube-scheduler.
+  it("refuses hvx's own serving certificate as a client certificate (not in server.tls.allowedClientNames)", async () => {
+    const outcome = await rawRequest({
+      port: hvx.extenderPort,
+      path: "/filter",
+      body,
+      tls: { ca: ca.cert, servername: "hvx.hvx-system.svc", cert: serving.cert, key: serving.key },
+      timeoutMs: 5000,
+    }).then(
+      (a) => `answered ${a.status}`,
+      (e: NodeJS.ErrnoException) => e.code ?? e.message,
+    );
+    expect(outcome).to.not.match(/^answered/);
   });
 
   it("refuses plain HTTP on the extender port", async () => {

@@ -89,8 +89,8 @@ for (const source of ["vcenter", "telegraf", "vmware_exporter"] as const)
       writeFileSync(join(dir, "kubeconfig"), kube.kubeconfigYaml());
       const config = parseConfig(
         [
-          `server: { port: ${await freePort()}, adminPort: ${await freePort()} }`,
-          `vcenter: { url: "${vcenter.url}", username: "${scenario.credentials.username}", password: "${scenario.credentials.password}", pollIntervalSeconds: 1 }`,
+          `server: { address: 127.0.0.1, port: ${await freePort()}, adminPort: ${await freePort()} }`,
+          `vcenter: { url: "${vcenter.url}", allowPlaintext: true, username: "${scenario.credentials.username}", password: "${scenario.credentials.password}", pollIntervalSeconds: 1 }`,
           `kubernetes: { enabled: true, kubeconfig: "${join(dir, "kubeconfig")}" }`,
           "nodeLabels: { enabled: true, leaseDurationSeconds: 2, intervalSeconds: 0.3, minHeatChangeSeconds: 1 }",
           "admission: { enabled: false }",

@@ -51,9 +51,9 @@ describe("hostile and oversized request bodies against hvx serve (child process,
     writeFileSync(
       configPath,
       [
-        `server:\n  port: ${extenderPort}\n  adminPort: ${adminPort}`,
+        `server:\n  address: 127.0.0.1\n  port: ${extenderPort}\n  adminPort: ${adminPort}`,
         // Nothing listens there: the poller fails and backs off; the extender answers anyway.
-        "vcenter:\n  url: http://127.0.0.1:9\n  username: u\n  password: p",
+        "vcenter:\n  url: http://127.0.0.1:9\n  allowPlaintext: true\n  username: u\n  password: p",
         `admission:\n  port: ${admissionPort}`,
         "kubernetes:\n  enabled: false",
         "log:\n  level: warn",

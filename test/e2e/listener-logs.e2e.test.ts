@@ -17,8 +17,8 @@ describe("hvx serve start-up log (in process)", function () {
     const log = createLogger("info", { write: (line: string) => void lines.push(JSON.parse(line)) });
     const config = parseConfig(
       [
-        `server: { port: ${await freePort()}, adminPort: ${await freePort()} }`,
-        `vcenter: { url: "${mock.url}", username: "${scenario.credentials.username}", password: "${scenario.credentials.password}" }`,
+        `server: { address: 127.0.0.1, port: ${await freePort()}, adminPort: ${await freePort()} }`,
+        `vcenter: { url: "${mock.url}", allowPlaintext: true, username: "${scenario.credentials.username}", password: "${scenario.credentials.password}" }`,
         "kubernetes: { enabled: false }",
         `admission: { port: ${await freePort()} }`,
       ].join("\n"),
@@ -45,7 +45,7 @@ describe("hvx serve start-up log (in process)", function () {
     const config = parseConfig(
       [
         `server: { address: 127.0.0.2, port: ${await freePort()}, adminAddress: 127.0.0.2, adminPort: ${await freePort()} }`,
-        `vcenter: { url: "${mock.url}", username: "${scenario.credentials.username}", password: "${scenario.credentials.password}" }`,
+        `vcenter: { url: "${mock.url}", allowPlaintext: true, username: "${scenario.credentials.username}", password: "${scenario.credentials.password}" }`,
         "kubernetes: { enabled: false }",
         `admission: { address: 127.0.0.2, port: ${await freePort()} }`,
       ].join("\n"),
@@ -67,6 +67,30 @@ describe("hvx serve start-up log (in process)", function () {
       }
       expect(await healthz("127.0.0.1", hvx.admissionPort!)).to.equal("ECONNREFUSED");
       expect(await healthz("127.0.0.2", hvx.admissionPort!)).to.not.equal("ECONNREFUSED");
+    } finally {
+      await hvx.stop();
+      await mock.close();
+    }
+  });
+
+  // Issue 28: plain HTTP off loopback starts only on the operator's word, and says so.
+  it("given server.allowPlaintext: true on every interface, starts and warns naming the key, once", async () => {
+    const scenario = loadScenario(demoScenarioPath());
+    const mock = await startMockVcenter({ scenario });
+    const lines: Array<{ level: number; msg: string; key?: string }> = [];
+    const log = createLogger("info", { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const config = parseConfig(
+      [
+        `server: { allowPlaintext: true, port: ${await freePort()}, adminPort: ${await freePort()} }`,
+        `vcenter: { url: "${mock.url}", allowPlaintext: true, username: "${scenario.credentials.username}", password: "${scenario.credentials.password}" }`,
+        "kubernetes: { enabled: false }",
+        "admission: { enabled: false }",
+      ].join("\n"),
+    );
+    const hvx = await startHvx(config, log, { inCluster: false });
+    try {
+      const warned = lines.filter((l) => l.level === 40 && /allowPlaintext is true/.test(l.msg)).map((l) => l.key);
+      expect(warned).to.deep.equal(["server.allowPlaintext", "vcenter.allowPlaintext"]);
     } finally {
       await hvx.stop();
       await mock.close();

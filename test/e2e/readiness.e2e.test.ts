@@ -39,8 +39,8 @@ describe("readiness of hvx serve (in process)", function () {
   const start = async (vcenterUrl: string, graceSeconds: number) => {
     const config = parseConfig(
       [
-        `server: { port: ${await freePort()}, adminPort: ${await freePort()}, readinessGraceSeconds: ${graceSeconds} }`,
-        `vcenter: { url: "${vcenterUrl}", username: u, password: p, requestTimeoutSeconds: 60 }`,
+        `server: { address: 127.0.0.1, port: ${await freePort()}, adminPort: ${await freePort()}, readinessGraceSeconds: ${graceSeconds} }`,
+        `vcenter: { url: "${vcenterUrl}", allowPlaintext: true, username: u, password: p, requestTimeoutSeconds: 60 }`,
         "kubernetes: { enabled: false }",
         "admission: { enabled: false }",
       ].join("\n"),

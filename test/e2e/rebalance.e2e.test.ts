@@ -43,8 +43,8 @@ describe("rebalancing off a chronically hot host (end to end, in-process)", func
     writeFileSync(join(dir, "kubeconfig"), kube.kubeconfigYaml());
     const config = parseConfig(
       [
-        `server: { port: ${await freePort()}, adminPort: ${await freePort()} }`,
-        `vcenter: { url: "${vcenter.url}", username: "${scenario.credentials.username}", password: "${scenario.credentials.password}", pollIntervalSeconds: 1 }`,
+        `server: { address: 127.0.0.1, port: ${await freePort()}, adminPort: ${await freePort()} }`,
+        `vcenter: { url: "${vcenter.url}", allowPlaintext: true, username: "${scenario.credentials.username}", password: "${scenario.credentials.password}", pollIntervalSeconds: 1 }`,
         `kubernetes: { enabled: true, kubeconfig: "${join(dir, "kubeconfig")}" }`,
         "admission: { enabled: false, hotHostBrakePercent: 100 }",
         rebalance,

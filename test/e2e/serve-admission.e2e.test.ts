@@ -80,8 +80,8 @@ describe("hvx serve with the webhook, the informers and the poller on (end to en
     writeFileSync(
       configPath,
       [
-        `server: { port: ${port} }`,
-        `vcenter: { url: "${vcenter.url}", username: "${scenario.credentials.username}", password: "${scenario.credentials.password}", pollIntervalSeconds: 1 }`,
+        `server: { address: 127.0.0.1, port: ${port} }`,
+        `vcenter: { url: "${vcenter.url}", allowPlaintext: true, username: "${scenario.credentials.username}", password: "${scenario.credentials.password}", pollIntervalSeconds: 1 }`,
         `thresholds: { maxMetricAgeSeconds: ${MAX_AGE_S} }`,
         `kubernetes: { enabled: true, kubeconfig: "${join(dir, "kubeconfig")}" }`,
         // maxLabelRatio: the operator lets namespace labels go past cpuRatio 2 / memoryRatio 1.

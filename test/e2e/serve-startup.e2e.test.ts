@@ -187,8 +187,8 @@ describe("startHvx: a start-up failure stops what was already started", function
     const port = await freePort();
     const config = parseConfig(
       [
-        `server: { port: ${port} }`,
-        `vcenter: { url: "${vcenter.url}", username: "${scenario.credentials.username}", password: "${scenario.credentials.password}", pollIntervalSeconds: 0.2 }`,
+        `server: { address: 127.0.0.1, port: ${port}, adminPort: ${await freePort()} }`,
+        `vcenter: { url: "${vcenter.url}", allowPlaintext: true, username: "${scenario.credentials.username}", password: "${scenario.credentials.password}", pollIntervalSeconds: 0.2 }`,
         `kubernetes: { enabled: true, kubeconfig: "${join(dir, "kubeconfig")}" }`,
         `admission: { enabled: true, port: ${await freePort()}, tls: { certFile: "${join(dir, "missing.crt")}", keyFile: "${join(dir, "missing.key")}" } }`,
       ].join("\n"),
@@ -232,8 +232,8 @@ describe("startHvx: a start-up failure stops what was already started", function
     const scenario = loadScenario(demoScenarioPath());
     const config = parseConfig(
       [
-        `server: { port: ${await freePort()} }`,
-        `vcenter: { url: "${vcenter.url}", username: "${scenario.credentials.username}", password: "${scenario.credentials.password}" }`,
+        `server: { address: 127.0.0.1, port: ${await freePort()}, adminPort: ${await freePort()} }`,
+        `vcenter: { url: "${vcenter.url}", allowPlaintext: true, username: "${scenario.credentials.username}", password: "${scenario.credentials.password}" }`,
         `kubernetes: { enabled: true, kubeconfig: "${join(dir, "kubeconfig")}" }`,
         "admission: { enabled: false }",
       ].join("\n"),

@@ -48,7 +48,7 @@ describe("hvx serve as a separate process (end to end)", function () {
     // outage test see the verdicts go stale within seconds instead of the default 120 s.
     writeFileSync(
       configPath,
-      `server:\n  port: ${port}\n  adminPort: ${adminPort}\nvcenter:\n  url: ${mock.url}\n  pollIntervalSeconds: 1\nthresholds:\n  maxMetricAgeSeconds: ${MAX_AGE_S}\nadmission:\n  enabled: false\nkubernetes:\n  enabled: false\nlog:\n  level: debug\n`,
+      `server:\n  address: 127.0.0.1\n  port: ${port}\n  adminPort: ${adminPort}\nvcenter:\n  url: ${mock.url}\n  allowPlaintext: true\n  pollIntervalSeconds: 1\nthresholds:\n  maxMetricAgeSeconds: ${MAX_AGE_S}\nadmission:\n  enabled: false\nkubernetes:\n  enabled: false\nlog:\n  level: debug\n`,
     );
     writeFileSync(join(dir, "password"), `${PASSWORD}\n`);
     child = spawn(process.execPath, [CLI, "serve", "--config", configPath], {

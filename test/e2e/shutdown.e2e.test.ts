@@ -58,8 +58,8 @@ describe("hvx serve drains on SIGTERM (child process)", function () {
     writeFileSync(
       configPath,
       [
-        `server:\n  port: ${port}\n  adminPort: ${adminPort}\n  shutdownDrainSeconds: 2`,
-        "vcenter:\n  url: http://127.0.0.1:9\n  username: u\n  password: p",
+        `server:\n  address: 127.0.0.1\n  port: ${port}\n  adminPort: ${adminPort}\n  shutdownDrainSeconds: 2`,
+        "vcenter:\n  url: http://127.0.0.1:9\n  allowPlaintext: true\n  username: u\n  password: p",
         `admission:\n  port: ${admissionPort}`,
         "kubernetes:\n  enabled: false",
         "log:\n  level: info",

@@ -29,3 +29,25 @@ describe("hvx serve with an invalid quantity in its configuration (child process
     }
   });
 });
+
+/** Issue 28: plain HTTP off this machine needs the operator's explicit word. */
+describe("hvx serve with plain HTTP on every interface (child process)", function () {
+  this.timeout(20_000);
+  it("given a vCenter and no server.tls, exits 1 before listening, naming server.allowPlaintext", () => {
+    const dir = mkdtempSync(join(tmpdir(), "hvx-plaintext-"));
+    try {
+      const configPath = join(dir, "config.yaml");
+      writeFileSync(configPath, "vcenter:\n  url: http://127.0.0.1:1\nkubernetes:\n  enabled: false\n");
+      const run = spawnSync(process.execPath, [CLI, "serve", "--config", configPath], {
+        encoding: "utf8",
+        timeout: 15_000,
+        env: { ...process.env, KUBECONFIG: "" },
+      });
+      expect(run.status).to.equal(1);
+      expect(run.stderr).to.include("server.allowPlaintext: the extender serves plain HTTP on every interface");
+      expect(run.stderr).to.include("vcenter.allowPlaintext: vcenter.url is http://");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -56,10 +56,11 @@ describe(`the image (${IMAGE}) run as manifests/base/deployment.yaml runs it (re
     mock = await startMock();
     const extenderPort = await freePort();
     const adminPort = await freePort();
-    const server = { port: extenderPort, adminPort, shutdownDrainSeconds: DRAIN_SECONDS };
+    // Published from the container: every interface, in plain HTTP as the operator's explicit choice.
+    const server = { port: extenderPort, adminPort, shutdownDrainSeconds: DRAIN_SECONDS, allowPlaintext: true };
     const config = {
       server,
-      vcenter: { url: mock.url, pollIntervalSeconds: 2 },
+      vcenter: { url: mock.url, allowPlaintext: true, pollIntervalSeconds: 2 },
       admission: { enabled: false },
       kubernetes: { enabled: false },
       nodeLabels: { enabled: false },

@@ -4,7 +4,14 @@ import { parseAllDocuments } from "yaml";
 import { MANIFESTS_DIR, type Obj } from "./load-manifests.js";
 
 /** The overlays under manifests/overlays/ that this project owns and renders in its tests. */
-export const OVERLAYS = ["extender", "extender-only", "second-scheduler", "webhook", "webhook-gen-certs"] as const;
+export const OVERLAYS = [
+  "extender",
+  "extender-only",
+  "second-scheduler",
+  "second-scheduler-gen-certs",
+  "webhook",
+  "webhook-gen-certs",
+] as const;
 export type OverlayName = (typeof OVERLAYS)[number];
 
 /** kubectl to render with: $HVX_KUBECTL, else the one on the PATH (.ci/run installs Debian's kubernetes-client). */

@@ -49,8 +49,8 @@ describe("GET /metrics on the admin port: per-host gauges, node info, certificat
     certNotAfterS = Date.parse(enddate.replace("notAfter=", "").trim()) / 1000;
     const config = parseConfig(
       [
-        `server: { port: ${await freePort()}, adminPort: ${await freePort()} }`,
-        `vcenter: { url: "${vcenter.url}", username: "${scenario.credentials.username}", password: "${scenario.credentials.password}", pollIntervalSeconds: 1 }`,
+        `server: { address: 127.0.0.1, port: ${await freePort()}, adminPort: ${await freePort()} }`,
+        `vcenter: { url: "${vcenter.url}", allowPlaintext: true, username: "${scenario.credentials.username}", password: "${scenario.credentials.password}", pollIntervalSeconds: 1 }`,
         `kubernetes: { enabled: true, kubeconfig: "${join(dir, "kubeconfig")}" }`,
         "nodeLabels: { enabled: false }",
         `admission: { enabled: true, port: ${await freePort()}, tls: { certFile: "${leaf.certFile}", keyFile: "${leaf.keyFile}" } }`,

@@ -3,7 +3,9 @@ import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { silentLogger } from "../../src/observability/logger.js";
+import { Registry } from "prom-client";
+import { createLogger, silentLogger } from "../../src/observability/logger.js";
+import { createTlsHandshakeMetrics } from "../../src/observability/tls-handshake-metrics.js";
 import { type RunningListener, startListener } from "../../src/server/start-listener.js";
 
 /** A self-signed localhost certificate valid `days` days, and its notAfter as openssl prints it (epoch ms). */
@@ -78,4 +80,72 @@ describe("startListener certificateNotAfterMs", () => {
     expect(await running.reloadCertificate()).to.equal(true);
     expect(running.certificateNotAfterMs()).to.equal(long.notAfterMs);
   });
+});
+
+/** Issue 28: a rotated certificate outside its validity window is refused; the old one keeps being served. */
+describe("startListener certificate reload: validity", () => {
+  let dir: string;
+  let running: RunningListener | undefined;
+  const DAY_MS = 86_400_000;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), "hvx-validity-"));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  afterEach(async () => {
+    await running?.close(100);
+    running = undefined;
+  });
+
+  const cases: Array<{ name: string; offsetDays: number; problem: string }> = [
+    // the new certificate is good for 40 days from now: 45 days on, it has expired
+    {
+      name: "given a rotated certificate already expired, keeps serving the old one, logs and counts expired once",
+      offsetDays: 45,
+      problem: "expired",
+    },
+    // one day back, the new certificate (issued now) is not valid yet
+    {
+      name: "given a rotated certificate not yet valid, keeps serving the old one, logs and counts not_yet_valid once",
+      offsetDays: -1,
+      problem: "not_yet_valid",
+    },
+  ];
+  for (const c of cases)
+    it(c.name, async () => {
+      const old = selfSigned(dir, `old${c.offsetDays}`, 400);
+      const next = selfSigned(dir, `next${c.offsetDays}`, 40);
+      const live = { certFile: join(dir, `live${c.offsetDays}.crt`), keyFile: join(dir, `live${c.offsetDays}.key`) };
+      copyFileSync(old.certFile, live.certFile);
+      copyFileSync(old.keyFile, live.keyFile);
+      let nowMs = Date.now();
+      const registry = new Registry();
+      const lines: Array<Record<string, unknown>> = [];
+      running = await startListener({
+        name: "extender",
+        portKey: "server.port",
+        port: 0,
+        host: "127.0.0.1",
+        handler: (_q, r) => r.end("ok"),
+        log: createLogger("info", { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) }),
+        handshakeMetrics: createTlsHandshakeMetrics(registry),
+        certReloadIntervalMs: 60_000,
+        certClock: () => nowMs,
+        tls: live,
+        tlsKey: "server.tls",
+      });
+      copyFileSync(next.keyFile, live.keyFile);
+      copyFileSync(next.certFile, live.certFile);
+      nowMs += c.offsetDays * DAY_MS;
+      expect(await running.reloadCertificate()).to.equal(false);
+      expect(await running.reloadCertificate()).to.equal(false);
+      expect(running.certificateNotAfterMs(), "still the old certificate").to.equal(old.notAfterMs);
+      const refused = (await registry.getSingleMetric("hvx_tls_certificate_reloads_refused_total")!.get()).values;
+      expect(refused.map((v) => [v.labels.listener, v.labels.problem, v.value])).to.deep.equal([["extender", c.problem, 1]]);
+      expect(lines.filter((l) => /new TLS certificate not loaded/.test(String(l.msg))).map((l) => l.err)).to.deep.equal([
+        `${live.certFile} is ${c.problem === "expired" ? "expired" : "not yet valid"}`,
+      ]);
+      nowMs = Date.now();
+      expect(await running.reloadCertificate(), "once the clock is inside its window, it is served").to.equal(true);
+      expect(running.certificateNotAfterMs()).to.equal(next.notAfterMs);
+    });
 });

@@ -151,6 +151,7 @@ describe("failed TLS handshakes on a listener (logged, rate-limited, counted)", 
       "extender/bad_certificate": 0,
       "extender/server_certificate_refused": 0,
       "extender/plain_http": 0,
+      "extender/client_name_not_allowed": 0,
       "extender/handshake_other": 0,
     });
     expect(handshakeLines()).to.deep.equal([]);

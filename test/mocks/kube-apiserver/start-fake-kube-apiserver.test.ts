@@ -166,16 +166,16 @@ describe("fake kube-apiserver wire behaviour", () => {
     const api = fake.kubeConfig().makeApiClient(CoordinationV1Api);
     const created = await api.createNamespacedLease({
       namespace: "hvx-system",
-      body: { metadata: { name: "l1" }, spec: { holderIdentity: "a" } },
+      body: { metadata: { name: "hvx-rebalancer" }, spec: { holderIdentity: "a" } },
     });
-    const leaseUrl = `${fake.url}/apis/coordination.k8s.io/v1/namespaces/hvx-system/leases/l1`;
+    const leaseUrl = `${fake.url}/apis/coordination.k8s.io/v1/namespaces/hvx-system/leases/hvx-rebalancer`;
     const bare = await call(
       "PUT",
       leaseUrl,
       {
         apiVersion: "coordination.k8s.io/v1",
         kind: "Lease",
-        metadata: { name: "l1", namespace: "hvx-system" },
+        metadata: { name: "hvx-rebalancer", namespace: "hvx-system" },
         spec: { holderIdentity: "b" },
       },
       HVX,
@@ -186,10 +186,11 @@ describe("fake kube-apiserver wire behaviour", () => {
       apiVersion: "v1",
       metadata: {},
       status: "Failure",
-      message: 'leases.coordination.k8s.io "l1" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update',
+      message:
+        'leases.coordination.k8s.io "hvx-rebalancer" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update',
       reason: "Invalid",
       details: {
-        name: "l1",
+        name: "hvx-rebalancer",
         group: "coordination.k8s.io",
         kind: "leases",
         causes: [
@@ -202,15 +203,15 @@ describe("fake kube-apiserver wire behaviour", () => {
       },
       code: 422,
     });
-    const empty = await call("PUT", leaseUrl, { metadata: { name: "l1", resourceVersion: "" }, spec: {} }, HVX);
+    const empty = await call("PUT", leaseUrl, { metadata: { name: "hvx-rebalancer", resourceVersion: "" }, spec: {} }, HVX);
     expect(empty.status).to.equal(422);
-    const stale = await call("PUT", leaseUrl, { metadata: { name: "l1", resourceVersion: "1" }, spec: {} }, HVX);
+    const stale = await call("PUT", leaseUrl, { metadata: { name: "hvx-rebalancer", resourceVersion: "1" }, spec: {} }, HVX);
     expect(stale.status).to.equal(409);
     expect(stale.body).to.include({ kind: "Status", reason: "Conflict", code: 409 });
     expect(stale.body.message).to.equal(
-      'Operation cannot be fulfilled on leases.coordination.k8s.io "l1": the object has been modified; please apply your changes to the latest version and try again',
+      'Operation cannot be fulfilled on leases.coordination.k8s.io "hvx-rebalancer": the object has been modified; please apply your changes to the latest version and try again',
     );
-    expect(fake.controls.getLease("hvx-system", "l1")?.spec.holderIdentity).to.equal("a");
+    expect(fake.controls.getLease("hvx-system", "hvx-rebalancer")?.spec.holderIdentity).to.equal("a");
     const ok = await call("PUT", leaseUrl, { ...created, spec: { holderIdentity: "c" } }, HVX);
     expect(ok.status).to.equal(200);
     const node = fake.controls.getNode("n1")!;
@@ -248,9 +249,11 @@ describe("fake kube-apiserver wire behaviour", () => {
         { metadata: { labels: { x: "y" } } },
         { ...HVX, "Content-Type": "application/merge-patch+json" },
       ),
-      await get(`${fake.url}/apis/coordination.k8s.io/v1/namespaces/hvx-system/leases/none`, HVX),
+      await get(`${fake.url}/apis/coordination.k8s.io/v1/namespaces/hvx-system/leases/hvx-rebalancer`, HVX),
     ];
     expect(allowed.map((r) => r.status)).to.deep.equal([200, 200, 200, 200, 200, 404]);
+    // Issue 28: get/update only on hvx's own Leases (resourceNames).
+    expect((await get(`${fake.url}/apis/coordination.k8s.io/v1/namespaces/hvx-system/leases/kube-scheduler`, HVX)).status).to.equal(403);
     expect((await get(`${fake.url}/version`, HVX)).status, "discovery paths: any authenticated user (not served here)").to.equal(404);
     const nonResource = await get(`${fake.url}/metrics`, HVX);
     expect(nonResource.status).to.equal(403);
@@ -293,6 +296,7 @@ describe("fake kube-apiserver wire behaviour", () => {
     expect(updatePod.status).to.equal(403);
     expect(fake.controls.getNode("n1")).to.not.equal(undefined);
     expect(fake.controls.stats().forbidden).to.deep.equal([
+      "get coordination.k8s.io/leases hvx-system/kube-scheduler",
       "get /metrics",
       "list /secrets",
       "delete /pods a/p1",
