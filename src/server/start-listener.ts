@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import type { Logger } from "../observability/logger.js";
 import type { TlsHandshakeMetrics, ListenerName } from "../observability/tls-handshake-metrics.js";
 import { certificateNotAfterMs } from "./certificate-not-after.js";
+import { certificateValidityProblem } from "./certificate-validity.js";
 import { CertificateReloader, type KeyPairFiles, readKeyPair, secureContextOptions } from "./certificate-reloader.js";
 import { refuseUnlistedClients } from "./client-name-gate.js";
 import { watchTlsHandshakeErrors } from "./tls-handshake-errors.js";
@@ -78,6 +79,13 @@ export async function startListener(o: ListenerOptions): Promise<RunningListener
     const mutual = o.tls.clientCAFile !== undefined;
     const httpsServer = createHttpsServer({ ...secureContextOptions(pair), requestCert: mutual, rejectUnauthorized: mutual }, handler);
     notAfterMs = certificateNotAfterMs(pair.cert);
+    // Served anyway (there is no other to serve); said at once rather than by the clients' handshake errors.
+    const startProblem = certificateValidityProblem(pair.cert, (o.certClock ?? Date.now)());
+    if (startProblem)
+      o.log.warn(
+        { listener: o.name, key: tlsKey, problem: startProblem },
+        `${tlsKey}: ${o.tls.certFile} is ${startProblem === "expired" ? "expired" : "not yet valid"}; clients refuse it until the file is replaced (it is reloaded when it changes)`,
+      );
     const apply = (p: typeof pair) => {
       httpsServer.setSecureContext(secureContextOptions(p));
       notAfterMs = certificateNotAfterMs(p.cert);

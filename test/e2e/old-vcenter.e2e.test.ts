@@ -33,8 +33,8 @@ describe("hvx against a vCenter 7.0.3 (end to end, in-process)", function () {
     const { username, password } = scenario.credentials;
     const config = parseConfig(
       [
-        `server: { port: ${await freePort()}, adminPort: ${await freePort()} }`,
-        `vcenter: { url: "${vcenter.url}", username: "${username}", password: "${password}", api: ${api}, pollIntervalSeconds: 1 }`,
+        `server: { port: ${await freePort()}, adminPort: ${await freePort()}, address: 127.0.0.1 }`,
+        `vcenter: { url: "${vcenter.url}", username: "${username}", password: "${password}", api: ${api}, pollIntervalSeconds: 1, allowPlaintext: true }`,
         "kubernetes: { enabled: false }",
         "nodeLabels: { enabled: false }",
       ].join("\n"),

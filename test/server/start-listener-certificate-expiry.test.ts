@@ -149,3 +149,46 @@ describe("startListener certificate reload: validity", () => {
       expect(running.certificateNotAfterMs()).to.equal(next.notAfterMs);
     });
 });
+
+describe("startListener certificate at start-up: validity", () => {
+  let dir: string;
+  let running: RunningListener | undefined;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), "hvx-start-validity-"));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  afterEach(async () => {
+    await running?.close(100);
+    running = undefined;
+  });
+
+  const cases = [
+    { name: "given an expired certificate, serves it and warns once, naming the key and the file", offsetDays: 45, word: "expired" },
+    { name: "given a certificate not yet valid, serves it and warns once", offsetDays: -1, word: "not yet valid" },
+    { name: "given a valid certificate, says nothing", offsetDays: 0, word: undefined },
+  ];
+  for (const c of cases)
+    it(c.name, async () => {
+      const cert = selfSigned(dir, `start${c.offsetDays}`, 40);
+      const lines: Array<Record<string, unknown>> = [];
+      running = await startListener({
+        name: "extender",
+        portKey: "server.port",
+        port: 0,
+        host: "127.0.0.1",
+        handler: (_q, r) => r.end("ok"),
+        log: createLogger("info", { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) }),
+        certReloadIntervalMs: 60_000,
+        certClock: () => Date.now() + c.offsetDays * 86_400_000,
+        tls: cert,
+        tlsKey: "server.tls",
+      });
+      expect(running.certificateNotAfterMs()).to.equal(cert.notAfterMs);
+      const warned = lines.filter((l) => l.level === "warn" || l.level === 40).map((l) => String(l.msg));
+      expect(warned).to.deep.equal(
+        c.word
+          ? [`server.tls: ${cert.certFile} is ${c.word}; clients refuse it until the file is replaced (it is reloaded when it changes)`]
+          : [],
+      );
+    });
+});
