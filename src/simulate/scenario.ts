@@ -150,7 +150,20 @@ export const scenarioSchema = z
     pollIntervalSeconds: z.number().int().min(20).max(300).default(20),
     /** Simulated wall clock of step 0 (samples are stamped from it). */
     startTime: z.string().datetime().default("2026-11-30T00:00:00Z"),
-    hosts: z.object({ count: z.number().int().min(1), cores: z.number().int().min(1), mhzPerCore: positive, memoryGiB: positive }).strict(),
+    hosts: z
+      .object({
+        count: z.number().int().min(1),
+        cores: z.number().int().min(1),
+        mhzPerCore: positive,
+        memoryGiB: positive,
+        /**
+         * NUMA nodes per host (the `queueing` physics splits the cores evenly among them). Default
+         * 2: a two-socket server, one NUMA node per socket (docs/simulation.md section 4b).
+         */
+        numaNodes: z.number().int().min(1).max(16).default(2),
+      })
+      .strict()
+      .refine((h) => h.numaNodes <= h.cores, { message: "numaNodes must be at most cores", path: ["numaNodes"] }),
     nodeVms: z
       .object({
         perHost: z.number().int().min(1),
