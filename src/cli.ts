@@ -19,8 +19,10 @@ const USAGE = `hvx: hypervisor-aware kube-scheduler extender for Kubernetes on V
 Usage:
   hvx serve [--config FILE] [--print-config]   run the extender (no vcenter.url: bundled mock vCenter, demo scenario)
   hvx mock-vcenter [--port N] [--scenario FILE]... run the mock vCenter alone (default port 8989; FILE: an inventory scenario, mocks/vcenter/scenarios/; several: one mock per file on N, N+1, ...)
-  hvx simulate --scenario FILE [--seed N] [--out DIR] [--config FILE] [--drs off|on|both]   replay a cluster under each placement strategy
-      (FILE: a simulator scenario, examples/scenarios/; --seed default 1; --out default simulation-out; --config default: hvx's defaults; --drs default both)
+  hvx simulate --scenario FILE [--seed N] [--seeds K] [--physics overflow|queueing|both] [--out DIR] [--config FILE] [--drs off|on|both]
+      replay a cluster under each placement strategy and the clairvoyant oracle (a reference, not a scheduler)
+      (FILE: a simulator scenario, examples/scenarios/; --seed default 1; --seeds default 10; --physics default both;
+      --out default simulation-out; --config default: hvx's defaults; --drs default both)
   ${EXPLAIN_USAGE}
       why each node passes or fails (admin port; URL default: HVX_URL, else http://localhost:9090)
 ${REPORT_USAGE}`;
@@ -28,7 +30,7 @@ ${REPORT_USAGE}`;
 const COMMANDS = {
   serve: ["config", "print-config?"],
   "mock-vcenter": ["port", "scenario"],
-  simulate: ["scenario", "seed", "out", "config", "drs"],
+  simulate: ["scenario", "seed", "seeds", "physics", "out", "config", "drs"],
 } as const;
 
 async function main(argv: readonly string[]): Promise<number> {
