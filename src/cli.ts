@@ -27,7 +27,7 @@ ${Object.values(COMMAND_USAGE)
 const COMMANDS = {
   serve: ["config", "print-config?"],
   "mock-vcenter": ["port", "scenario"],
-  simulate: ["scenario", "seed", "out", "config", "drs"],
+  simulate: ["scenario", "seed", "seeds", "physics", "out", "config", "drs"],
 } as const;
 
 async function main(argv: readonly string[]): Promise<number> {

@@ -16,9 +16,10 @@ export const COMMAND_USAGE: Readonly<Record<string, string>> = {
     "    several: one mock per file on N, N+1, ...)",
   ].join("\n"),
   simulate: [
-    "hvx simulate --scenario FILE [--seed N] [--out DIR] [--config FILE] [--drs off|on|both]",
-    "    replay a cluster under each placement strategy (FILE: a simulator scenario, examples/scenarios/;",
-    "    --seed default 1; --out default simulation-out; --config default: hvx's defaults; --drs default both)",
+    "hvx simulate --scenario FILE [--seed N] [--seeds K] [--physics overflow|queueing|both] [--out DIR] [--config FILE] [--drs off|on|both]",
+    "    replay a cluster under each placement strategy and the clairvoyant oracle (a reference, not a scheduler)",
+    "    (FILE: a simulator scenario, examples/scenarios/; --seed default 1; --seeds default 10; --physics default both;",
+    "    --out default simulation-out; --config default: hvx's defaults; --drs default both)",
   ].join("\n"),
   explain: [
     EXPLAIN_USAGE,

@@ -33,6 +33,8 @@ export interface HostArrays {
   readonly names: readonly string[];
   readonly ids: readonly string[];
   readonly cores: Int32Array;
+  /** NUMA nodes the cores are split into (the `queueing` physics). */
+  readonly numaNodes: Int32Array;
   readonly mhzPerCore: Float64Array;
   readonly memoryMiB: Float64Array;
 }
@@ -105,6 +107,7 @@ export function buildWorld(s: Scenario, traces: ScenarioTraces = NO_TRACES): Wor
     names: range(H).map((h) => `esx-${pad(h + 1)}`),
     ids: range(H).map((h) => `host-${1000 + h}`),
     cores: Int32Array.from(range(H), () => s.hosts.cores),
+    numaNodes: Int32Array.from(range(H), () => s.hosts.numaNodes),
     mhzPerCore: Float64Array.from(range(H), () => s.hosts.mhzPerCore),
     memoryMiB: Float64Array.from(range(H), () => s.hosts.memoryGiB * MIB_PER_GIB),
   };

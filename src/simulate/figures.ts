@@ -6,6 +6,10 @@ export interface StrategyFigures {
   readonly severeContendedPodSeconds: number;
   /** The earlier definition, for continuity: the node VM's or its host's ready % >= 5. */
   readonly hostContendedPodSeconds: number;
+  /** Pod-seconds on a node VM whose guest was CPU-saturated (pods' CPU use + guest overhead >= its vCPUs). */
+  readonly saturatedPodSeconds: number;
+  /** Pod-seconds on a node VM that was contended (own ready >= 5 %) or saturated, each pod-step once. */
+  readonly contendedOrSaturatedPodSeconds: number;
   /** p99 over all (node VM, step) samples of CPU ready % per vCPU. */
   readonly p99VmReadyPercent: number;
   /** Sum over steps of ballooned GiB on all VMs x 20 s. */

@@ -1,3 +1,5 @@
+import { maxMinShare } from "./max-min-share.js";
+
 /**
  * CPU sharing on one ESXi host, one 20 s step. Two parts (docs/simulation.md section 4):
  *
@@ -31,6 +33,8 @@ export interface HostCpuInputs {
   readonly capacityMhz: number;
   readonly mhzPerCore: number;
   readonly cores: number;
+  /** NUMA nodes the host's cores are split into (read by the `queueing` physics only). */
+  readonly numaNodes: number;
   readonly vms: readonly number[];
   readonly vcpus: Int32Array;
   readonly demandMhz: Float64Array;
@@ -39,32 +43,76 @@ export interface HostCpuInputs {
   readonly limitMhz: Float64Array;
 }
 
+/** One CPU model: writes delivered MHz and cpu.ready.summation (ms, all vCPUs) per VM; returns the delivered total. */
+export type HostCpuSharer = (
+  h: HostCpuInputs,
+  intervalMs: number,
+  scratch: CpuShareScratch,
+  deliveredMhz: Float64Array,
+  readyMs: Float64Array,
+) => number;
+
 /**
- * Scratch space for `shareHostCpu`, sized for the largest host; reused every step so the
- * hot loop allocates nothing.
+ * Scratch space for the sharers, sized for the largest host (or NUMA client list); reused
+ * every step so the hot loop allocates nothing.
  */
 export class CpuShareScratch {
-  capMhz: Float64Array;
-  floorMhz: Float64Array;
-  breakpoints: Float64Array;
+  capMhz = new Float64Array(16);
+  floorMhz = new Float64Array(16);
+  shares = new Float64Array(16);
+  allocMhz = new Float64Array(16);
+  breakpoints = new Float64Array(32);
 
-  constructor(size = 16) {
-    this.capMhz = new Float64Array(size);
-    this.floorMhz = new Float64Array(size);
-    this.breakpoints = new Float64Array(2 * size);
+  /** NUMA clients (the `queueing` physics): VM (local index), vCPUs, share of the VM, offered MHz, pool, order. */
+  clientVm = new Int32Array(16);
+  clientVcpus = new Float64Array(16);
+  clientFraction = new Float64Array(16);
+  clientOfferedMhz = new Float64Array(16);
+  clientPool = new Int32Array(16);
+  clientOrder = new Int32Array(16);
+  clientIndex = new Int32Array(16);
+  /** Per VM of the host (local index): delivered MHz and ready cores summed over its clients. */
+  vmDeliveredMhz = new Float64Array(16);
+  vmReadyCores = new Float64Array(16);
+  /** Per NUMA node: cores, offered MHz, vCPUs. */
+  poolCores = new Float64Array(4);
+  poolOfferedMhz = new Float64Array(4);
+  poolVcpus = new Float64Array(4);
+
+  ensureClients(clients: number, pools: number): void {
+    this.ensure(clients);
+    if (this.clientVm.length < clients) {
+      this.clientVm = new Int32Array(2 * clients);
+      this.clientVcpus = new Float64Array(2 * clients);
+      this.clientFraction = new Float64Array(2 * clients);
+      this.clientOfferedMhz = new Float64Array(2 * clients);
+      this.clientPool = new Int32Array(2 * clients);
+      this.clientOrder = new Int32Array(2 * clients);
+      this.clientIndex = new Int32Array(2 * clients);
+      this.vmDeliveredMhz = new Float64Array(2 * clients);
+      this.vmReadyCores = new Float64Array(2 * clients);
+    }
+    if (this.poolCores.length < pools) {
+      this.poolCores = new Float64Array(pools);
+      this.poolOfferedMhz = new Float64Array(pools);
+      this.poolVcpus = new Float64Array(pools);
+    }
   }
 
   ensure(n: number): void {
     if (this.capMhz.length >= n) return;
     this.capMhz = new Float64Array(2 * n);
     this.floorMhz = new Float64Array(2 * n);
+    this.shares = new Float64Array(2 * n);
+    this.allocMhz = new Float64Array(2 * n);
     this.breakpoints = new Float64Array(4 * n);
   }
 }
 
 /**
- * Shares the host's CPU for one step: writes each VM's delivered MHz into `deliveredMhz` and
- * its cpu.ready.summation (ms over all its vCPUs) into `readyMs`. Returns the delivered total.
+ * The `overflow` physics: shares the host's CPU for one step: writes each VM's delivered MHz
+ * into `deliveredMhz` and its cpu.ready.summation (ms over all its vCPUs) into `readyMs`.
+ * Returns the delivered total.
  */
 export function shareHostCpu(
   h: HostCpuInputs,
@@ -76,31 +124,20 @@ export function shareHostCpu(
   const n = h.vms.length;
   scratch.ensure(n);
   const cap = scratch.capMhz;
-  const floor = scratch.floorMhz;
   let capSum = 0;
-  let floorSum = 0;
   for (let i = 0; i < n; i++) {
     const v = h.vms[i]!;
     cap[i] = Math.max(0, Math.min(h.demandMhz[v]!, h.limitMhz[v]!));
-    floor[i] = Math.min(cap[i]!, h.reservationMhz[v]!);
+    scratch.floorMhz[i] = Math.min(cap[i]!, h.reservationMhz[v]!);
+    scratch.shares[i] = h.shares[v]!;
     capSum += cap[i]!;
-    floorSum += floor[i]!;
   }
-  if (capSum <= h.capacityMhz) {
-    for (let i = 0; i < n; i++) deliveredMhz[h.vms[i]!] = cap[i]!;
-  } else if (floorSum >= h.capacityMhz) {
-    // reservations beyond capacity (admission control would have refused them): scale them down
-    const f = floorSum > 0 ? h.capacityMhz / floorSum : 0;
-    for (let i = 0; i < n; i++) deliveredMhz[h.vms[i]!] = floor[i]! * f;
-  } else {
-    const lambda = waterLevel(h, cap, floor, scratch.breakpoints);
-    for (let i = 0; i < n; i++) {
-      const v = h.vms[i]!;
-      deliveredMhz[v] = clamp(lambda * h.shares[v]!, floor[i]!, cap[i]!);
-    }
-  }
+  maxMinShare(n, cap, scratch.floorMhz, scratch.shares, h.capacityMhz, scratch.allocMhz, scratch.breakpoints);
   let delivered = 0;
-  for (let i = 0; i < n; i++) delivered += deliveredMhz[h.vms[i]!]!;
+  for (let i = 0; i < n; i++) {
+    deliveredMhz[h.vms[i]!] = scratch.allocMhz[i]!;
+    delivered += scratch.allocMhz[i]!;
+  }
 
   const queueCores = queueingOverflowCores(h, cap, capSum);
   for (let i = 0; i < n; i++) {
@@ -112,39 +149,6 @@ export function shareHostCpu(
     readyMs[v] = h.mhzPerCore > 0 ? Math.max(0, Math.min(waitCores, maxWait)) * intervalMs : 0;
   }
   return delivered;
-}
-
-/** The water level lambda (MHz per share) at which sum(clamp(lambda x s_v, floor_v, cap_v)) = C. */
-function waterLevel(h: HostCpuInputs, cap: Float64Array, floor: Float64Array, bp: Float64Array): number {
-  const n = h.vms.length;
-  let m = 0;
-  for (let i = 0; i < n; i++) {
-    const s = h.shares[h.vms[i]!]!;
-    if (s <= 0) continue;
-    bp[m++] = floor[i]! / s;
-    bp[m++] = cap[i]! / s;
-  }
-  const points = bp.subarray(0, m).sort();
-  const total = (lambda: number): number => {
-    let sum = 0;
-    for (let i = 0; i < n; i++) {
-      const s = h.shares[h.vms[i]!]!;
-      sum += s > 0 ? clamp(lambda * s, floor[i]!, cap[i]!) : floor[i]!;
-    }
-    return sum;
-  };
-  // total() is piecewise linear and non-decreasing in lambda; find the segment that reaches C
-  let lo = 0;
-  let loSum = total(0);
-  for (let k = 0; k < points.length; k++) {
-    const hi = points[k]!;
-    if (hi <= lo) continue;
-    const hiSum = total(hi);
-    if (hiSum >= h.capacityMhz) return hiSum > loSum ? lo + ((h.capacityMhz - loSum) / (hiSum - loSum)) * (hi - lo) : hi;
-    lo = hi;
-    loSum = hiSum;
-  }
-  return lo;
 }
 
 /**
@@ -176,10 +180,6 @@ export function expectedQueueCores(vcpus: number, cores: number, meanCores: numb
   const z = (cores - meanCores) / sd;
   const overflow = Math.min(vcpus - cores, sd * normalPdf(z) + (meanCores - cores) * (1 - normalCdf(z)));
   return Math.max(0, overflow - excess);
-}
-
-function clamp(x: number, lo: number, hi: number): number {
-  return x < lo ? lo : x > hi ? hi : x;
 }
 
 function normalPdf(z: number): number {

@@ -4,6 +4,9 @@ import type { RunResult } from "./figures.js";
 import type { RunKey, SimulationSummary, StrategyRuns, SummaryFigures } from "./run-simulation.js";
 import type { ThresholdPolicy } from "../placement/index.js";
 import { rebalanceLines } from "./rebalance-line.js";
+import { ORACLE_NOTE, oracleShareText, renderAcrossSeeds } from "./render-across-seeds.js";
+import { ORACLE } from "./strategy.js";
+import { drsIntervalMinutes } from "./scenario.js";
 
 const BAR_WIDTH = 40;
 /** The twin's fixed contention levels (docs/simulation.md section 8). */
@@ -50,9 +53,11 @@ export function renderReport(
         ? ` ${world.skippedTraceRows} trace ${world.skippedTraceRows === 1 ? "row was" : "rows were"} skipped (unparsable or zero capacity).`
         : ""),
     "",
-    `Regenerate: \`npx hvx simulate --scenario ${scenarioPath} --seed ${seed} --out <dir>${configFlag}${drsFlag(runs)}\`. The model and every formula: docs/simulation.md.`,
+    `Regenerate: \`npx hvx simulate --scenario ${scenarioPath} --seed ${seed}${seedsFlags(summary)} --out <dir>${configFlag}${drsFlag(runs)}\`. The model and every formula: docs/simulation.md.`,
     "",
   );
+  if (summary.acrossSeeds) lines.push(...renderAcrossSeeds(summary.acrossSeeds), "");
+  lines.push(`The tables below are seed ${seed} under the \`${summary.physics ?? "overflow"}\` physics.`, "");
   lines.push(...meaning(world, config.thresholds), "");
   lines.push(...configSection(config), "");
   lines.push(...limits(), "");
@@ -91,7 +96,19 @@ const RUN_TITLES: Record<RunKey, string> = { "drs-off": "DRS off", "drs-on": "DR
 function drsLine(world: World, runs: readonly StrategyRuns[]): string {
   const d = world.scenario.drs;
   const which = runs.map((r) => RUN_TITLES[r.key]).join(" and ");
-  return `Every strategy is run with ${which}. DRS, when on: host load standard deviation (vSphere 6.x), migration threshold ${d.migrationThreshold}, every ${d.intervalMinutes} min, at most ${d.maxMovesPerPass} vMotions per pass.`;
+  const model =
+    d.model === "vm-score"
+      ? `a vSphere 7-style model acting on VMs whose own ready reaches ${d.vmReadyPercent} %`
+      : "host load standard deviation (vSphere 6.x)";
+  const filters = d.costBenefit ? `MinGoodness ${d.minGoodness}, cost-benefit on` : `MinGoodness ${d.minGoodness}, cost-benefit off`;
+  return `Every strategy is run with ${which}. DRS, when on: ${model}, migration threshold ${d.migrationThreshold}, every ${drsIntervalMinutes(d)} min, at most ${d.maxMovesPerHostPerPass} vMotions per source host per pass, ${filters}.`;
+}
+
+function seedsFlags(summary: SimulationSummary): string {
+  const a = summary.acrossSeeds;
+  if (!a) return "";
+  const physics = Object.keys(a.physics);
+  return ` --seeds ${a.seeds.length} --physics ${physics.length > 1 ? "both" : (physics[0] ?? "overflow")}`;
 }
 
 function drsFlag(runs: readonly StrategyRuns[]): string {
@@ -156,6 +173,8 @@ function meaning(world: World, t: ThresholdPolicy): string[] {
     `- **Contended pod-hours**: for every ${step} s step and every node VM whose own CPU ready time was >= ${CONTENDED_PERCENT} % per vCPU in that step, the pods running on it count for ${step} s each; the total is shown in hours. One pod on a contended node VM for one hour is one pod-hour. ${CONTENDED_PERCENT} % is VMware's usual "worth watching" level.`,
     `- **Severe pod-hours**: the same at >= ${SEVERE_PERCENT} % (VMware's usual rule of thumb for a problem).`,
     `- **Why ${CONTENDED_PERCENT} % and not hvx's rejection threshold**: hvx rejects a node for new pods when its host's or its own VM's CPU ready per vCPU reaches \`thresholds.cpuReadyPercent\` (${fmtNum(t.cpuReadyPercent)} % in this run) and lowers its score from \`thresholds.cpuReadyWarnPercent\` (${fmtNum(t.cpuReadyWarnPercent)} %). That threshold decides where the next pod goes; these figures measure what the pods already placed felt. Counting from ${CONTENDED_PERCENT} % shows the time spent approaching the problem as well as the problem, and it is the same yardstick for every strategy, whatever hvx is configured with.`,
+    `- **Saturated pod-hours**: the pods on a node VM whose pods' CPU use plus the guest's overhead reached all its vCPUs in that step: their threads wait in the guest's run queue, which ESXi's ready time does not see. **Contended or saturated** counts each pod-step that is either, once.`,
+    `- **oracle**: ${ORACLE_NOTE}`,
     "- **Host-contended pod-hours** (under \"Other figures\"): the earlier definition, kept for continuity: a pod counts when its node VM's **or its host's** ready % was >= 5. Host ready % is a vCPU-weighted mean over every VM on the host, so this charges a pod for waits of VMs it does not run on.",
     "- **p99 VM ready %**: of all (node VM, step) samples of CPU ready per vCPU, 99 % were at or below this value.",
     `- **Balloon / swap GiB-hours**: ballooned (or host-swapped) GiB summed over all VMs, times the time it lasted: 10 GiB ballooned for 3 hours is 30 GiB-hours.`,
@@ -203,9 +222,9 @@ function limits(): string[] {
   return [
     "## What the model does not do",
     "",
-    "- **Rebalancing**: no descheduler; a pod stays where it was placed until it finishes or is evicted (by kubelet, or by hvx's rebalancer in `hvx+rebalance`; PodDisruptionBudgets are not modelled). DRS, when on, is vSphere 6.x's host load standard deviation on CPU demand (memory only as room on the target host), not vSphere 7's VM DRS score; it sees VMs, never pods, and vMotion costs nothing in the model.",
+    "- **Rebalancing**: no descheduler; a pod stays where it was placed until it finishes or is evicted (by kubelet, or by hvx's rebalancer in `hvx+rebalance`; PodDisruptionBudgets are not modelled). DRS, when on, is vSphere 6.x's host load standard deviation on CPU demand (memory only as room on the target host) with MinGoodness and cost-benefit filters, or (`drs.model: vm-score`) a vSphere 7-style model of the VM DRS score; it sees VMs, never pods; a vMotion costs CPU in DRS's cost-benefit filter but the VM runs on undisturbed in the model.",
     "- **Production features not modelled**: the all-rejected safety valve (`filter.whenAllRejected`): when every host is hot, the simulated hvx rejects every node and the pod waits; and observe mode (`mode: observe`): the simulated hvx always enforces.",
-    "- **Not modelled in the hosts**: co-stop, hyper-threads, NUMA, vCPUs of one VM busy together, memory compression (counted as swap), page sharing and large pages.",
+    "- **Not modelled in the hosts**: co-stop, hyper-threads, NUMA (except in the `queueing` physics), vCPUs of one VM busy together, memory compression (counted as swap), page sharing and large pages.",
     "- **Not modelled in Kubernetes**: zones, preemption, kube-scheduler's `percentageOfNodesToScore` sampling.",
     "- **The workload is synthetic**: pod usage follows the scenario's formulas (docs/simulation.md section 3), not your metrics; the figures compare strategies on the same workload, they do not forecast your cluster.",
   ];
@@ -214,13 +233,13 @@ function limits(): string[] {
 /** The headline table of one run's strategies (also what the README shows for noisy-neighbours). */
 export function headlineTable(strategies: Readonly<Partial<Record<string, Omit<SummaryFigures, "fromDay2">>>>): string[] {
   const out = [
-    "| strategy | contended pod-hours (>= 5 %) | severe pod-hours (>= 10 %) | p99 VM ready % | balloon GiB-hours | swap GiB-hours | evictions | longest cascade | pending | placed | mean host CPU % |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| strategy | contended pod-hours (>= 5 %) | severe pod-hours (>= 10 %) | p99 VM ready % | balloon GiB-hours | swap GiB-hours | evictions | longest cascade | pending | placed | mean host CPU % | saturated pod-hours | contended or saturated |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   for (const [name, f] of Object.entries(strategies)) {
     if (!f) continue;
     out.push(
-      `| ${name} | ${fmt(f.contendedPodSeconds / 3600, 1)} | ${fmt(f.severeContendedPodSeconds / 3600, 1)} | ${fmt(f.p99VmReadyPercent, 2)} | ${fmt(f.balloonGiBSeconds / 3600, 1)} | ${fmt(f.swapGiBSeconds / 3600, 1)} | ${f.evictions} | ${f.longestCascade} | ${f.pendingPods} | ${f.placedPods} | ${fmt(f.meanHostCpuUtilPercent, 1)} |`,
+      `| ${name} | ${fmt(f.contendedPodSeconds / 3600, 1)} | ${fmt(f.severeContendedPodSeconds / 3600, 1)} | ${fmt(f.p99VmReadyPercent, 2)} | ${fmt(f.balloonGiBSeconds / 3600, 1)} | ${fmt(f.swapGiBSeconds / 3600, 1)} | ${f.evictions} | ${f.longestCascade} | ${f.pendingPods} | ${f.placedPods} | ${fmt(f.meanHostCpuUtilPercent, 1)} | ${fmt(f.saturatedPodSeconds / 3600, 1)} | ${fmt(f.contendedOrSaturatedPodSeconds / 3600, 1)} |`,
     );
   }
   return out;
@@ -229,6 +248,15 @@ export function headlineTable(strategies: Readonly<Partial<Record<string, Omit<S
 function comparison(results: readonly RunResult[]): string[] {
   const by = new Map(results.map((r) => [r.strategy, r.figures]));
   const out: string[] = [];
+  const base = by.get("default")?.contendedPodSeconds ?? 0;
+  const oracle = by.get(ORACLE);
+  if (oracle && base > 0) {
+    const cutOf = (x: number) => (1 - x / base) * 100;
+    const shares = results
+      .filter((r) => r.strategy !== "default" && r.strategy !== ORACLE)
+      .map((r) => oracleShareText(r.strategy, cutOf(r.figures.contendedPodSeconds), cutOf(oracle.contendedPodSeconds)));
+    out.push(`- contended pod-hours cut against \`default\`, as a share of the oracle's (a reference): ${shares.join("; ")}.`);
+  }
   for (const [name, others, prefix] of [
     ["hvx", ["default", "vm-load-aware"], ""],
     ["hvx+rebalance", ["default", "vm-load-aware", "hvx"], "`hvx+rebalance` "],

@@ -14,7 +14,9 @@ import { renderReport, type ReportConfig } from "./render-report.js";
 import { renderLineChart, renderPanelChart } from "./svg-chart.js";
 import { simulateStrategy } from "./simulate-strategy.js";
 import { simRebalancePolicyOf, type SimRebalancePolicy } from "./hvx-rebalance-strategy.js";
-import { STRATEGY_NAMES, type StrategyName } from "./strategy.js";
+import { REPORT_STRATEGY_NAMES, type StrategyName } from "./strategy.js";
+import { acrossSeeds, type AcrossSeeds, type SeedFigures } from "./across-seeds.js";
+import { PHYSICS_NAMES, type PhysicsName } from "./physics.js";
 
 /** One strategy in summary.json: the whole run's figures, then the same from day 2 on (null for a run of one day or less). */
 export type SummaryFigures = StrategyFigures & { readonly fromDay2: StrategyFigures | null };
@@ -27,6 +29,10 @@ export interface SimulationSummary {
   readonly steps: number;
   /** `drs-off` and/or `drs-on` (only the one asked for with `--drs off|on`). */
   readonly runs: Partial<Readonly<Record<RunKey, { readonly strategies: Readonly<Partial<Record<StrategyName, SummaryFigures>>> }>>>;
+  /** The CPU model of `runs` (the first of `--physics`); absent: `overflow`. */
+  readonly physics?: PhysicsName;
+  /** Every seed of `--seeds` under every physics of `--physics`: mean and range (runSimulation only). */
+  readonly acrossSeeds?: AcrossSeeds;
 }
 
 /** Every strategy run under one DRS setting. */
@@ -45,15 +51,18 @@ export function drsSettingsFor(s: Scenario, on: boolean): DrsSettings {
   return { ...s.drs, enabled: on };
 }
 
-/** Runs every strategy on one world and seed (no I/O); DRS as the scenario says unless `drs` is given. */
+/** Runs every strategy and the oracle on one world and seed (no I/O); DRS as the scenario says unless `drs` is given. */
 export function simulateAll(
   world: World,
   seed: number,
   policy: PlacementPolicy = productionPolicy(),
   drs?: DrsSettings,
   rebalance: SimRebalancePolicy = simRebalancePolicyOf(parseConfig(undefined)),
+  physics: PhysicsName = "overflow",
 ): RunResult[] {
-  return STRATEGY_NAMES.map((strategy) => simulateStrategy({ world, strategy, seed, policy, rebalance, ...(drs ? { drs } : {}) }));
+  return REPORT_STRATEGY_NAMES.map((strategy) =>
+    simulateStrategy({ world, strategy, seed, policy, rebalance, physics, ...(drs ? { drs } : {}) }),
+  );
 }
 
 /** Every strategy with DRS off, on, or both (off first). */
@@ -63,12 +72,40 @@ export function simulateRuns(
   policy: PlacementPolicy = productionPolicy(),
   mode: DrsMode = "both",
   rebalance?: SimRebalancePolicy,
+  physics: PhysicsName = "overflow",
 ): StrategyRuns[] {
   const keys: RunKey[] = mode === "both" ? ["drs-off", "drs-on"] : mode === "on" ? ["drs-on"] : ["drs-off"];
   return keys.map((key) => ({
     key,
-    results: simulateAll(world, seed, policy, drsSettingsFor(world.scenario, key === "drs-on"), rebalance),
+    results: simulateAll(world, seed, policy, drsSettingsFor(world.scenario, key === "drs-on"), rebalance, physics),
   }));
+}
+
+/**
+ * Every seed from `firstSeed` (`count` of them) under every physics: the detailed runs of the
+ * first physics at `firstSeed` (for the tables and charts) and the across-seeds figures.
+ */
+export function simulateSeeds(
+  world: World,
+  firstSeed: number,
+  count: number,
+  physicsList: readonly PhysicsName[],
+  policy: PlacementPolicy = productionPolicy(),
+  mode: DrsMode = "both",
+  rebalance?: SimRebalancePolicy,
+): { readonly runs: StrategyRuns[]; readonly acrossSeeds: AcrossSeeds } {
+  const seeds = Array.from({ length: count }, (_, i) => (firstSeed + i) >>> 0);
+  let detailed: StrategyRuns[] | undefined;
+  const rows: SeedFigures[] = [];
+  for (const physics of physicsList) {
+    for (const seed of seeds) {
+      const runs = simulateRuns(world, seed, policy, mode, rebalance, physics);
+      if (detailed === undefined) detailed = runs;
+      for (const run of runs)
+        rows.push({ physics, key: run.key, seed, strategies: Object.fromEntries(run.results.map((r) => [r.strategy, r.figures])) });
+    }
+  }
+  return { runs: detailed ?? [], acrossSeeds: acrossSeeds(seeds, rows) };
 }
 
 export function summaryOf(world: World, seed: number, runs: readonly StrategyRuns[]): SimulationSummary {
@@ -91,8 +128,21 @@ export async function runSimulation(opts: SimulateOptions): Promise<SimulationSu
   const world = buildWorld(scenario, loadTraces(scenario, dirname(opts.scenarioPath)));
   ensureDir(opts.outDir);
   const config = opts.configPath !== undefined ? loadConfig(opts.configPath) : parseConfig(undefined);
-  const runs = simulateRuns(world, opts.seed, config, opts.drs ?? "both", simRebalancePolicyOf(config));
-  const summary = summaryOf(world, opts.seed, runs);
+  const physicsList = opts.physics === undefined ? (["overflow"] as const) : opts.physics === "both" ? PHYSICS_NAMES : [opts.physics];
+  const { runs, acrossSeeds } = simulateSeeds(
+    world,
+    opts.seed,
+    opts.seeds ?? 1,
+    physicsList,
+    config,
+    opts.drs ?? "both",
+    simRebalancePolicyOf(config),
+  );
+  const summary: SimulationSummary = {
+    ...summaryOf(world, opts.seed, runs),
+    physics: physicsList[0]!,
+    acrossSeeds: roundAcrossSeeds(acrossSeeds),
+  };
   const reportConfig: ReportConfig = {
     ...(opts.configPath !== undefined ? { path: opts.configPath } : {}),
     thresholds: config.thresholds,
@@ -172,4 +222,9 @@ function roundFigures(f: StrategyFigures): StrategyFigures {
   const out: Record<string, number> = {};
   for (const [k, v] of Object.entries(f)) out[k] = Math.round(v * 1000) / 1000;
   return out as unknown as StrategyFigures;
+}
+
+/** summary.json's across-seeds block, every number to 3 decimals. */
+function roundAcrossSeeds(a: AcrossSeeds): AcrossSeeds {
+  return JSON.parse(JSON.stringify(a, (_k, v: unknown) => (typeof v === "number" ? Math.round(v * 1000) / 1000 : v))) as AcrossSeeds;
 }

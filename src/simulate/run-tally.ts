@@ -17,6 +17,8 @@ export class RunTally {
   contended = 0;
   severe = 0;
   hostContended = 0;
+  saturated = 0;
+  contendedOrSaturated = 0;
   balloonGiBs = 0;
   swapGiBs = 0;
   evictions = 0;
@@ -69,6 +71,9 @@ export class RunTally {
       this.podSeconds += podSeconds;
       if (r >= CONTENDED_READY_PERCENT) this.contended += podSeconds;
       if (r >= SEVERE_READY_PERCENT) this.severe += podSeconds;
+      const saturated = physics.vmGuestSaturated[n] === 1;
+      if (saturated) this.saturated += podSeconds;
+      if (saturated || r >= CONTENDED_READY_PERCENT) this.contendedOrSaturated += podSeconds;
       if (r >= CONTENDED_READY_PERCENT || physics.hostReadyPercent[state.vmHost[n]!]! >= CONTENDED_READY_PERCENT)
         this.hostContended += podSeconds;
     }
@@ -118,6 +123,8 @@ export class RunTally {
       contendedPodSeconds: this.contended,
       severeContendedPodSeconds: this.severe,
       hostContendedPodSeconds: this.hostContended,
+      saturatedPodSeconds: this.saturated,
+      contendedOrSaturatedPodSeconds: this.contendedOrSaturated,
       p99VmReadyPercent: this.vmHist.percentile(99),
       balloonGiBSeconds: this.balloonGiBs,
       swapGiBSeconds: this.swapGiBs,

@@ -131,14 +131,33 @@ const noisyVmSchema = z
 export const drsSchema = z
   .object({
     enabled: z.boolean().default(false),
-    /** Only `load-stddev` (vSphere 6.x, KB 1007485) is modelled; vSphere 7's VM DRS score is not. */
-    model: z.literal("load-stddev").default("load-stddev"),
-    intervalMinutes: z.number().int().min(1).max(60).default(5),
+    /**
+     * `load-stddev`: vSphere 6.x, host load standard deviation (VMware KB 1007485); `vm-score`:
+     * a vSphere 7-style model that acts when a VM's own ready time crosses `vmReadyPercent`
+     * (docs/simulation.md section 11: VMware does not publish the VM DRS score's formula).
+     */
+    model: z.enum(["load-stddev", "vm-score"]).default("load-stddev"),
+    /** Minutes between passes; default 5 for `load-stddev` (vSphere 6.x), 1 for `vm-score` (vSphere 7). */
+    intervalMinutes: z.number().int().min(1).max(60).optional(),
     /** 1 (conservative: mandatory moves only) .. 5 (aggressive); vSphere's default 3. */
     migrationThreshold: z.number().int().min(1).max(5).default(3),
-    maxMovesPerPass: z.number().int().min(1).default(8),
+    /** vMotions per source host per pass: vSphere's concurrent vMotion limit per host on 10 GbE. */
+    maxMovesPerHostPerPass: z.number().int().min(1).default(8),
+    /** A move is considered only if it lowers the host load standard deviation by at least this (MinGoodness; 0: off). */
+    minGoodness: z.number().min(0).max(1).default(0.001),
+    /** The cost-benefit filter: a move's benefit over the pass interval must exceed its vMotion's cost. */
+    costBenefit: z.boolean().default(true),
+    /** vMotion copy rate, MiB/s: a 10 GbE link's line rate (10^10 / 8 / 2^20 = 1192). */
+    vmotionMiBPerSecond: positive.default(1192),
+    /** `vm-score`: a VM whose ready per vCPU, averaged over the interval, reaches this is unhappy. */
+    vmReadyPercent: positive.max(100).default(5),
   })
   .strict();
+
+/** The pass interval of a DRS model when the scenario does not set one. */
+export function drsIntervalMinutes(d: DrsSettings): number {
+  return d.intervalMinutes ?? (d.model === "vm-score" ? 1 : 5);
+}
 
 export const scenarioSchema = z
   .object({
@@ -150,7 +169,20 @@ export const scenarioSchema = z
     pollIntervalSeconds: z.number().int().min(20).max(300).default(20),
     /** Simulated wall clock of step 0 (samples are stamped from it). */
     startTime: z.string().datetime().default("2026-11-30T00:00:00Z"),
-    hosts: z.object({ count: z.number().int().min(1), cores: z.number().int().min(1), mhzPerCore: positive, memoryGiB: positive }).strict(),
+    hosts: z
+      .object({
+        count: z.number().int().min(1),
+        cores: z.number().int().min(1),
+        mhzPerCore: positive,
+        memoryGiB: positive,
+        /**
+         * NUMA nodes per host (the `queueing` physics splits the cores evenly among them). Default
+         * 2: a two-socket server, one NUMA node per socket (docs/simulation.md section 4b).
+         */
+        numaNodes: z.number().int().min(1).max(16).default(2),
+      })
+      .strict()
+      .refine((h) => h.numaNodes <= h.cores, { message: "numaNodes must be at most cores", path: ["numaNodes"] }),
     nodeVms: z
       .object({
         perHost: z.number().int().min(1),

@@ -17,6 +17,8 @@ import type { Strategy, StrategyDeps, StrategyName } from "./strategy.js";
 import { UsageSeries } from "./usage-series.js";
 import { vmLoadAwareStrategy } from "./vm-load-aware-strategy.js";
 import { applyMaintenance } from "./maintenance.js";
+import { oracleStrategy } from "./oracle-strategy.js";
+import type { PhysicsName } from "./physics.js";
 
 /** Pending pods that found no node are tried again after this many steps (60 s). */
 export const RETRY_STEPS = 3;
@@ -35,6 +37,8 @@ export interface SimulateStrategyOptions {
   readonly drs?: DrsSettings;
   /** The rebalancer's policy for `hvx+rebalance`; default: production's (`rebalance.*`, `admission.hotHostBrakePercent`). */
   readonly rebalance?: SimRebalancePolicy;
+  /** The CPU model (default `overflow`). */
+  readonly physics?: PhysicsName;
   /** Tests: wraps the strategy (to watch or act on its calls with the run's deps). */
   readonly wrap?: (strategy: Strategy, deps: StrategyDeps) => Strategy;
 }
@@ -68,11 +72,18 @@ export function simulateStrategy(opts: SimulateStrategyOptions): RunResult {
     for (const t of tallies) if (t.counts(step)) t.recordHvxEviction(pod, node);
   };
   const deps: StrategyDeps = { world, state, ring, rng: mulberry32(seed ^ 0x5eed5eed), evictPod };
-  strategy = STRATEGIES[opts.strategy](deps, opts.policy, opts.hvx ?? {}, opts.rebalance ?? simRebalancePolicyOf(parseConfig(undefined)));
+  const physicsName = opts.physics ?? "overflow";
+  strategy = STRATEGIES[opts.strategy](deps, {
+    policy: opts.policy,
+    hvx: opts.hvx ?? {},
+    rebalance: opts.rebalance ?? simRebalancePolicyOf(parseConfig(undefined)),
+    seed,
+    physics: physicsName,
+  });
   if (opts.wrap) strategy = opts.wrap(strategy, deps);
   const drs = new DrsRunner(world, opts.drs ?? world.scenario.drs);
   const usage = new UsageSeries(world, seed);
-  const physics = new StepPhysics(world);
+  const physics = new StepPhysics(world, physicsName);
   const arrivals = bucketBy(pods.count, (p) => pods.arriveStep[p]!, world.steps);
   const finishes: number[][] = [];
   const series = {
@@ -165,14 +176,23 @@ export function simulateStrategy(opts: SimulateStrategyOptions): RunResult {
   return { strategy: opts.strategy, figures: all.figures(state), fromDay2: fromDay2?.figures(state), series };
 }
 
-type StrategyFactory = (deps: StrategyDeps, policy: PlacementPolicy, hvx: HvxStrategyOptions, rebalance: SimRebalancePolicy) => Strategy;
+interface StrategySetup {
+  readonly policy: PlacementPolicy;
+  readonly hvx: HvxStrategyOptions;
+  readonly rebalance: SimRebalancePolicy;
+  readonly seed: number;
+  readonly physics: PhysicsName;
+}
 
-/** Every strategy of the report, by name (STRATEGY_NAMES gives the order): add one entry to add one. */
+type StrategyFactory = (deps: StrategyDeps, setup: StrategySetup) => Strategy;
+
+/** Every strategy of the report, by name (REPORT_STRATEGY_NAMES gives the order): add one entry to add one. */
 const STRATEGIES: Readonly<Record<StrategyName, StrategyFactory>> = {
   default: (deps) => defaultStrategy(deps),
   "vm-load-aware": (deps) => vmLoadAwareStrategy(deps),
-  hvx: (deps, policy, hvx) => hvxStrategy(deps, policy, hvx),
-  "hvx+rebalance": (deps, policy, hvx, rebalance) => hvxRebalanceStrategy(deps, policy, rebalance, hvx),
+  hvx: (deps, { policy, hvx }) => hvxStrategy(deps, policy, hvx),
+  "hvx+rebalance": (deps, { policy, hvx, rebalance }) => hvxRebalanceStrategy(deps, policy, rebalance, hvx),
+  oracle: (deps, { seed, physics }) => oracleStrategy(deps, seed, physics),
 };
 
 function bucketBy(count: number, key: (i: number) => number, size: number): number[][] {

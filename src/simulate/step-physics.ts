@@ -1,8 +1,9 @@
 import type { World } from "./build-world.js";
 import { readyPercentPerVcpu } from "../model/derive-metrics.js";
-import { CpuShareScratch, shareHostCpu, type HostCpuInputs } from "./host-sharing.js";
+import { CpuShareScratch, type HostCpuInputs, type HostCpuSharer } from "./host-sharing.js";
 import { DEFAULT_RECLAIM, reclaimHostMemory } from "./memory-reclaim.js";
 import type { Observation } from "./observation-ring.js";
+import { HOST_CPU_SHARERS, type PhysicsName } from "./physics.js";
 import type { RunState } from "./run-state.js";
 import { noisyMemShare, type UsageSeries } from "./usage-series.js";
 
@@ -27,6 +28,12 @@ export class StepPhysics {
   readonly vmPodMemMiB: Float64Array;
   readonly hostReadyPercent: Float64Array;
   readonly hostCpuUtilPercent: Float64Array;
+  /**
+   * 1 when the node VM's guest is CPU-saturated this step: its pods' CPU use plus the guest
+   * overhead reaches its vCPUs, so threads queue inside the guest, where ESXi's ready time
+   * does not see them (per node VM; 0 for non-Kubernetes VMs).
+   */
+  readonly vmGuestSaturated: Uint8Array;
   private readonly vmPodCpuMilli: Float64Array;
   private readonly hostReadyMs: Float64Array;
   private readonly hostVcpus: Float64Array;
@@ -34,8 +41,13 @@ export class StepPhysics {
   private hostVms: number[][] = [];
   private hostCpuInputs: HostCpuInputs[] = [];
   private placementVersion = -1;
+  private readonly shareHostCpu: HostCpuSharer;
 
-  constructor(private readonly world: World) {
+  constructor(
+    private readonly world: World,
+    physics: PhysicsName = "overflow",
+  ) {
+    this.shareHostCpu = HOST_CPU_SHARERS[physics];
     const V = world.vms.count;
     const H = world.hosts.count;
     this.podMemMiB = new Float64Array(world.pods.count);
@@ -48,6 +60,7 @@ export class StepPhysics {
     this.vmPodCpuMilli = new Float64Array(V);
     this.hostReadyPercent = new Float64Array(H);
     this.hostCpuUtilPercent = new Float64Array(H);
+    this.vmGuestSaturated = new Uint8Array(V);
     this.hostReadyMs = new Float64Array(H);
     this.hostVcpus = new Float64Array(H);
   }
@@ -72,7 +85,9 @@ export class StepPhysics {
       this.vmPodCpuMilli[n] = cpu;
       this.vmPodMemMiB[n] = mem;
       const mhz = hosts.mhzPerCore[state.vmHost[n]!]!;
-      this.vmDemandMhz[n] = Math.min(vms.vcpus[n]! * mhz, ((cpu + nv.guestCpuOverheadMilli) / 1000) * mhz);
+      const guestMilli = cpu + nv.guestCpuOverheadMilli;
+      this.vmGuestSaturated[n] = guestMilli >= vms.vcpus[n]! * 1000 ? 1 : 0;
+      this.vmDemandMhz[n] = Math.min(vms.vcpus[n]! * mhz, (guestMilli / 1000) * mhz);
       this.vmMemDemandMiB[n] = Math.min(vms.memoryMiB[n]!, nv.guestOsMiB + mem);
     }
     for (let v = nodes.count; v < vms.count; v++) {
@@ -85,7 +100,7 @@ export class StepPhysics {
     this.hostVcpus.fill(0);
     for (let h = 0; h < hosts.count; h++) {
       const inputs = this.hostCpuInputs[h]!;
-      const delivered = shareHostCpu(inputs, intervalMs, this.cpuScratch, this.vmDeliveredMhz, this.vmReadyMs);
+      const delivered = this.shareHostCpu(inputs, intervalMs, this.cpuScratch, this.vmDeliveredMhz, this.vmReadyMs);
       this.hostCpuUtilPercent[h] = inputs.capacityMhz > 0 ? (delivered / inputs.capacityMhz) * 100 : 0;
     }
     for (let v = 0; v < vms.count; v++) {
@@ -138,6 +153,7 @@ export class StepPhysics {
       capacityMhz: hosts.cores[h]! * hosts.mhzPerCore[h]!,
       mhzPerCore: hosts.mhzPerCore[h]!,
       cores: hosts.cores[h]!,
+      numaNodes: hosts.numaNodes[h]!,
       vms: onHost,
       vcpus: vms.vcpus,
       demandMhz: this.vmDemandMhz,

@@ -3,8 +3,13 @@ import type { Observation, ObservationRing } from "./observation-ring.js";
 import type { Rng } from "../random/prng.js";
 import type { RunState } from "./run-state.js";
 
+/** The schedulers compared (the benchmarks run these). */
 export const STRATEGY_NAMES = ["default", "vm-load-aware", "hvx", "hvx+rebalance"] as const;
-export type StrategyName = (typeof STRATEGY_NAMES)[number];
+/** The clairvoyant reference (oracle-strategy.ts): sees the future load; no scheduler can. */
+export const ORACLE = "oracle";
+/** Every strategy of a report: the schedulers, then the reference. */
+export const REPORT_STRATEGY_NAMES = [...STRATEGY_NAMES, ORACLE] as const;
+export type StrategyName = (typeof REPORT_STRATEGY_NAMES)[number];
 
 /** What a strategy may read: the run's state (Kubernetes view) and the lagged samples. */
 export interface StrategyDeps {

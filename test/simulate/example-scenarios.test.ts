@@ -28,7 +28,7 @@ describe("examples/scenarios", () => {
     expect(world.hosts.count).to.equal(6);
     expect(world.nodes.count).to.equal(12);
     const results = simulateAll(world, 1);
-    expect(results.map((r) => r.strategy)).to.deep.equal(["default", "vm-load-aware", "hvx", "hvx+rebalance"]);
+    expect(results.map((r) => r.strategy)).to.deep.equal(["default", "vm-load-aware", "hvx", "hvx+rebalance", "oracle"]);
     for (const r of results) expect(r.figures.placedPods, r.strategy).to.be.greaterThan(0);
   });
 

@@ -18,6 +18,7 @@ function run(cores: number, specs: VmSpec[]) {
     capacityMhz: cores * MHZ,
     mhzPerCore: MHZ,
     cores,
+    numaNodes: 1,
     vms: specs.map((_, i) => i),
     vcpus: Int32Array.from(specs, (s) => s.vcpus),
     demandMhz: Float64Array.from(specs, (s) => s.demandMhz),
@@ -27,7 +28,7 @@ function run(cores: number, specs: VmSpec[]) {
   };
   const delivered = new Float64Array(specs.length);
   const readyMs = new Float64Array(specs.length);
-  const total = shareHostCpu(inputs, INTERVAL_MS, new CpuShareScratch(1), delivered, readyMs);
+  const total = shareHostCpu(inputs, INTERVAL_MS, new CpuShareScratch(), delivered, readyMs);
   const readyPct = specs.map((s, i) => readyPercentPerVcpu(readyMs[i]!, INTERVAL_MS / 1000, s.vcpus));
   return { delivered: [...delivered], readyMs: [...readyMs], readyPct, total };
 }

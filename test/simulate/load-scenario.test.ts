@@ -33,7 +33,7 @@ describe("parseScenario / loadScenario", () => {
       want: /maintenance.0.host: no host 9/,
     },
     { name: "request above limit", text: minimal("", "cpuRequestMilli: 3000"), want: /requests must not exceed limits/ },
-    { name: "the vSphere 7 DRS score model (not modelled)", text: minimal("drs: {enabled: true, model: vm-score}"), want: /drs.model/ },
+    { name: "an unknown DRS model", text: minimal("drs: {enabled: true, model: vm-happiness}"), want: /drs.model/ },
     {
       name: "a noisy VM group with both cpu and trace",
       text: minimal("noisyVms: [{vcpus: 2, memoryGiB: 2, cpu: {mean: 1}, trace: {dir: t}}]"),
@@ -60,7 +60,16 @@ describe("parseScenario / loadScenario", () => {
     const s = parseScenario(minimal(""));
     expect(s.nodeVms.cpuAllocation).to.deep.equal({ shares: "normal", reservationMhz: 0 });
     expect(s.vmLoadAware).to.deep.equal({ metricsAgeSeconds: 60, metricsWindowSeconds: 20, balancedAllocation: false });
-    expect(s.drs).to.deep.equal({ enabled: false, model: "load-stddev", intervalMinutes: 5, migrationThreshold: 3, maxMovesPerPass: 8 });
+    expect(s.drs).to.deep.equal({
+      enabled: false,
+      model: "load-stddev",
+      migrationThreshold: 3,
+      maxMovesPerHostPerPass: 8,
+      minGoodness: 0.001,
+      costBenefit: true,
+      vmotionMiBPerSecond: 1192,
+      vmReadyPercent: 5,
+    });
     expect(s.bindLatencySeconds).to.equal(2);
     expect(parseScenario(minimal("drs: {enabled: true}")).drs.enabled).to.equal(true);
   });

@@ -20,7 +20,7 @@ describe("DRS in a run", () => {
     const on = simulateStrategy({ world, strategy: "default", seed: 1, policy, drs: drsSettingsFor(world.scenario, true) });
     expect(off.figures.vmotions).to.equal(0);
     expect(on.figures.vmotions).to.be.greaterThan(0);
-    expect(on.figures.vmotions).to.be.at.most(world.scenario.drs.maxMovesPerPass * Math.floor(world.steps / 15));
+    expect(on.figures.vmotions).to.be.at.most(world.scenario.drs.maxMovesPerHostPerPass * world.hosts.count * Math.floor(world.steps / 15));
   });
 
   it("balances only at interval boundaries, on the interval's average demand, and the sample records the new host", () => {

@@ -12,6 +12,8 @@ const SUMMARY_KEYS = [
   "contendedPodSeconds",
   "severeContendedPodSeconds",
   "hostContendedPodSeconds",
+  "saturatedPodSeconds",
+  "contendedOrSaturatedPodSeconds",
   "p99VmReadyPercent",
   "balloonGiBSeconds",
   "swapGiBSeconds",
@@ -98,7 +100,7 @@ describe("runSimulation", () => {
     expect(Object.keys(summary)).to.deep.equal(["scenario", "seed", "steps", "runs"]);
     expect(Object.keys(summary.runs)).to.deep.equal(["drs-off", "drs-on"]);
     for (const run of Object.values(summary.runs) as Array<{ strategies: Record<string, unknown> }>) {
-      expect(Object.keys(run.strategies)).to.deep.equal(["default", "vm-load-aware", "hvx", "hvx+rebalance"]);
+      expect(Object.keys(run.strategies)).to.deep.equal(["default", "vm-load-aware", "hvx", "hvx+rebalance", "oracle"]);
       for (const figures of Object.values(run.strategies)) expect(figures).to.include.keys(...SUMMARY_KEYS);
     }
   });
@@ -111,6 +113,26 @@ describe("runSimulation", () => {
       const summary = await runSimulation({ scenarioPath, seed: 5, outDir: join(dir, drs), drs });
       expect(Object.keys(summary.runs)).to.deep.equal([`drs-${drs}`]);
     }
+  });
+
+  it("given --seeds 2 --physics both, summary.json and report.md give each physics' mean and range over the seeds and the oracle shares", async () => {
+    const dir = tempDir();
+    const scenarioPath = join(dir, "small.yaml");
+    writeFileSync(scenarioPath, stringify(smallScenario({ durationHours: 1 })));
+    const out = join(dir, "out");
+    const summary = await runSimulation({ scenarioPath, seed: 5, outDir: out, drs: "off", seeds: 2, physics: "both" });
+    expect(summary.physics).to.equal("overflow");
+    expect(summary.acrossSeeds!.seeds).to.deep.equal([5, 6]);
+    expect(Object.keys(summary.acrossSeeds!.physics)).to.deep.equal(["overflow", "queueing"]);
+    const seeds5and6 = [5, 6].map((seed) => simulateRuns(buildWorld(smallScenario({ durationHours: 1 })), seed, undefined, "off"));
+    const hvxHours = seeds5and6.map((runs) => runs[0]!.results.find((r) => r.strategy === "hvx")!.figures.contendedPodSeconds / 3600);
+    const stat = summary.acrossSeeds!.physics.overflow!["drs-off"]!.hvx!.contendedPodHours;
+    expect(stat.mean).to.be.closeTo((hvxHours[0]! + hvxHours[1]!) / 2, 1e-3);
+    expect(stat.min).to.be.closeTo(Math.min(...hvxHours), 1e-3);
+    const report = readFileSync(join(out, "report.md"), "utf8");
+    expect(report).to.contain("## Across 2 seeds (seeds 5-6) and the physics");
+    expect(report).to.contain("| queueing | DRS off | oracle (reference) |");
+    expect(report).to.contain("--seeds 2 --physics both");
   });
 
   it("a run of one day or less has no day-2 figures; a longer one counts them from hour 24", () => {

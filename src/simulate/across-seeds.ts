@@ -1,0 +1,94 @@
+import type { StrategyFigures } from "./figures.js";
+import type { PhysicsName } from "./physics.js";
+import { ORACLE, type StrategyName } from "./strategy.js";
+
+/** Mean and range of one figure over the seeds. */
+export interface SeedStat {
+  readonly mean: number;
+  readonly min: number;
+  readonly max: number;
+}
+
+/** One strategy's figures over the seeds (pod-hours; cuts in percent against `default` of the same seed). */
+export interface AcrossSeedsFigures {
+  readonly contendedPodHours: SeedStat;
+  readonly saturatedPodHours: SeedStat;
+  readonly contendedOrSaturatedPodHours: SeedStat;
+  /** Contended (ready) pod-seconds cut against `default`, per seed; null when `default` had none at every seed. */
+  readonly cutVsDefaultPercent: SeedStat | null;
+  /** The mean cut as a share of the oracle's mean cut, percent; null without an oracle cut. */
+  readonly shareOfOracleCutPercent: number | null;
+  readonly vmotions: SeedStat;
+  readonly placedPods: SeedStat;
+}
+
+export type RunKeyName = "drs-off" | "drs-on";
+
+/** summary.json's `acrossSeeds`: physics -> DRS setting -> strategy. */
+export interface AcrossSeeds {
+  readonly seeds: readonly number[];
+  readonly physics: Partial<Record<PhysicsName, Partial<Record<RunKeyName, Partial<Record<StrategyName, AcrossSeedsFigures>>>>>>;
+}
+
+/** One seed's figures per strategy under one physics and DRS setting. */
+export interface SeedFigures {
+  readonly physics: PhysicsName;
+  readonly key: RunKeyName;
+  readonly seed: number;
+  readonly strategies: Partial<Record<StrategyName, StrategyFigures>>;
+}
+
+/**
+ * The across-seeds table. A cut is computed per seed, `(1 - x / default) x 100`, over the
+ * seeds where `default` had contention; the share of the oracle's cut is the ratio of the
+ * mean cuts (a ratio per seed explodes when the oracle's cut is small).
+ */
+export function acrossSeeds(seeds: readonly number[], rows: readonly SeedFigures[]): AcrossSeeds {
+  const physics: Record<string, Record<string, Record<string, AcrossSeedsFigures>>> = {};
+  const groups = new Map<string, SeedFigures[]>();
+  for (const r of rows) {
+    const k = `${r.physics}\u0000${r.key}`;
+    groups.set(k, [...(groups.get(k) ?? []), r]);
+  }
+  for (const group of groups.values()) {
+    const { physics: p, key } = group[0]!;
+    const names = Object.keys(group[0]!.strategies) as StrategyName[];
+    const cuts = new Map(names.map((n) => [n, cutsOf(group, n)]));
+    const oracleCut = meanOf(cuts.get(ORACLE) ?? []);
+    const out: Record<string, AcrossSeedsFigures> = {};
+    for (const name of names) {
+      const figures = group.map((g) => g.strategies[name]!).filter((f) => f !== undefined);
+      const c = cuts.get(name)!;
+      out[name] = {
+        contendedPodHours: statOf(figures.map((f) => f.contendedPodSeconds / 3600)),
+        saturatedPodHours: statOf(figures.map((f) => f.saturatedPodSeconds / 3600)),
+        contendedOrSaturatedPodHours: statOf(figures.map((f) => f.contendedOrSaturatedPodSeconds / 3600)),
+        cutVsDefaultPercent: c.length > 0 ? statOf(c) : null,
+        shareOfOracleCutPercent: c.length > 0 && oracleCut !== undefined && oracleCut > 0 ? (meanOf(c)! / oracleCut) * 100 : null,
+        vmotions: statOf(figures.map((f) => f.vmotions)),
+        placedPods: statOf(figures.map((f) => f.placedPods)),
+      };
+    }
+    (physics[p] ??= {})[key] = out;
+  }
+  return { seeds, physics };
+}
+
+function cutsOf(group: readonly SeedFigures[], name: StrategyName): number[] {
+  const out: number[] = [];
+  for (const g of group) {
+    const base = g.strategies.default?.contendedPodSeconds ?? 0;
+    const own = g.strategies[name]?.contendedPodSeconds;
+    if (base > 0 && own !== undefined) out.push((1 - own / base) * 100);
+  }
+  return out;
+}
+
+function meanOf(xs: readonly number[]): number | undefined {
+  return xs.length > 0 ? xs.reduce((a, b) => a + b, 0) / xs.length : undefined;
+}
+
+function statOf(xs: readonly number[]): SeedStat {
+  if (xs.length === 0) return { mean: 0, min: 0, max: 0 };
+  return { mean: meanOf(xs)!, min: Math.min(...xs), max: Math.max(...xs) };
+}

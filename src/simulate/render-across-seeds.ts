@@ -1,0 +1,70 @@
+import type { AcrossSeeds, AcrossSeedsFigures, SeedStat } from "./across-seeds.js";
+import { ORACLE } from "./strategy.js";
+
+const RUN_TITLES = { "drs-off": "DRS off", "drs-on": "DRS on" } as const;
+
+/** What every report says of the oracle, wherever it shows it. */
+export const ORACLE_NOTE =
+  "`oracle` is a **reference, not a scheduler**: it sees every pod's and VM's future CPU use and places each pod, greedily, on the feasible node that adds the least contention (own ready >= 5 % or a saturated guest) over the pod's lifetime, with the run's physics. No real scheduler can see the future; its cut says how much contention placement alone could avoid, and each strategy's cut is stated as a share of it.";
+
+/** "hvx: 67.0 % cut = 70 % of the oracle's 95.0 %" for one strategy (cuts in percent against `default`). */
+export function oracleShareText(name: string, cutPercent: number, oracleCutPercent: number): string {
+  const share = oracleCutPercent > 0 ? `${Math.round((cutPercent / oracleCutPercent) * 100)} %` : "n/a";
+  return `${name}: ${cutPercent.toFixed(1)} % cut = ${share} of the oracle's ${oracleCutPercent.toFixed(1)} %`;
+}
+
+/** The report's across-seeds section: per physics and DRS setting, each strategy's mean and range over the seeds. */
+export function renderAcrossSeeds(a: AcrossSeeds): string[] {
+  const seeds = a.seeds.length === 1 ? `seed ${a.seeds[0]}` : `seeds ${a.seeds[0]}-${a.seeds[a.seeds.length - 1]}`;
+  const lines = [
+    `## Across ${a.seeds.length === 1 ? "one seed" : `${a.seeds.length} seeds`} (${seeds}) and the physics`,
+    "",
+    ORACLE_NOTE,
+    "",
+    "Physics (docs/simulation.md section 4): `overflow`, the normal approximation of runnable vCPUs beyond the host's cores; `queueing`, a finite-source M/M/c//N queue per NUMA node. " +
+      "Cuts are contended (ready) pod-seconds against `default` of the same seed; mean [lowest, highest] over the seeds. " +
+      "Saturated: pods on a node VM whose guest used all its vCPUs (their threads queue inside the guest, where ESXi's ready time does not see them).",
+    "",
+  ];
+  for (const [physics, byKey] of Object.entries(a.physics)) {
+    for (const [key, strategies] of Object.entries(byKey ?? {})) {
+      const oracle = strategies?.[ORACLE];
+      const oracleCut = oracle?.cutVsDefaultPercent?.mean;
+      if (oracleCut === undefined) continue;
+      const shares = Object.entries(strategies ?? {})
+        .filter(([name, f]) => name !== "default" && name !== ORACLE && f?.cutVsDefaultPercent)
+        .map(([name, f]) => oracleShareText(name, f!.cutVsDefaultPercent!.mean, oracleCut));
+      lines.push(`- \`${physics}\`, ${RUN_TITLES[key as keyof typeof RUN_TITLES]}: ${shares.join("; ")}.`);
+    }
+  }
+  lines.push(
+    "",
+    "| physics | DRS | strategy | contended pod-hours (ready >= 5 %) | saturated pod-hours | contended or saturated | cut vs default | share of the oracle's cut | vMotions | placed |",
+    "|---|---|---|---:|---:|---:|---:|---:|---:|---:|",
+  );
+  for (const [physics, byKey] of Object.entries(a.physics)) {
+    for (const [key, strategies] of Object.entries(byKey ?? {})) {
+      for (const [name, f] of Object.entries(strategies ?? {})) {
+        if (!f) continue;
+        lines.push(
+          `| ${physics} | ${RUN_TITLES[key as keyof typeof RUN_TITLES]} | ${name === ORACLE ? "oracle (reference)" : name} | ${stat(f.contendedPodHours, 1)} | ${stat(f.saturatedPodHours, 1)} | ${stat(f.contendedOrSaturatedPodHours, 1)} | ${cut(f)} | ${share(f, name)} | ${stat(f.vmotions, 0)} | ${stat(f.placedPods, 0)} |`,
+        );
+      }
+    }
+  }
+  return lines;
+}
+
+function stat(s: SeedStat, digits: number): string {
+  return s.min === s.max ? s.mean.toFixed(digits) : `${s.mean.toFixed(digits)} [${s.min.toFixed(digits)}, ${s.max.toFixed(digits)}]`;
+}
+
+function cut(f: AcrossSeedsFigures): string {
+  return f.cutVsDefaultPercent ? `${stat(f.cutVsDefaultPercent, 1)} %` : "n/a";
+}
+
+function share(f: AcrossSeedsFigures, name: string): string {
+  if (name === "default") return "";
+  if (name === ORACLE) return f.shareOfOracleCutPercent === null ? "n/a" : "100 %";
+  return f.shareOfOracleCutPercent === null ? "n/a" : `${Math.round(f.shareOfOracleCutPercent)} %`;
+}

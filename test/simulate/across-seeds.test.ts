@@ -1,0 +1,48 @@
+import { expect } from "chai";
+import { acrossSeeds, type SeedFigures } from "../../src/simulate/across-seeds.js";
+import type { StrategyFigures } from "../../src/simulate/figures.js";
+import { oracleShareText } from "../../src/simulate/render-across-seeds.js";
+
+function figures(contendedHours: number, saturatedHours = 0): StrategyFigures {
+  return {
+    contendedPodSeconds: contendedHours * 3600,
+    saturatedPodSeconds: saturatedHours * 3600,
+    contendedOrSaturatedPodSeconds: (contendedHours + saturatedHours) * 3600,
+    vmotions: 0,
+    placedPods: 10,
+  } as StrategyFigures;
+}
+
+describe("acrossSeeds", () => {
+  // seed 1: default 100, hvx 50 (cut 50 %), oracle 10 (cut 90 %); seed 2: default 200, hvx 60 (cut 70 %), oracle 40 (cut 80 %)
+  const rows: SeedFigures[] = [
+    { physics: "overflow", key: "drs-off", seed: 1, strategies: { default: figures(100), hvx: figures(50, 5), oracle: figures(10) } },
+    { physics: "overflow", key: "drs-off", seed: 2, strategies: { default: figures(200), hvx: figures(60, 15), oracle: figures(40) } },
+  ];
+  const got = acrossSeeds([1, 2], rows).physics.overflow!["drs-off"]!;
+
+  it("given two seeds, returns each figure's mean and range", () => {
+    expect(got.hvx!.contendedPodHours).to.deep.equal({ mean: 55, min: 50, max: 60 });
+    expect(got.hvx!.saturatedPodHours).to.deep.equal({ mean: 10, min: 5, max: 15 });
+    expect(got.hvx!.contendedOrSaturatedPodHours).to.deep.equal({ mean: 65, min: 55, max: 75 });
+  });
+
+  it("given per-seed cuts, returns their mean and range, and the share as mean cut over the oracle's mean cut", () => {
+    expect(got.hvx!.cutVsDefaultPercent).to.deep.equal({ mean: 60, min: 50, max: 70 });
+    expect(got.oracle!.cutVsDefaultPercent).to.deep.equal({ mean: 85, min: 80, max: 90 });
+    // 60 / 85 = 70.6 %
+    expect(got.hvx!.shareOfOracleCutPercent).to.be.closeTo(70.588, 1e-3);
+    expect(got.oracle!.shareOfOracleCutPercent).to.equal(100);
+  });
+
+  it("given a default without contention at every seed, returns no cut and no share", () => {
+    const none = acrossSeeds([1], [{ physics: "queueing", key: "drs-on", seed: 1, strategies: { default: figures(0), hvx: figures(0) } }]);
+    expect(none.physics.queueing!["drs-on"]!.hvx!.cutVsDefaultPercent).to.equal(null);
+    expect(none.physics.queueing!["drs-on"]!.hvx!.shareOfOracleCutPercent).to.equal(null);
+  });
+});
+
+describe("oracleShareText", () => {
+  it('given hvx at 67 % and the oracle at 95 %, returns "hvx: 67.0 % cut = 71 % of the oracle\'s 95.0 %"', () =>
+    expect(oracleShareText("hvx", 67, 95)).to.equal("hvx: 67.0 % cut = 71 % of the oracle's 95.0 %"));
+});
