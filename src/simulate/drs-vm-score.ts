@@ -1,4 +1,4 @@
-import { vmotionCostMhzSeconds, type DrsFilters, type DrsMove } from "./drs-balance.js";
+import { vmotionCostMhzSeconds, type DrsInput, type DrsMove } from "./drs-balance.js";
 
 /**
  * A vSphere 7-style DRS pass (docs/simulation.md section 11, `model: vm-score`). vSphere 7
@@ -17,19 +17,11 @@ import { vmotionCostMhzSeconds, type DrsFilters, type DrsMove } from "./drs-bala
  * - migration threshold 1 applies mandatory moves only (none here); levels 2-5 act alike
  *   (VMware publishes no mapping from the level to a score gain).
  */
-export interface DrsVmScoreInput {
-  readonly hostCpuMhz: ArrayLike<number>;
-  readonly hostUsableMemMiB: ArrayLike<number>;
-  readonly hostInMaintenance: ArrayLike<number>;
-  readonly vmHost: ArrayLike<number>;
-  readonly vmCpuMhz: ArrayLike<number>;
-  readonly vmMemMiB: ArrayLike<number>;
+export interface DrsVmScoreInput extends DrsInput {
   readonly vmVcpus: ArrayLike<number>;
   /** Per VM: ready % per vCPU averaged over the interval. */
   readonly vmReadyPercent: ArrayLike<number>;
   readonly vmReadyThresholdPercent: number;
-  readonly migrationThreshold: number;
-  readonly filters: DrsFilters;
 }
 
 /** The moves of one vm-score pass (applied in order). */

@@ -1,5 +1,5 @@
-import type { VcenterCredentials } from "./automation-client.js";
-import { SESSION_REJECTED, SessionKeeper, type LoginGate } from "./session-keeper.js";
+import type { AutomationClientOptions } from "./automation-client.js";
+import { SESSION_REJECTED, SessionKeeper } from "./session-keeper.js";
 import {
   buildSoapRequest,
   child,
@@ -14,7 +14,7 @@ import {
 } from "./soap-envelope.js";
 import { VcenterAuthError } from "./vcenter-auth-error.js";
 import { VcenterHttpError } from "./vcenter-http-error.js";
-import { describeRequest, type VcenterResponse, type VcenterSend } from "./vcenter-http.js";
+import { describeRequest, type VcenterResponse } from "./vcenter-http.js";
 import { VcenterResponseError } from "./vcenter-response-error.js";
 
 /**
@@ -27,14 +27,7 @@ export const SOAP_PATH = "/sdk";
 const SESSION_COOKIE = "vmware_soap_session";
 const SERVICE_INSTANCE: SoapMoRef = { type: "ServiceInstance", value: "ServiceInstance" };
 
-export interface SoapClientOptions {
-  readonly send: VcenterSend;
-  readonly username: string;
-  readonly password: string;
-  /** Read at each login instead of username/password (credential files may change). */
-  readonly credentials?: () => VcenterCredentials;
-  readonly onRelogin?: () => void;
-  readonly loginGate?: LoginGate;
+export interface SoapClientOptions extends AutomationClientOptions {
   /** The vim25 version asked for in `SOAPAction` (`urn:vim25/6.7`): the vCenter's own, from its release list. */
   readonly apiVersion: string;
 }
