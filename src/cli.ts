@@ -77,7 +77,12 @@ async function main(argv: readonly string[]): Promise<number> {
       const options = parseSimulateArgs(argv.slice(1));
       const wrong = wrongScenarioForSimulate(options.scenarioPath);
       if (wrong !== undefined) throw new UsageError(wrong);
-      const summary = await runSimulation(options);
+      const startedMs = Date.now();
+      const summary = await runSimulation(options, ({ done, total, seed, physics }) => {
+        if (total < 2) return;
+        const eta = done === 0 ? "" : `, about ${Math.ceil((((Date.now() - startedMs) / done) * (total - done)) / 1000)} s left`;
+        process.stderr.write(`simulate: seed ${seed}, ${physics} physics (${done + 1} of ${total}${eta})\n`);
+      });
       process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
       process.stderr.write(writtenFilesMessage(options.outDir));
       return 0;

@@ -81,6 +81,9 @@ export function simulateRuns(
   }));
 }
 
+/** Told before each seed and physics is run (a full report runs 20 of them: minutes). */
+export type SimulationProgress = (step: { done: number; total: number; seed: number; physics: PhysicsName }) => void;
+
 /**
  * Every seed from `firstSeed` (`count` of them) under every physics: the detailed runs of the
  * first physics at `firstSeed` (for the tables and charts) and the across-seeds figures.
@@ -93,12 +96,16 @@ export function simulateSeeds(
   policy: PlacementPolicy = productionPolicy(),
   mode: DrsMode = "both",
   rebalance?: SimRebalancePolicy,
+  onProgress?: SimulationProgress,
 ): { readonly runs: StrategyRuns[]; readonly acrossSeeds: AcrossSeeds } {
   const seeds = Array.from({ length: count }, (_, i) => (firstSeed + i) >>> 0);
   let detailed: StrategyRuns[] | undefined;
   const rows: SeedFigures[] = [];
+  const total = physicsList.length * seeds.length;
+  let done = 0;
   for (const physics of physicsList) {
     for (const seed of seeds) {
+      onProgress?.({ done: done++, total, seed, physics });
       const runs = simulateRuns(world, seed, policy, mode, rebalance, physics);
       if (detailed === undefined) detailed = runs;
       for (const run of runs)
@@ -123,7 +130,7 @@ export function summaryOf(world: World, seed: number, runs: readonly StrategyRun
  * `hvx simulate`: loads the scenario, runs each strategy on the same seeded workload and
  * writes DIR/report.md, DIR/summary.json and the SVG charts. Same seed, same bytes.
  */
-export async function runSimulation(opts: SimulateOptions): Promise<SimulationSummary> {
+export async function runSimulation(opts: SimulateOptions, onProgress?: SimulationProgress): Promise<SimulationSummary> {
   const scenario = loadScenario(opts.scenarioPath);
   const world = buildWorld(scenario, loadTraces(scenario, dirname(opts.scenarioPath)));
   ensureDir(opts.outDir);
@@ -137,6 +144,7 @@ export async function runSimulation(opts: SimulateOptions): Promise<SimulationSu
     config,
     opts.drs ?? "both",
     simRebalancePolicyOf(config),
+    onProgress,
   );
   const summary: SimulationSummary = {
     ...summaryOf(world, opts.seed, runs),
