@@ -283,6 +283,22 @@ const predictionSchema = z
   .strict()
   .default({});
 
+/** The correlated-burst cap (issue 26 §2, docs/prediction.md "Correlated bursts"). */
+const correlationSchema = z
+  .object({
+    enabled: z.boolean().default(true),
+    /** Share of a host's CPU left by its non-Kubernetes load that one correlated group may expect before it costs points. */
+    softShare: finite.min(0).max(0.99).default(0.25),
+    /** Score points at a share of 1 (the group alone fills what is left). */
+    maxPenalty: finite.min(0).max(10).default(4),
+    /** Share above which the host is rejected; absent: never (points only). */
+    hardShare: finite.gt(0).optional(),
+    /** Count the replica groups learnt (from trusted host history) to burst with the pod's own into its group. */
+    learnGroups: z.boolean().default(true),
+  })
+  .strict()
+  .default({});
+
 /** Thresholds of the advice (`GET /debug/advice`, `hvx advise`); hvx acts on none of it. */
 const adviceSchema = z
   .object({
@@ -396,6 +412,7 @@ export const configSchema = z
     burstGuard: burstGuardSchema,
     limits: limitsSchema,
     prediction: predictionSchema,
+    correlation: correlationSchema,
     advice: adviceSchema,
     nodeLabels: nodeLabelsSchema,
     requeue: requeueSchema,

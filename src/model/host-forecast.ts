@@ -28,4 +28,9 @@ export interface HostForecast {
    * (k = 1 .. buckets per day; a longer horizon covers the whole day).
    */
   readonly byBuckets: readonly PredictedMetrics[];
+  /**
+   * Host CPU usage % (p90 of the bucket's daily means) per half-hour bucket of the day, 0 = 00:00
+   * UTC; NaN where the bucket is not trusted yet. What the correlated-group learner reads.
+   */
+  readonly cpuUsageByBucket?: ArrayLike<number>;
 }

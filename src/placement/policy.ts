@@ -1,3 +1,4 @@
+import type { CorrelationPolicy } from "./correlated-burst-cap.js";
 import type { RuleThresholds } from "./rules/index.js";
 
 /**
@@ -65,6 +66,8 @@ export interface PlacementPolicy {
   readonly kubernetes?: KubernetesLayerPolicy;
   /** Undefined: no prediction (the present alone decides). */
   readonly prediction?: PredictionPolicy;
+  /** Undefined: no correlated-burst cap. */
+  readonly correlation?: CorrelationPolicy;
 }
 
 /** Warm at this share of a rejection threshold (DESIGN: "within 10 % of another threshold"). */

@@ -49,6 +49,8 @@ export function buildHostForecast(profile: LoadProfile, fromMs: number): HostFor
   const { values, days } = profile.bucketPercentiles(fromMs, PREDICTION_PERCENTILE);
   const M = PROFILE_METRICS.length;
   const byBuckets: PredictedMetrics[] = [];
+  const cpu = PROFILE_METRICS.indexOf("cpuUsagePercent");
+  const cpuUsageByBucket = new Float64Array(BUCKETS_PER_DAY).fill(Number.NaN);
   const running: Partial<Record<ProfileMetric, PredictedValue>> = {};
   for (let k = 0; k < BUCKETS_PER_DAY; k++) {
     const bucket = (first + k) % BUCKETS_PER_DAY;
@@ -56,6 +58,7 @@ export function buildHostForecast(profile: LoadProfile, fromMs: number): HostFor
     for (let m = 0; m < M; m++) {
       const value = values[bucket * M + m]!;
       if (Number.isNaN(value) || days[bucket * M + m]! < MIN_TRUSTED_DAYS) continue;
+      if (m === cpu) cpuUsageByBucket[bucket] = value;
       const name = PROFILE_METRICS[m]!;
       const best = running[name];
       if (best === undefined || value > best.value) {
@@ -67,7 +70,7 @@ export function buildHostForecast(profile: LoadProfile, fromMs: number): HostFor
     byBuckets.push(changed ? Object.freeze({ ...running }) : byBuckets[k - 1]!);
   }
   if (Object.keys(running).length === 0) return undefined;
-  return { fromMs, bucketMs: PROFILE_BUCKET_MS, byBuckets };
+  return { fromMs, bucketMs: PROFILE_BUCKET_MS, byBuckets, cpuUsageByBucket };
 }
 
 /** The peaks over the buckets `[forecast.fromMs, + horizonMs)` covers; `{}` for a horizon <= 0. O(1). */

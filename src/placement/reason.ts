@@ -83,6 +83,19 @@ export type Reason =
       readonly onHost: number;
       readonly leastOnCandidates: number;
       readonly maxSkew: number;
+    }
+  | {
+      readonly code: "correlated_burst";
+      readonly host: HostRef;
+      /** The incoming pod's replica group (its correlated groups' demand counts too). */
+      readonly owner: string;
+      /** The correlated group's expected CPU on the host with the pod, MHz. */
+      readonly groupMhz: number;
+      /** Host capacity left after its non-Kubernetes load, MHz. */
+      readonly roomMhz: number;
+      readonly nonKubernetesMhz: number;
+      readonly share: number;
+      readonly max: number;
     };
 
 export type ReasonCode = Reason["code"];

@@ -40,6 +40,8 @@ export function formatReason(reason: Reason): string {
       return `${hostPrefix(reason.host)} pod cpu limits ${(reason.cpuLimitsMilli / 1000).toFixed(1)} / ${reason.cores} physical cores = ${ratioAbove(reason.ratio, reason.max)} > ${reason.max.toFixed(1)} (stacked overcommit)`;
     case "host_spread":
       return `${hostPrefix(reason.host)} ${reason.onHost} replicas of ${reason.owner} already on this host, least loaded candidate host has ${reason.leastOnCandidates} (max skew ${reason.maxSkew}, hvx.io/host-spread: required)`;
+    case "correlated_burst":
+      return `${hostPrefix(reason.host)} ${reason.owner} and the groups bursting with it expect ${(reason.groupMhz / 1000).toFixed(1)} GHz / ${(reason.roomMhz / 1000).toFixed(1)} GHz left by non-Kubernetes load (${(reason.nonKubernetesMhz / 1000).toFixed(1)} GHz) = ${reason.share.toFixed(2)} > ${reason.max.toFixed(2)} (correlated burst cap)`;
     default:
       return assertNever(reason);
   }

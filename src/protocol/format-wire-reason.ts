@@ -56,6 +56,8 @@ function wirePhrase(reason: Reason): readonly [phrase: string, detail?: string] 
       return ["on ESXi hosts over the stacked overcommit cap", "cpu"];
     case "host_spread":
       return ["on ESXi hosts over the pod's host spread skew"];
+    case "correlated_burst":
+      return ["on ESXi hosts over the correlated burst cap"];
     default:
       return assertNever(reason);
   }

@@ -49,6 +49,16 @@ function reasonOfEach(i: number): Record<ReasonCode, Reason> {
     },
     stacked_overcommit: { code: "stacked_overcommit", host, cpuLimitsMilli: 96_000 + i, cores: 16, ratio: (96 + i / 1000) / 16, max: 4 },
     host_spread: { code: "host_spread", host, owner: `ReplicaSet/shop/web-${i}`, onHost: 3, leastOnCandidates: 1, maxSkew: 1 },
+    correlated_burst: {
+      code: "correlated_burst",
+      host,
+      owner: `ReplicaSet/shop/api-${i}`,
+      groupMhz: 30_000 + i,
+      roomMhz: 40_000,
+      nonKubernetesMhz: 43_200,
+      share: 0.75,
+      max: 0.6,
+    },
   };
 }
 

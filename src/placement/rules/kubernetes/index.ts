@@ -1,4 +1,5 @@
 import { burstGuard } from "./burst-guard.js";
+import { correlatedBurst } from "./correlated-burst.js";
 import type { KubernetesRule } from "./kubernetes-rule.js";
 import { nodeLimits } from "./node-limits.js";
 import { replicaSpread } from "./replica-spread.js";
@@ -7,4 +8,4 @@ import { stackedCap } from "./stacked-cap.js";
 export type { KubernetesRule, PodFacts } from "./kubernetes-rule.js";
 
 /** The Kubernetes-layer rules, applied with a fresh cluster view to pods that are not fully exempt. */
-export const KUBERNETES_RULES: readonly KubernetesRule[] = [nodeLimits, stackedCap, replicaSpread, burstGuard];
+export const KUBERNETES_RULES: readonly KubernetesRule[] = [nodeLimits, stackedCap, replicaSpread, burstGuard, correlatedBurst];
