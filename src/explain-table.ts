@@ -99,8 +99,7 @@ function penalties(n: ExplainNodeWire): string {
   const parts: string[] = [];
   if (p.burstGuard) parts.push(`burst +${p.burstGuard.pods} pods`);
   if (p.limits.length > 0) parts.push(`limits x${p.limits.length}`);
-  if (p.stacked && p.stacked.penalty > 0) parts.push(`stacked -${p.stacked.penalty}`);
-  if (p.spread && p.spread.penalty > 0) parts.push(`spread -${p.spread.penalty}`);
+  for (const a of p.adjustments) if (a.points > 0) parts.push(`${a.rule} -${a.points}`);
   return parts.length > 0 ? parts.join(", ") : "-";
 }
 

@@ -11,7 +11,7 @@ const node = (over: Partial<ExplainNodeWire> & { node: string }): ExplainNodeWir
   warnings: [],
   heat: "cool",
   rules: [],
-  penalties: { limits: [] },
+  penalties: { limits: [], adjustments: [] },
   score: 8,
   ...over,
 });
@@ -41,7 +41,7 @@ const reply: ExplainReply = {
       headroom: { terms: [], total: 0.756 },
       baseScore: 9,
       score: 7,
-      penalties: { limits: [], spread: { penalty: 2 } },
+      penalties: { limits: [], adjustments: [{ rule: "replica-spread", points: 2 }] },
     }),
     hot("w-ready-1", "esx-01", "cpu ready 12% >= 10%"),
     node({
@@ -83,7 +83,7 @@ describe("renderExplainTable", () => {
 
   it("shows headroom, penalties, the score before penalties, warnings and the no-opinion reason", () => {
     const cool = lines.find((l) => l.startsWith("w-cool"))!;
-    expect(cool).to.match(/0\.76\s+spread -2\s+7 \(9\)/);
+    expect(cool).to.match(/0\.76\s+replica-spread -2\s+7 \(9\)/);
     expect(lines.find((l) => l.startsWith("w-warm"))).to.match(/warm\s+3s ago .*cpu ready 6% >= 5% \(warn\)$/);
     expect(lines.find((l) => l.startsWith("w-ghost"))).to.match(/unmapped\s+pass\s+unknown .*no opinion: node w-ghost: no vSphere VM/);
   });

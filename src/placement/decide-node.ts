@@ -5,15 +5,14 @@ import type { HostAssessment } from "./assess-host.js";
 import type { PendingDemand } from "./burst-guard.js";
 import { clusterViewFresh } from "./cluster-freshness.js";
 import { exemptionOf, type Exemption, type PodMeta } from "./exemption.js";
-import { checkSpread, replicasIn, spreadRuleOf, type SpreadCheck, type SpreadRule } from "./host-spread.js";
+import { replicasIn, spreadRuleOf, type SpreadRule } from "./host-spread.js";
 import type { KeptDecisions } from "./kept-decisions.js";
 import { PlacementIndex, type HostEntry } from "./placement-index.js";
 import type { PlacementPolicy } from "./policy.js";
 import { predictionHorizonMs } from "./predicted-heat.js";
-import { KUBERNETES_RULES, type PodFacts } from "./rules/kubernetes/index.js";
+import { KUBERNETES_RULES, type PodFacts, type ScoreAdjustment } from "./rules/kubernetes/index.js";
 import type { Reason } from "./reason.js";
 import { penalise, scoreHost } from "./score-host.js";
-import type { StackedCheck } from "./stacked-overcommit.js";
 /** The Kubernetes side, when hvx watches the cluster: enables burst guard, limits and spread. */
 export interface ClusterContext {
   readonly view: ClusterView;
@@ -55,10 +54,9 @@ export interface NodeDecision {
   readonly baseScore?: number;
   /** ...and the metrics it read (the predicted peaks when a forecast raised them): what explain shows. */
   readonly scoredOn?: HostMetrics;
-  /** What the decision weighed on the way, for `explain`: the burst guard's pending pods and the cluster's penalties. */
+  /** What the decision weighed on the way, for `explain`: the burst guard's pending pods and the Kubernetes-layer rules' adjustments. */
   readonly pending?: PendingDemand;
-  readonly stacked?: StackedCheck;
-  readonly spread?: SpreadCheck;
+  readonly adjustments?: readonly ScoreAdjustment[];
 }
 
 const NO_REASONS: readonly Reason[] = Object.freeze([]);
@@ -84,10 +82,11 @@ interface RequestFacts {
 /** What one request computes once and shares between its candidate nodes. */
 export class RequestMemo {
   /** Per host: the Kubernetes-layer checks for this request's pod, and the reasons shared by its nodes that add none of their own. */
-  readonly hosts = new Map<string, { stacked?: StackedCheck; spread?: SpreadCheck; penalty: number; reasons: readonly Reason[] }>();
+  readonly hosts = new Map<string, HostChecks>();
   private leastReplicas: number | undefined;
   private exemption: { pod: PodMeta | undefined; daemonSets: ReadonlySet<string> | undefined; exempt: Exemption | undefined } | undefined;
   private spread: { pod: PodView; rule: SpreadRule | undefined } | undefined;
+  private factsOf: { pod: PodView; facts: PodFacts } | undefined;
   private indexFor: PlacementIndex | undefined;
   private key: string | undefined;
   private keyPod: PodView | undefined;
@@ -158,15 +157,25 @@ export class RequestMemo {
     const p = cluster.pod;
     let key = `${exemption ? `${exemption.scope}:${exemption.by}` : "-"}|${k8sRules ? "k8s" : "-"}`;
     if (k8sRules) {
-      const facts: PodFacts = {
-        pod: p,
-        spread: this.spreadRule(cluster, pod, policy),
-        leastReplicas: (rule) => this.leastReplicasOnCandidates(index, rule, p.uid),
-      };
+      const facts = this.podFacts(index, cluster, pod, policy);
       for (const rule of KUBERNETES_RULES) key += `|${rule.podKey(facts)}`;
     }
     this.keyPod = p;
     return (this.key = key);
+  }
+
+  /** What the Kubernetes-layer rules read of the incoming pod, once per request. */
+  podFacts(index: PlacementIndex, cluster: ClusterContext, pod: PodMeta | undefined, policy: PlacementPolicy): PodFacts {
+    const p = cluster.pod;
+    if (this.factsOf?.pod !== p) {
+      const facts = {
+        pod: p,
+        spread: this.spreadRule(cluster, pod, policy),
+        leastReplicas: (rule: SpreadRule) => this.leastReplicasOnCandidates(index, rule, p.uid),
+      };
+      this.factsOf = { pod: p, facts };
+    }
+    return this.factsOf.facts;
   }
 
   /** The incoming pod's spread rule, once per request. */
@@ -276,16 +285,16 @@ function judged(
 
   let penalty = 0;
   let k8sReasons = nodeReasons;
-  let weighed: { pending: PendingDemand; stacked?: StackedCheck; spread?: SpreadCheck } = { pending };
+  let weighed: { pending: PendingDemand; adjustments?: readonly ScoreAdjustment[] } = { pending };
   if (cluster && k8sRules) {
     const onHost = hostChecks(entry, pod, cluster, ctx, index, memo);
-    weighed = { pending, ...(onHost.stacked ? { stacked: onHost.stacked } : {}), ...(onHost.spread ? { spread: onHost.spread } : {}) };
+    weighed = { pending, adjustments: onHost.adjustments };
     penalty = onHost.penalty;
     // Nodes that add no reason of their own share the host's list (and so its rendered text).
     if (onHost.reasons.length > 0) k8sReasons = nodeReasons.length === 0 ? onHost.reasons : [...nodeReasons, ...onHost.reasons];
   }
   if (k8sReasons.length > 0) return { ...rejected(node.name, false, k8sReasons, vm, host, assessment, exemptBy), ...weighed };
-  // No opinion on the host's data, but the cluster's penalties (spread, stacked overcommit) are known: keep them.
+  // No opinion on the host's data, but the Kubernetes-layer adjustments are known: keep them.
   if (assessment.staleness)
     return { ...noOpinion(node.name, assessment.staleness, policy, exemptBy, vm, host, assessment, penalty), ...weighed };
   const scoredOn = scoring ?? entry.projected.metrics!;
@@ -307,7 +316,15 @@ function judged(
   };
 }
 
-/** The host's Kubernetes-layer checks for this request's pod (stacked cap, spread), once per host and request. */
+/** What the Kubernetes-layer rules judged of one host for this request's pod. */
+interface HostChecks {
+  readonly reasons: readonly Reason[];
+  readonly adjustments: readonly ScoreAdjustment[];
+  /** The adjustments' points, summed. */
+  readonly penalty: number;
+}
+
+/** Every Kubernetes-layer rule's judgement of the host for this request's pod, once per host and request. */
 function hostChecks(
   entry: HostEntry,
   pod: PodMeta | undefined,
@@ -315,21 +332,24 @@ function hostChecks(
   ctx: PlacementContext,
   index: PlacementIndex,
   memo: RequestMemo,
-) {
+): HostChecks {
   const known = memo.hosts.get(entry.host.id);
   if (known) return known;
-  const { check: stacked, reasons: stackedReasons } = index.stackedCpu(entry, cluster.pod, ctx.policy.limits);
-  let reasons = stackedReasons;
-  let penalty = stacked.penalty;
-  const rule = memo.spreadRule(cluster, pod, ctx.policy);
-  let spread: SpreadCheck | undefined;
-  if (rule) {
-    const onHost = replicasIn(entry.totals, entry.podsOnHost, rule.owner, cluster.pod.uid);
-    spread = checkSpread(entry.host, onHost, memo.leastReplicasOnCandidates(index, rule, cluster.pod.uid), rule);
-    if (spread.reason) reasons = [...reasons, spread.reason];
-    penalty += spread.penalty;
+  const request = { facts: memo.podFacts(index, cluster, pod, ctx.policy), policy: ctx.policy, index, nowMs: ctx.nowMs };
+  let reasons: readonly Reason[] = NO_REASONS;
+  const adjustments: ScoreAdjustment[] = [];
+  let penalty = 0;
+  for (const rule of KUBERNETES_RULES) {
+    const judgement = rule.onHost?.(entry, request);
+    if (!judgement) continue;
+    // A single rule's list is kept as it is: hosts with the same rejection share it (and its rendered text).
+    if (judgement.reasons.length > 0) reasons = reasons.length === 0 ? judgement.reasons : [...reasons, ...judgement.reasons];
+    if (judgement.adjustment) {
+      adjustments.push(judgement.adjustment);
+      penalty += judgement.adjustment.points;
+    }
   }
-  const checks = { stacked, ...(spread ? { spread } : {}), penalty, reasons };
+  const checks = { reasons, adjustments, penalty };
   memo.hosts.set(entry.host.id, checks);
   return checks;
 }

@@ -9,6 +9,7 @@ import { mapNodeToVm, vmIndexOf } from "./map-node.js";
 import type { NodeMappingRule } from "./policy.js";
 import type { HostRef, Reason, VmRef } from "./reason.js";
 import { HOST_METRIC_RULES, memoryState, rejectLevel, VM_METRIC_RULES, warnLevel, type HostRule, type VmRule } from "./rules/index.js";
+import type { ScoreAdjustment } from "./rules/kubernetes/index.js";
 import { headroomTerms, hostHeadroom, type HeadroomTerm } from "./score-host.js";
 
 /** One threshold rule as the decision saw it: the value (projected with pending pods), its levels, and what it did. */
@@ -47,8 +48,8 @@ export interface NodeExplanation {
     readonly burstGuard?: PendingDemand;
     /** Kubernetes-layer limit rules that rejected the node. */
     readonly limits: readonly Reason[];
-    readonly stacked?: { readonly ratio: number; readonly penalty: number };
-    readonly spread?: { readonly penalty: number };
+    /** What each Kubernetes-layer rule took off the score (stacked cap, replica spread, ...). */
+    readonly adjustments: readonly ScoreAdjustment[];
   };
   /** The host's tier score before the Kubernetes-layer penalties (undefined when hvx has no host opinion or rejects on the host). */
   readonly baseScore?: number;
@@ -98,8 +99,7 @@ function explainDecision(d: NodeDecision, node: NodeIdentity, ctx: PlacementCont
     penalties: {
       ...(d.pending && d.pending.pods > 0 ? { burstGuard: d.pending } : {}),
       limits: d.reasons.filter((r) => r.code === "limit_overcommit"),
-      ...(d.stacked ? { stacked: { ratio: d.stacked.ratio, penalty: d.stacked.penalty } } : {}),
-      ...(d.spread ? { spread: { penalty: d.spread.penalty } } : {}),
+      adjustments: d.adjustments ?? [],
     },
     ...(baseScore !== undefined ? { baseScore } : {}),
     score: d.score,

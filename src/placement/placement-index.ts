@@ -14,7 +14,8 @@ import type { LimitsPolicy, PlacementPolicy, ThresholdPolicy } from "./policy.js
 import { predictHeat, type PredictedHeat } from "./predicted-heat.js";
 import { HOST_METRIC_RULES } from "./rules/index.js";
 import type { Reason } from "./reason.js";
-import { stackedCpuOf, type StackedCheck } from "./stacked-overcommit.js";
+import type { HostJudgement } from "./rules/kubernetes/kubernetes-rule.js";
+import { stackedCpuOf } from "./stacked-overcommit.js";
 
 /** Distinct pod keys whose decisions are kept per snapshot; the oldest goes beyond (the simulator has well over 32 pending pods). */
 const KEPT_KEYS = 256;
@@ -76,9 +77,7 @@ export class PlacementIndex {
   /** Verdicts per threshold set (the all-rejected valve asks again with heat thresholds lifted). */
   private readonly verdicts = new Map<ThresholdPolicy, Verdicts>();
   /** By host and the CPU limits' sum with the incoming pod. */
-  private readonly stacked = new CappedMap<string, { readonly check: StackedCheck; readonly reasons: readonly Reason[] }>(
-    MAX_ENTRIES_PER_TABLE,
-  );
+  private readonly stacked = new CappedMap<string, HostJudgement>(MAX_ENTRIES_PER_TABLE);
   /** By node and the CPU and memory limits' sums with the incoming pod. */
   private readonly limits = new CappedMap<string, readonly Reason[]>(MAX_ENTRIES_PER_TABLE);
   private readonly derived = new Map<PlacementPolicy, PlacementPolicy>();
@@ -320,19 +319,22 @@ export class PlacementIndex {
     return v;
   }
 
-  /** Both layers' CPU bets on the host with `incoming` added (unless it is already there); one object per distinct sum. */
-  stackedCpu(
-    entry: HostEntry,
-    incoming: PodView,
-    policy: LimitsPolicy,
-  ): { readonly check: StackedCheck; readonly reasons: readonly Reason[] } {
+  /** The stacked cap's judgement of the host with `incoming` added (unless it is already there); one object per distinct sum. */
+  stackedCpu(entry: HostEntry, incoming: PodView, policy: LimitsPolicy): HostJudgement {
     const cpuLimitsMilli = entry.totals.cpuLimitsMilli + (listed(entry.totals, incoming) ? 0 : incoming.limits.cpuMilli);
     const key = `${entry.host.id}\n${cpuLimitsMilli}`;
     let known = this.stacked.get(key);
     if (!known) {
       const check = stackedCpuOf(entry.host, cpuLimitsMilli, policy);
       // The reason as a list of its own, so that every request's nodes on this host share it (and its text).
-      known = { check, reasons: Object.freeze(check.reason ? [check.reason] : []) };
+      known = {
+        reasons: Object.freeze(check.reason ? [check.reason] : []),
+        adjustment: {
+          rule: "stacked-cap",
+          points: check.penalty,
+          detail: `ratio ${check.ratio.toFixed(2)} of ${policy.maxStackedCpuOvercommit}`,
+        },
+      };
       this.stacked.set(key, known);
     }
     return known;

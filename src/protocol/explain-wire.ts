@@ -1,6 +1,7 @@
 import type { HeadroomTerm } from "../placement/score-host.js";
 import type { NodeExplanation, RuleCheck } from "../placement/explain-node.js";
 import type { PendingDemand } from "../placement/burst-guard.js";
+import type { ScoreAdjustment } from "../placement/rules/kubernetes/index.js";
 import { formatReason } from "./format-reason.js";
 
 /** `POST /debug/explain` and `GET /debug/explain?pod=` answer this (hvx's own JSON, not a Kubernetes type). */
@@ -30,8 +31,7 @@ export interface ExplainNodeWire {
   readonly penalties: {
     readonly burstGuard?: PendingDemand;
     readonly limits: readonly string[];
-    readonly stacked?: { readonly ratio: number; readonly penalty: number };
-    readonly spread?: { readonly penalty: number };
+    readonly adjustments: readonly ScoreAdjustment[];
   };
   readonly baseScore?: number;
   readonly score: number;

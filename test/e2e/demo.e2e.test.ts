@@ -74,7 +74,7 @@ const CHECKS: Array<{ matches: RegExp; check: Check }> = [
         /^6 of 19 nodes rejected: 2 on esx-01 \(cpu ready \d+% >= 10%.*\), 2 on esx-02 \(balloon 2% >= 1%.*\), 2 on esx-03 \(.*swap-in rate 40 KB\/s >= 1 KB\/s.*\); 13 pass/,
       );
       // the pending web replica: one replica already on esx-05, so workers 09-10 lose 2 points (9 -> 7)
-      expect(out).to.match(/\nk8s-worker-09 .* spread -2 +7 \(9\)/);
+      expect(out).to.match(/\nk8s-worker-09 .* replica-spread -2 +7 \(9\)/);
       expect(out).to.match(/\nk8s-worker-07 .* pass +warm .* 2 +cpu ready 6% >= 5% \(warn\)/);
     },
   },

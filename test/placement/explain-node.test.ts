@@ -168,8 +168,8 @@ describe("explainNodes", () => {
     const cool = withView.get("node-cool-a")!;
     expect(cool.penalties.burstGuard).to.deep.equal({ ...amounts(4, 8), pods: 1 });
     // one replica on esx-cool, none on the least loaded candidate host: 2 points
-    expect(cool.penalties.spread).to.deep.equal({ penalty: 2 });
-    expect(cool.penalties.stacked!.penalty).to.equal(0);
+    const points = Object.fromEntries(cool.penalties.adjustments.map((a) => [a.rule, a.points]));
+    expect(points).to.deep.equal({ "stacked-cap": 0, "replica-spread": 2 });
     expect(cool.score).to.equal(Math.max(5, cool.baseScore! - 2));
     const warm = withView.get("node-warm")!;
     expect(warm.verdict).to.equal("reject");

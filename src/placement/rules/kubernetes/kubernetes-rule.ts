@@ -1,5 +1,8 @@
 import type { PodView } from "../../../model/cluster.js";
 import type { SpreadRule } from "../../host-spread.js";
+import type { HostEntry, PlacementIndex } from "../../placement-index.js";
+import type { PlacementPolicy } from "../../policy.js";
+import type { Reason } from "../../reason.js";
 
 /** What a Kubernetes-layer rule may read of the incoming pod and its request. */
 export interface PodFacts {
@@ -8,6 +11,29 @@ export interface PodFacts {
   readonly spread: SpreadRule | undefined;
   /** Fewest replicas of the pod's owner on any candidate's host (computed on first use). */
   readonly leastReplicas: (rule: SpreadRule) => number;
+}
+
+/** One request as a rule sees it: the pod's facts, the policy and the snapshot's index. */
+export interface RuleRequest {
+  readonly facts: PodFacts;
+  readonly policy: PlacementPolicy;
+  readonly index: PlacementIndex;
+  readonly nowMs: number;
+}
+
+/** Score points a rule takes off a host for this pod (never below the host's heat tier), named for explain. */
+export interface ScoreAdjustment {
+  readonly rule: string;
+  /** >= 0. */
+  readonly points: number;
+  /** What explain shows beside the points, e.g. `ratio 1.80 of 2`. */
+  readonly detail?: string;
+}
+
+/** A rule's view of one host for one request: rejections (empty: none) and its score adjustment. */
+export interface HostJudgement {
+  readonly reasons: readonly Reason[];
+  readonly adjustment?: ScoreAdjustment;
 }
 
 /**
@@ -20,4 +46,6 @@ export interface KubernetesRule {
   readonly name: string;
   /** Everything of the pod and its request the rule's verdict and penalty depend on, as text ("" for nothing). */
   readonly podKey: (facts: PodFacts) => string;
+  /** Judges one host for the request, once per host and request (undefined: no opinion). */
+  readonly onHost?: (entry: HostEntry, request: RuleRequest) => HostJudgement | undefined;
 }

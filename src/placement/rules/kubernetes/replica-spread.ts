@@ -1,3 +1,4 @@
+import { checkSpread, replicasIn } from "../../host-spread.js";
 import type { KubernetesRule } from "./kubernetes-rule.js";
 
 /**
@@ -7,4 +8,15 @@ import type { KubernetesRule } from "./kubernetes-rule.js";
 export const replicaSpread: KubernetesRule = {
   name: "replica-spread",
   podKey: ({ spread, leastReplicas }) => (spread ? `${spread.owner}/${spread.required}/${spread.maxSkew}/${leastReplicas(spread)}` : ""),
+  onHost: (entry, { facts }) => {
+    const rule = facts.spread;
+    if (!rule) return undefined;
+    const onHost = replicasIn(entry.totals, entry.podsOnHost, rule.owner, facts.pod.uid);
+    const least = facts.leastReplicas(rule);
+    const check = checkSpread(entry.host, onHost, least, rule);
+    return {
+      reasons: check.reason ? [check.reason] : [],
+      adjustment: { rule: "replica-spread", points: check.penalty, detail: `${onHost} replicas here, fewest ${least}` },
+    };
+  },
 };

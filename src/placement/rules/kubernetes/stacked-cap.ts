@@ -4,4 +4,5 @@ import type { KubernetesRule } from "./kubernetes-rule.js";
 export const stackedCap: KubernetesRule = {
   name: "stacked-cap",
   podKey: ({ pod }) => `${pod.limits.cpuMilli}`,
+  onHost: (entry, { facts, policy, index }) => index.stackedCpu(entry, facts.pod, policy.limits),
 };
