@@ -288,9 +288,9 @@ const correlationSchema = z
   .object({
     enabled: z.boolean().default(true),
     /** Share of a host's CPU left by its non-Kubernetes load that one correlated group may expect before it costs points. */
-    softShare: finite.min(0).max(0.99).default(0.25),
-    /** Score points at a share of 1 (the group alone fills what is left). */
-    maxPenalty: finite.min(0).max(10).default(4),
+    softShare: finite.min(0).max(0.99).default(0.75),
+    /** Score points at a share of 1 (the group alone fills what is left), against the best candidate host. */
+    maxPenalty: finite.min(0).max(10).default(6),
     /** Share above which the host is rejected; absent: never (points only). */
     hardShare: finite.gt(0).optional(),
     /** Count the replica groups learnt (from trusted host history) to burst with the pod's own into its group. */

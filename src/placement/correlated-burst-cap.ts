@@ -7,7 +7,6 @@ export interface CorrelationPolicy {
   readonly enabled: boolean;
   /** Share of the host's burst room the pod's correlated group may take (pod included) before it costs points, 0..1. */
   readonly softShare: number;
-  readonly fullShare?: number;
   /** Points taken off at a share of 1 (the group alone fills the room) and beyond; 0..10. */
   readonly maxPenalty: number;
   /** Share above which the host is rejected; undefined: never (the cap only costs points). */
@@ -16,7 +15,7 @@ export interface CorrelationPolicy {
   readonly learnGroups: boolean;
 }
 
-export const DEFAULT_CORRELATION_POLICY: CorrelationPolicy = { enabled: true, softShare: 0.25, maxPenalty: 4, learnGroups: true };
+export const DEFAULT_CORRELATION_POLICY: CorrelationPolicy = { enabled: true, softShare: 0.75, maxPenalty: 6, learnGroups: true };
 
 export interface CorrelatedBurstCheck {
   /** The correlated group's expected CPU on the host with the incoming pod, MHz. */
@@ -48,8 +47,8 @@ export function checkCorrelatedBurst(
   const groupMhz = (groupMilli / 1000) * host.cpuMhzPerCore;
   const roomMhz = room.roomMhz;
   const share = roomMhz > 0 ? groupMhz / roomMhz : groupMhz > 0 ? Number.POSITIVE_INFINITY : 0;
-  const full = Math.max(policy.fullShare ?? 1, policy.softShare + 0.001);
-  const rising = Math.min(1, Math.max(0, (share - policy.softShare) / (full - policy.softShare)));
+  const soft = Math.min(policy.softShare, 0.99);
+  const rising = Math.min(1, Math.max(0, (share - soft) / (1 - soft)));
   const penalty = Math.round(policy.maxPenalty * rising);
   if (policy.hardShare === undefined || share <= policy.hardShare) return { groupMhz, roomMhz, share, penalty };
   return {

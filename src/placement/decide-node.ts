@@ -10,7 +10,7 @@ import type { KeptDecisions } from "./kept-decisions.js";
 import { PlacementIndex, type HostEntry } from "./placement-index.js";
 import type { PlacementPolicy } from "./policy.js";
 import { predictionHorizonMs } from "./predicted-heat.js";
-import { KUBERNETES_RULES, type PodFacts, type ScoreAdjustment } from "./rules/kubernetes/index.js";
+import { KUBERNETES_RULES, type CandidateMeasure, type PodFacts, type ScoreAdjustment } from "./rules/kubernetes/index.js";
 import type { Reason } from "./reason.js";
 import { penalise, scoreHost } from "./score-host.js";
 /** The Kubernetes side, when hvx watches the cluster: enables burst guard, limits and spread. */
@@ -84,6 +84,7 @@ export class RequestMemo {
   /** Per host: the Kubernetes-layer checks for this request's pod, and the reasons shared by its nodes that add none of their own. */
   readonly hosts = new Map<string, HostChecks>();
   private leastReplicas: number | undefined;
+  private readonly leastMeasured = new Map<string, number | undefined>();
   private exemption: { pod: PodMeta | undefined; daemonSets: ReadonlySet<string> | undefined; exempt: Exemption | undefined } | undefined;
   private spread: { pod: PodView; rule: SpreadRule | undefined } | undefined;
   private factsOf: { pod: PodView; facts: PodFacts } | undefined;
@@ -172,6 +173,7 @@ export class RequestMemo {
         pod: p,
         spread: this.spreadRule(cluster, pod, policy),
         leastReplicas: (rule: SpreadRule) => this.leastReplicasOnCandidates(index, rule, p.uid),
+        leastOnCandidates: (name: string, measure: CandidateMeasure) => this.leastOnCandidates(index, policy, name, measure),
       };
       this.factsOf = { pod: p, facts };
     }
@@ -183,6 +185,24 @@ export class RequestMemo {
     if (!this.spread || this.spread.pod !== cluster.pod)
       this.spread = { pod: cluster.pod, rule: spreadRuleOf(cluster.pod, pod?.annotations ?? {}, policy.scoring) };
     return this.spread.rule;
+  }
+
+  /** The least of a rule's `measure` over the candidates' distinct hosts, once per request and rule `name`. */
+  leastOnCandidates(index: PlacementIndex, policy: PlacementPolicy, name: string, measure: CandidateMeasure): number | undefined {
+    if (this.leastMeasured.has(name)) return this.leastMeasured.get(name);
+    let least: number | undefined;
+    const hostOfNode = index.occupancy?.hostOfNode;
+    const seen = new Set<string>();
+    for (const c of this.candidates) {
+      const hostId = hostOfNode?.get(c.name);
+      if (hostId === undefined || seen.has(hostId)) continue;
+      seen.add(hostId);
+      const entry = index.hostEntry(hostId);
+      const value = entry ? measure(entry, index, policy) : undefined;
+      if (value !== undefined && (least === undefined || value < least)) least = value;
+    }
+    this.leastMeasured.set(name, least);
+    return least;
   }
 
   /**

@@ -15,10 +15,22 @@ export interface HostBurstRoom {
   /** capacityMhz - nonKubernetesMhz: what the Kubernetes node VMs may share when their pods burst. */
   readonly roomMhz: number;
   /**
-   * CPU each replica group's pods on the host can use when they burst together: their CPU limits
+   * CPU each replica group that bursts together (`burstsTogether`) can use on the host: its pods' CPU limits
    * (`PodView.limits`: a container without a limit counts with its request), millicores.
    */
   readonly burstByOwnerMilli: ReadonlyMap<string, number>;
+}
+
+/**
+ * Whether a replica group's pods burst together, by construction: the replicas of a long-lived
+ * controller (ReplicaSet, StatefulSet, an `app` label) serve the same traffic, so they rise with
+ * it at once. A Job's pods (`Job/ns/name`) run their work flat out from start to end: their use
+ * is their steady state, already in the host's usage, not a burst on top of it. Counting them
+ * would push steady batch work off the hosts with non-Kubernetes load, onto the hosts the
+ * bursting services need (measured in the twin: docs/prediction.md, "Correlated bursts").
+ */
+export function burstsTogether(owner: string): boolean {
+  return !owner.startsWith("Job/");
 }
 
 /**
@@ -29,6 +41,9 @@ export interface HostBurstRoom {
  * use, and never more than the non-node VMs' vCPUs can use:
  *   nonKubernetesMhz = clamp(usage% / 100 x capacity - sum(pod expected cpu) / 1000 x MHz per core,
  *                            0, non-node vCPUs x MHz per core)
+ * where usage% is the present sample's or, when the host's history predicts a busier half hour
+ * of the day (trusted buckets only, docs/prediction.md), that one: the pods placed now meet
+ * the other VMs' daily peak too.
  * vCenter's real-time VM counters in hvx's inventory carry no CPU usage per VM, so the node VMs'
  * share of the host's usage is estimated from their pods' expected demand (original requests:
  * what the pods are expected to use, the burst guard's estimate). A host with no other VM
@@ -39,6 +54,8 @@ export function hostBurstRoomOf(
   vms: ReadonlyMap<string, VmView>,
   nodeVmIds: ReadonlySet<string>,
   podsOnHost: readonly PodView[],
+  /** The host's CPU usage % predicted for its busiest trusted half hour (predicted heat's profile); undefined: none. */
+  peakUsagePercent?: number,
 ): HostBurstRoom | undefined {
   const mhzPerCore = host.cpuMhzPerCore;
   if (!(host.cpuCores > 0) || !(mhzPerCore > 0)) return undefined;
@@ -48,7 +65,8 @@ export function hostBurstRoomOf(
   for (const p of podsOnHost) {
     if (p.terminal) continue;
     podsMilli += p.expectedDemand.cpuMilli;
-    if (p.ownerKey !== undefined) burstByOwnerMilli.set(p.ownerKey, (burstByOwnerMilli.get(p.ownerKey) ?? 0) + p.limits.cpuMilli);
+    if (p.ownerKey !== undefined && burstsTogether(p.ownerKey))
+      burstByOwnerMilli.set(p.ownerKey, (burstByOwnerMilli.get(p.ownerKey) ?? 0) + p.limits.cpuMilli);
   }
   let otherVcpus = 0;
   for (const id of host.vmIds) {
@@ -57,31 +75,43 @@ export function hostBurstRoomOf(
   }
   let nonKubernetesMhz = 0;
   if (otherVcpus > 0) {
-    const usage = host.metrics?.cpuUsagePercent;
-    if (usage === undefined) return undefined;
+    const present = host.metrics?.cpuUsagePercent;
+    if (present === undefined) return undefined;
+    const usage = Math.max(present, peakUsagePercent ?? 0);
     const beyondPodsMhz = (usage / 100) * capacityMhz - (podsMilli / 1000) * mhzPerCore;
     nonKubernetesMhz = Math.min(otherVcpus * mhzPerCore, Math.max(0, beyondPodsMhz));
   }
   return { capacityMhz, nonKubernetesMhz, roomMhz: capacityMhz - nonKubernetesMhz, burstByOwnerMilli };
 }
 
-const rooms = new WeakMap<HostEntry, HostBurstRoom | null>();
+const rooms = new WeakMap<HostEntry, { readonly byBucket: ArrayLike<number> | undefined; readonly room: HostBurstRoom | undefined }>();
 
 /**
- * `hostBurstRoomOf` for a host entry of the placement index, once per entry: an entry is one
- * host's sample and pod list, shared by every request of the snapshot (and by later snapshots
- * while neither changes).
+ * `hostBurstRoomOf` for a host entry of the placement index, once per entry and forecast: an
+ * entry is one host's sample and pod list, shared by every request of the snapshot (and by
+ * later snapshots while neither changes).
  */
 export function burstRoomOf(index: PlacementIndex, entry: HostEntry): HostBurstRoom | undefined {
+  const byBucket = index.inventory.forecasts?.get(entry.host.id)?.cpuUsageByBucket;
   const known = rooms.get(entry);
-  if (known !== undefined) return known ?? undefined;
+  if (known && known.byBucket === byBucket) return known.room;
   const occupancy = index.occupancy;
   const nodeVmIds = new Set<string>();
   for (const name of occupancy?.nodesOnHost.get(entry.host.id) ?? []) {
     const vm = occupancy!.vmOfNode.get(name);
     if (vm) nodeVmIds.add(vm.id);
   }
-  const room = hostBurstRoomOf(entry.projected, index.inventory.vms, nodeVmIds, entry.podsOnHost);
-  rooms.set(entry, room ?? null);
+  const room = hostBurstRoomOf(entry.projected, index.inventory.vms, nodeVmIds, entry.podsOnHost, peakOf(byBucket));
+  rooms.set(entry, { byBucket, room });
   return room;
+}
+
+/** The highest known value (NaN: unknown); undefined when none is known. */
+function peakOf(values: ArrayLike<number> | undefined): number | undefined {
+  let peak: number | undefined;
+  for (let i = 0; i < (values?.length ?? 0); i++) {
+    const v = values![i]!;
+    if (!Number.isNaN(v) && (peak === undefined || v > peak)) peak = v;
+  }
+  return peak;
 }

@@ -169,7 +169,8 @@ describe("explainNodes", () => {
     expect(cool.penalties.burstGuard).to.deep.equal({ ...amounts(4, 8), pods: 1 });
     // one replica on esx-cool, none on the least loaded candidate host: 2 points
     const points = Object.fromEntries(cool.penalties.adjustments.map((a) => [a.rule, a.points]));
-    expect(points).to.deep.equal({ "stacked-cap": 0, "replica-spread": 2 });
+    // no VM outside Kubernetes on esx-cool: the whole host is room for the group, no correlated-burst points
+    expect(points).to.deep.equal({ "stacked-cap": 0, "replica-spread": 2, "correlated-burst": 0 });
     expect(cool.score).to.equal(Math.max(5, cool.baseScore! - 2));
     const warm = withView.get("node-warm")!;
     expect(warm.verdict).to.equal("reject");

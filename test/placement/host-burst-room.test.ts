@@ -59,7 +59,13 @@ describe("hostBurstRoomOf", () => {
       pods: [api(1), web(1)],
       want: { nonKubernetesMhz: 0, roomMhz: 83_200 },
     },
-    { name: "given a non-node VM but no usage sample, returns undefined (no opinion)", usagePercent: undefined, withOther: true, pods: [], want: undefined },
+    {
+      name: "given a non-node VM but no usage sample, returns undefined (no opinion)",
+      usagePercent: undefined,
+      withOther: true,
+      pods: [],
+      want: undefined,
+    },
   ];
   for (const c of cases) {
     it(c.name, () => {
@@ -74,20 +80,40 @@ describe("hostBurstRoomOf", () => {
     });
   }
 
-  it("given replicas of two groups and a terminal pod, returns each group's expected demand without the terminal one", () => {
+  it("given replicas of two groups, a Job's pods and a terminal pod, returns each long-lived group's CPU limits", () => {
     const host = hostView({ vmIds: ["vm-1"] });
-    const pods = [api(0.5), api(0.5), web(1), { ...api(4), terminal: true }];
+    const limited = (pod: PodView, cpuCores: number): PodView => ({ ...pod, limits: amounts(cpuCores, 2) });
+    const job = podView({ ownerKey: "Job/shop/nightly-report", limits: amounts(8, 2) });
+    const pods = [limited(api(0.5), 2), limited(api(0.5), 2), limited(web(1), 1.5), job, { ...limited(api(4), 4), terminal: true }];
     const room = hostBurstRoomOf(host, new Map([["vm-1", nodeVm("vm-1")]]), new Set(["vm-1"]), pods);
     expect([...room!.burstByOwnerMilli]).to.deep.equal([
-      ["ReplicaSet/shop/api", 1000],
-      ["ReplicaSet/shop/web", 1000],
+      ["ReplicaSet/shop/api", 4000],
+      ["ReplicaSet/shop/web", 1500],
     ]);
+  });
+
+  it("given a trusted daily peak above the present usage, takes the other VMs' load at that peak", () => {
+    // 25 % now, 60 % at the busiest half hour: 0.6 x 83 200 = 49 920 - 2600 of pods = 47 320, capped at 20 800
+    const vms = [nodeVm("vm-1"), otherVm];
+    const host = hostView({ vmIds: ["vm-1", "vm-9"], metrics: { cpuUsagePercent: 25 } });
+    const room = hostBurstRoomOf(host, new Map(vms.map((v) => [v.id, v])), new Set(["vm-1"]), [api(1)], 60);
+    expect(room!.nonKubernetesMhz).to.equal(20_800);
+    // a peak below the present changes nothing: 20 800 - 2600 = 18 200
+    expect(hostBurstRoomOf(host, new Map(vms.map((v) => [v.id, v])), new Set(["vm-1"]), [api(1)], 10)!.nonKubernetesMhz).to.equal(18_200);
   });
 
   it("given a powered-off non-node VM, returns no non-Kubernetes load", () => {
     const off = { ...otherVm, powerState: "POWERED_OFF" };
     const host = hostView({ vmIds: ["vm-1", "vm-9"], metrics: { cpuUsagePercent: 80 } });
-    const room = hostBurstRoomOf(host, new Map([["vm-1", nodeVm("vm-1")], ["vm-9", off]]), new Set(["vm-1"]), []);
+    const room = hostBurstRoomOf(
+      host,
+      new Map([
+        ["vm-1", nodeVm("vm-1")],
+        ["vm-9", off],
+      ]),
+      new Set(["vm-1"]),
+      [],
+    );
     expect(room!.nonKubernetesMhz).to.equal(0);
   });
 

@@ -4,7 +4,7 @@ import { KUBERNETES_RULES, type PodFacts } from "../../../src/placement/rules/ku
 import { podView } from "../../fixtures/cluster.js";
 
 const spread: SpreadRule = { owner: "ReplicaSet/shop/web", required: false, maxSkew: 1, weights: DEFAULT_SPREAD_WEIGHTS };
-const base: PodFacts = { pod: podView({ uid: "a" }), spread, leastReplicas: () => 2 };
+const base: PodFacts = { pod: podView({ uid: "a" }), spread, leastReplicas: () => 2, leastOnCandidates: () => undefined };
 const keyOf = (facts: PodFacts) => KUBERNETES_RULES.map((r) => r.podKey(facts)).join("|");
 
 describe("Kubernetes-layer rules: the pod key holds what they read", () => {
@@ -29,6 +29,12 @@ describe("Kubernetes-layer rules: the pod key holds what they read", () => {
   it("given pods that differ only in name, uid and requests, gives them the same key", () => {
     const other = podView({ uid: "b", name: "web-2", requests: { cpuMilli: 1, memoryBytes: 1 }, limits: base.pod.limits });
     expect(keyOf({ ...base, pod: other })).to.equal(keyOf(base));
+  });
+
+  it("given pods of one group whose candidates' hosts differ in the fewest correlated-burst points, gives them different keys", () => {
+    const pod = podView({ uid: "a", ownerKey: "ReplicaSet/shop/api" });
+    const fewest = (points: number): PodFacts => ({ ...base, pod, leastOnCandidates: () => points });
+    expect(keyOf(fewest(0))).to.not.equal(keyOf(fewest(3)));
   });
 
   it("given a pod without a replica group, never counts replicas", () => {

@@ -1,40 +1,63 @@
 import type { PodView } from "../../../model/cluster.js";
 import { checkCorrelatedBurst, type CorrelatedBurstCheck } from "../../correlated-burst-cap.js";
-import { burstRoomOf } from "../../host-burst-room.js";
+import { burstRoomOf, burstsTogether } from "../../host-burst-room.js";
 import type { HostEntry, PlacementIndex } from "../../placement-index.js";
 import type { PlacementPolicy } from "../../policy.js";
 import { listed } from "../../pod-totals.js";
 import { correlatedGroupsOf } from "../../snapshot-correlated-groups.js";
-import type { KubernetesRule } from "./kubernetes-rule.js";
+import type { KubernetesRule, PodFacts } from "./kubernetes-rule.js";
+
+const NAME = "correlated-burst";
 
 /**
  * How much of the pod's correlated group (its replica group, which bursts together by
  * construction, and the groups learnt to burst with it, correlated-groups.ts) a host carries
  * against the CPU its non-Kubernetes VMs leave (correlated-burst-cap.ts): reads the pod's
- * replica group and expected CPU.
+ * replica group and CPU limit.
  */
 export const correlatedBurst: KubernetesRule = {
-  name: "correlated-burst",
-  podKey: ({ pod }) => (pod.ownerKey === undefined ? "" : `${pod.ownerKey}/${pod.limits.cpuMilli}`),
+  name: NAME,
+  podKey: (facts) => (facts.pod.ownerKey === undefined ? "" : `${facts.pod.ownerKey}/${facts.pod.limits.cpuMilli}/${leastPoints(facts)}`),
+  onHost: (entry, { facts, policy, index }) => {
+    const check = judgeCorrelatedBurst(entry, facts.pod, index, policy);
+    if (!check) return undefined;
+    const least = leastPoints(facts);
+    const groups = `${check.groups} group${check.groups === 1 ? "" : "s"}`;
+    const detail = `${groups} ${ghz(check.groupMhz)} of ${ghz(check.roomMhz)} GHz left = ${check.share.toFixed(2)}, ${check.penalty} points, fewest ${least}`;
+    return { reasons: check.reason ? [check.reason] : [], adjustment: { rule: NAME, points: check.penalty - least, detail } };
+  },
 };
 
 /**
- * The cap's judgement of one host for `pod`; undefined (no opinion) when the cap is off, the pod
- * has no replica group or the host's room is unknown.
+ * The fewest points any candidate's host costs this pod: the cap ranks hosts against the best
+ * candidate, as the replica spread does. A share every host has (a group too large for any one
+ * host) then changes no ranking, and it does not flatten hvx's headroom score against the tier floor.
+ */
+function leastPoints(facts: PodFacts): number {
+  return facts.leastOnCandidates(NAME, (entry, index, policy) => judgeCorrelatedBurst(entry, facts.pod, index, policy)?.penalty) ?? 0;
+}
+
+/**
+ * The cap's judgement of one host for `pod`, with how many groups counted; undefined (no
+ * opinion) when the cap is off, the pod has no replica group or the host's room is unknown.
  */
 export function judgeCorrelatedBurst(
   entry: HostEntry,
   pod: PodView,
   index: PlacementIndex,
   policy: PlacementPolicy,
-): CorrelatedBurstCheck | undefined {
+): (CorrelatedBurstCheck & { readonly groups: number }) | undefined {
   const cap = policy.correlation;
   const owner = pod.ownerKey;
-  if (!cap?.enabled || owner === undefined) return undefined;
+  if (!cap?.enabled || owner === undefined || !burstsTogether(owner)) return undefined;
   const room = burstRoomOf(index, entry);
   if (!room) return undefined;
   let groupMilli = (listed(entry.totals, pod) ? 0 : pod.limits.cpuMilli) + (room.burstByOwnerMilli.get(owner) ?? 0);
-  const partners = cap.learnGroups ? correlatedGroupsOf(index).get(owner) : undefined;
-  for (const other of partners ?? []) groupMilli += room.burstByOwnerMilli.get(other) ?? 0;
-  return checkCorrelatedBurst(entry.host, room, owner, groupMilli, cap);
+  const partners = cap.learnGroups ? (correlatedGroupsOf(index).get(owner) ?? []) : [];
+  for (const other of partners) groupMilli += room.burstByOwnerMilli.get(other) ?? 0;
+  return { ...checkCorrelatedBurst(entry.host, room, owner, groupMilli, cap), groups: 1 + partners.length };
+}
+
+function ghz(mhz: number): string {
+  return (mhz / 1000).toFixed(1);
 }

@@ -5,7 +5,7 @@ import { nodeLimits } from "./node-limits.js";
 import { replicaSpread } from "./replica-spread.js";
 import { stackedCap } from "./stacked-cap.js";
 
-export type { HostJudgement, KubernetesRule, PodFacts, RuleRequest, ScoreAdjustment } from "./kubernetes-rule.js";
+export type { CandidateMeasure, HostJudgement, KubernetesRule, PodFacts, RuleRequest, ScoreAdjustment } from "./kubernetes-rule.js";
 
 /** The Kubernetes-layer rules, applied with a fresh cluster view to pods that are not fully exempt. */
 export const KUBERNETES_RULES: readonly KubernetesRule[] = [nodeLimits, stackedCap, replicaSpread, burstGuard, correlatedBurst];

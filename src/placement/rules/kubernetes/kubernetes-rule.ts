@@ -11,7 +11,15 @@ export interface PodFacts {
   readonly spread: SpreadRule | undefined;
   /** Fewest replicas of the pod's owner on any candidate's host (computed on first use). */
   readonly leastReplicas: (rule: SpreadRule) => number;
+  /**
+   * The least of `measure` over the hosts of the request's candidate nodes (hosts it has no
+   * opinion on, undefined, skipped; undefined when it has none), once per request and `name`.
+   */
+  readonly leastOnCandidates: (name: string, measure: CandidateMeasure) => number | undefined;
 }
+
+/** A number a rule reads of each candidate host, for `PodFacts.leastOnCandidates`. */
+export type CandidateMeasure = (entry: HostEntry, index: PlacementIndex, policy: PlacementPolicy) => number | undefined;
 
 /** One request as a rule sees it: the pod's facts, the policy and the snapshot's index. */
 export interface RuleRequest {
