@@ -176,6 +176,7 @@ export class RequestMemo {
         leastOnCandidates: (name: string, measure: CandidateMeasure) => this.leastOnCandidates(index, policy, name, measure),
       };
       this.factsOf = { pod: p, facts };
+      this.leastMeasured.clear();
     }
     return this.factsOf.facts;
   }

@@ -3,8 +3,8 @@ import type { HostView, VmView } from "../model/inventory.js";
 import type { HostEntry, PlacementIndex } from "./placement-index.js";
 
 /**
- * What one ESXi host has left for a correlated burst, and the expected CPU demand of each replica
- * group on it, for one snapshot pair (the host's sample, its pod list): the per-snapshot facts of
+ * What one ESXi host has left for a correlated burst, and the CPU each replica group that bursts
+ * together can use on it, for one snapshot pair (the host's sample, its pod list): the per-snapshot facts of
  * the correlated-burst cap (correlated-burst-cap.ts), computed once per host and list.
  */
 export interface HostBurstRoom {
