@@ -114,7 +114,7 @@ async function repeatedClusterCases(
   });
   servers.push(hvx);
   const body = world.argsFor(pod);
-  await untilClusterAware(hvx.port, body);
+  await untilClusterAware(hvx, body);
   figures.push(...(await compare(REPEATED_CLUSTER_KEYS[0]!, hvx, floor, body, { cpuRatio: 3.0 }, work)));
   for (let h = 0; h < 250; h++) {
     world.fake.controls.upsertPod(

@@ -53,7 +53,7 @@ export async function freshClusterCases(
   );
   servers.push(hvx);
   const args = world.argsFor(pod);
-  await untilClusterAware(hvx.port, args);
+  await untilClusterAware(hvx, args);
   const [boundKey, warmKey] = FRESH_CLUSTER_KEYS as [string, string];
   // What the API server bound in each phase (warm-up included): every pair's pod, or the generator would have failed.
   const bindings = () => world.fake.controls.stats().bindings;

@@ -16,12 +16,21 @@ export interface HvxChild extends Server {
   stopped?: boolean;
 }
 
-/** Waits until hvx's answers use the cluster view (the stacked cap names a host), i.e. its informers have synced. */
-export async function untilClusterAware(port: number, body: string): Promise<void> {
+/**
+ * Waits until hvx's answers use the cluster view, i.e. its informers have synced: explain (on
+ * the admin port) shows the stacked cap's adjustment, which only a decision with the cluster
+ * view carries.
+ */
+export async function untilClusterAware(hvx: Pick<HvxChild, "adminPort">, body: string): Promise<void> {
   const deadline = Date.now() + 180_000;
   while (Date.now() < deadline) {
-    const res = await fetch(`http://127.0.0.1:${port}/filter`, { method: "POST", body, headers: { "content-type": "application/json" } });
-    if ((await res.text()).includes("stacked overcommit")) return;
+    const res = await fetch(`http://127.0.0.1:${hvx.adminPort}/debug/explain`, {
+      method: "POST",
+      body,
+      headers: { "content-type": "application/json" },
+    });
+    const reply = (await res.json()) as { nodes?: Array<{ penalties: { adjustments: Array<{ rule: string }> } }> };
+    if (reply.nodes?.some((n) => n.penalties.adjustments.some((a) => a.rule === "stacked-cap"))) return;
     await new Promise((r) => setTimeout(r, 500));
   }
   throw new Error("hvx did not use its cluster cache within 180 s");

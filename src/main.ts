@@ -134,7 +134,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
       log.warn(
         "mode: observe: the extender passes every node with neutral scores; what hvx would do is logged and shown at GET /debug/shadow",
       );
-    const enrich = informer ? inFlightEnrichment(informer, inFlight, defaults) : {};
+    const enrich = informer ? inFlightEnrichment(informer, inFlight, defaults, config.workloadClasses) : {};
     const requeuer =
       access.enabled && informer && config.requeue.enabled
         ? startRequeuer(config, access.kubeConfig, informer, poller, registry, log, stops)

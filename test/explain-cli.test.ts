@@ -56,7 +56,7 @@ describe("runExplain", () => {
         warnings: [],
         heat: "cool",
         rules: [],
-        penalties: { limits: [] },
+        penalties: { limits: [], adjustments: [] },
         score: 9,
       },
     ],

@@ -5,6 +5,7 @@ import type { ClusterMetrics } from "./cluster-metrics.js";
 import { ClusterState } from "./cluster-state.js";
 import { ResourceInformer, type ResourceInformerStatus } from "./resource-informer.js";
 import { toNodeView, type NodeWire } from "./to-node-view.js";
+import type { WorkloadClassification } from "../placement/workload-class.js";
 import { toPodView, type PodWire } from "./to-pod-view.js";
 
 export interface ClusterInformerOptions {
@@ -17,6 +18,8 @@ export interface ClusterInformerOptions {
   readonly listApi: CoreV1Api;
   /** Burst-guard defaults for pods that declare nothing (`burstGuard.defaultCpu/defaultMemory`, parsed). */
   readonly defaults: ResourceAmounts;
+  /** How pods are sorted into workload classes (`workloadClasses.*`); absent: the defaults. */
+  readonly classes?: WorkloadClassification;
   /**
    * Server-side watch timeout: each watch asks for a random whole number of seconds between this
    * and twice this (client-go's reflector: 5 to 10 min) and is then renewed from its last resourceVersion. Default 300.
@@ -153,7 +156,7 @@ export class ClusterInformer implements ClusterSource {
           // that local time. Pods a list finds bound (start-up, relist) are not new bindings.
           const held = this.state.bindingOf(key);
           const firstSeenBoundMs = held ? held.boundAtMs : source === "watch" ? this.now() : undefined;
-          const view = toPodView(obj as PodWire, o.defaults, firstSeenBoundMs, problems);
+          const view = toPodView(obj as PodWire, o.defaults, firstSeenBoundMs, problems, o.classes);
           warn(`pod ${key}`, problems);
           return view.terminal ? undefined : view;
         },

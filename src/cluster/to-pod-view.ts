@@ -1,6 +1,7 @@
 import type { PodEvictionFacts, PodView, ResourceAmounts } from "../model/cluster.js";
 import { daemonSetControllerUid, EXEMPT_ANNOTATION } from "../placement/exemption.js";
 import { podDemand, type PodResourceSpec } from "../placement/pod-demand.js";
+import { classifyWorkload, DEFAULT_WORKLOAD_CLASSIFICATION, type WorkloadClassification } from "../placement/workload-class.js";
 
 /**
  * The parts of a `v1.Pod` hvx looks at. Timestamps arrive as RFC 3339 text (watch events) or as
@@ -31,6 +32,8 @@ export interface PodWire {
   };
   readonly status?: {
     readonly phase?: string;
+    /** Set by the API server at creation (`Guaranteed`, `Burstable`, `BestEffort`). */
+    readonly qosClass?: string;
     readonly conditions?: ReadonlyArray<{
       readonly type?: string;
       readonly status?: string;
@@ -51,9 +54,15 @@ export const POD_TEMPLATE_HASH_LABEL = "pod-template-hash";
  * listed it (not a new binding). The API server's timestamps (PodScheduled, creation) are not
  * used: they are on another clock than the samples the burst guard compares them with, and a
  * skew would hold or release pending demand at the wrong time. Quantity problems go to
- * `problems`; nothing here throws.
+ * `problems`; nothing here throws. `classes` sorts the pod into a workload class (`workloadClasses.*`).
  */
-export function toPodView(pod: PodWire, defaults: ResourceAmounts, firstSeenBoundMs: number | undefined, problems: string[] = []): PodView {
+export function toPodView(
+  pod: PodWire,
+  defaults: ResourceAmounts,
+  firstSeenBoundMs: number | undefined,
+  problems: string[] = [],
+  classes: WorkloadClassification = DEFAULT_WORKLOAD_CLASSIFICATION,
+): PodView {
   const meta = pod.metadata ?? {};
   const namespace = meta.namespace ?? "";
   const name = meta.name ?? "";
@@ -80,7 +89,9 @@ export function toPodView(pod: PodWire, defaults: ResourceAmounts, firstSeenBoun
   }
   const ownerKey = ownerKeyOf(pod);
   if (ownerKey) view.ownerKey = ownerKey;
-  view.eviction = evictionFactsOf(pod);
+  const eviction = (view.eviction = evictionFactsOf(pod));
+  const workloadClass = classifyWorkload({ ...eviction, labels: meta.labels ?? {}, qosClass: pod.status?.qosClass }, classes);
+  if (workloadClass !== undefined) view.workloadClass = workloadClass;
   return view;
 }
 

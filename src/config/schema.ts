@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ThresholdPolicy } from "../placement/policy.js";
 import { cpuMilli, memoryBytes, QuantityError } from "../quantity/index.js";
+import { checkPoolClusters, workloadClassesSchema } from "./workload-classes-schema.js";
 
 /**
  * The whole configuration file. Every key is optional; defaults are the documented
@@ -417,12 +418,14 @@ export const configSchema = z
     nodeLabels: nodeLabelsSchema,
     requeue: requeueSchema,
     rebalance: rebalanceSchema,
+    workloadClasses: workloadClassesSchema,
     log: z
       .object({ level: z.enum(["fatal", "error", "warn", "info", "debug", "trace"]).default("info") })
       .strict()
       .default({}),
   })
-  .strict();
+  .strict()
+  .superRefine(checkPoolClusters);
 
 export type Config = z.infer<typeof configSchema>;
 export type Thresholds = Config["thresholds"];

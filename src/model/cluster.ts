@@ -15,6 +15,12 @@ export interface NodeView extends NodeIdentity {
   readonly annotations: Readonly<Record<string, string>>;
 }
 
+/**
+ * Latency-sensitive (`online`) or throughput (`batch`) work: hvx keeps the two on different ESXi
+ * hosts where it can (src/placement/workload-class.ts decides which a pod is).
+ */
+export type WorkloadClass = "online" | "batch";
+
 export interface PodView {
   readonly namespace: string;
   readonly name: string;
@@ -41,6 +47,8 @@ export interface PodView {
   readonly terminal: boolean;
   /** While pending: the message of its `PodScheduled: False` condition (kube-scheduler's last "0/N nodes are available: ..."). */
   readonly unschedulableMessage?: string;
+  /** The pod's workload class, decided when the view is built (`classifyWorkload`); undefined: none, no opinion. */
+  readonly workloadClass?: WorkloadClass;
   /** What decides whether hvx may evict the pod (rebalancing); undefined: unknown, never evicted. */
   readonly eviction?: PodEvictionFacts;
 }

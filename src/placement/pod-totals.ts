@@ -1,4 +1,4 @@
-import type { PodView } from "../model/cluster.js";
+import type { PodView, WorkloadClass } from "../model/cluster.js";
 
 /** Sums over one immutable list of pods (a node's or a host's), computed once per list. */
 export interface PodTotals {
@@ -6,6 +6,9 @@ export interface PodTotals {
   readonly memoryLimitsBytes: number;
   readonly uids: ReadonlySet<string>;
   readonly replicasByOwner: ReadonlyMap<string, number>;
+  /** Expected CPU demand (`PodView.expectedDemand`) of the non-terminal pods, millicores: all, and per workload class. */
+  readonly cpuDemandMilli: number;
+  readonly cpuDemandMilliByClass: Readonly<Record<WorkloadClass, number>>;
 }
 
 const cache = new WeakMap<readonly PodView[], PodTotals>();
@@ -28,13 +31,18 @@ export function computePodTotals(pods: readonly PodView[]): PodTotals {
   let memoryLimitsBytes = 0;
   const uids = new Set<string>();
   const replicasByOwner = new Map<string, number>();
+  let cpuDemandMilli = 0;
+  const cpuDemandMilliByClass = { online: 0, batch: 0 };
   for (const p of pods) {
     cpuLimitsMilli += p.limits.cpuMilli;
     memoryLimitsBytes += p.limits.memoryBytes;
     if (p.uid !== "") uids.add(p.uid);
     if (p.ownerKey !== undefined) replicasByOwner.set(p.ownerKey, (replicasByOwner.get(p.ownerKey) ?? 0) + 1);
+    if (p.terminal) continue;
+    cpuDemandMilli += p.expectedDemand.cpuMilli;
+    if (p.workloadClass !== undefined) cpuDemandMilliByClass[p.workloadClass] += p.expectedDemand.cpuMilli;
   }
-  return { cpuLimitsMilli, memoryLimitsBytes, uids, replicasByOwner };
+  return { cpuLimitsMilli, memoryLimitsBytes, uids, replicasByOwner, cpuDemandMilli, cpuDemandMilliByClass };
 }
 
 /**

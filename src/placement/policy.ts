@@ -1,5 +1,6 @@
 import type { CorrelationPolicy } from "./correlated-burst-cap.js";
 import type { RuleThresholds } from "./rules/index.js";
+import type { WorkloadClassification } from "./workload-class.js";
 
 /**
  * What the placement decisions need from the configuration. Each metric rule declares its own
@@ -48,6 +49,22 @@ export interface PredictionPolicy {
   readonly filter: boolean;
 }
 
+/** ESXi hosts a workload class is pinned to: a host belongs when every given criterion holds. */
+export interface HostPool {
+  /** vSphere cluster names; [] : any cluster. */
+  readonly clusters: readonly string[];
+  /** Host name patterns (`*`: any run of characters); [] : any name. */
+  readonly hostNames: readonly string[];
+}
+
+/** Online and batch pods on different ESXi hosts (rules/kubernetes/workload-class.ts). */
+export interface WorkloadClassPolicy extends WorkloadClassification {
+  /** Points off a host for a classed pod, times the other class's share of the host's expected pod CPU; 0: off. */
+  readonly mixPenalty: number;
+  /** Hard pools: a pod of the class is rejected on hosts outside its pool. */
+  readonly pools: { readonly online?: HostPool; readonly batch?: HostPool };
+}
+
 export interface PlacementPolicy {
   readonly thresholds: ThresholdPolicy;
   /** `pass`: unknown or stale data means no opinion; `reject`: it is a rejection. */
@@ -66,6 +83,8 @@ export interface PlacementPolicy {
   readonly kubernetes?: KubernetesLayerPolicy;
   /** Undefined: no prediction (the present alone decides). */
   readonly prediction?: PredictionPolicy;
+  /** Undefined: `DEFAULT_WORKLOAD_CLASSES` (the mixing penalty on, no pools). */
+  readonly workloadClasses?: WorkloadClassPolicy;
   /** Undefined: no correlated-burst cap. */
   readonly correlation?: CorrelationPolicy;
 }

@@ -1,3 +1,5 @@
+import type { WorkloadClass } from "../model/cluster.js";
+import type { HostPool } from "./policy.js";
 import type { HostMetricName, VmMetricName } from "./rules/index.js";
 
 /**
@@ -83,6 +85,15 @@ export type Reason =
       readonly onHost: number;
       readonly leastOnCandidates: number;
       readonly maxSkew: number;
+    }
+  /** The pod's workload class is pinned to a host pool (`workloadClasses.pools`) this host is not in. */
+  | {
+      readonly code: "workload_pool";
+      readonly host: HostRef;
+      readonly workloadClass: WorkloadClass;
+      /** The host's vSphere cluster when known. */
+      readonly clusterName?: string;
+      readonly pool: HostPool;
     }
   | {
       readonly code: "correlated_burst";

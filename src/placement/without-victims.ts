@@ -97,6 +97,11 @@ function totalsWithout(all: PodTotals, gone: PodTotals): PodTotals {
     memoryLimitsBytes: all.memoryLimitsBytes - gone.memoryLimitsBytes,
     uids: new SetWithout(all.uids, gone.uids),
     replicasByOwner,
+    cpuDemandMilli: all.cpuDemandMilli - gone.cpuDemandMilli,
+    cpuDemandMilliByClass: {
+      online: all.cpuDemandMilliByClass.online - gone.cpuDemandMilliByClass.online,
+      batch: all.cpuDemandMilliByClass.batch - gone.cpuDemandMilliByClass.batch,
+    },
   };
 }
 

@@ -1,3 +1,4 @@
+import type { HostPool } from "../placement/policy.js";
 import type { HostRef, Reason } from "../placement/reason.js";
 
 /**
@@ -40,11 +41,23 @@ export function formatReason(reason: Reason): string {
       return `${hostPrefix(reason.host)} pod cpu limits ${(reason.cpuLimitsMilli / 1000).toFixed(1)} / ${reason.cores} physical cores = ${ratioAbove(reason.ratio, reason.max)} > ${reason.max.toFixed(1)} (stacked overcommit)`;
     case "host_spread":
       return `${hostPrefix(reason.host)} ${reason.onHost} replicas of ${reason.owner} already on this host, least loaded candidate host has ${reason.leastOnCandidates} (max skew ${reason.maxSkew}, hvx.io/host-spread: required)`;
+    case "workload_pool": {
+      const cluster = reason.clusterName !== undefined ? `, its cluster ${reason.clusterName}` : "";
+      return `${hostPrefix(reason.host)} not in the ${reason.workloadClass} pool (${poolText(reason.pool)}; workloadClasses.pools.${reason.workloadClass})${cluster}`;
+    }
     case "correlated_burst":
       return `${hostPrefix(reason.host)} ${reason.owner} and the groups bursting with it expect ${(reason.groupMhz / 1000).toFixed(1)} GHz / ${(reason.roomMhz / 1000).toFixed(1)} GHz left by non-Kubernetes load (${(reason.nonKubernetesMhz / 1000).toFixed(1)} GHz) = ${reason.share.toFixed(2)} > ${reason.max.toFixed(2)} (correlated burst cap)`;
     default:
       return assertNever(reason);
   }
+}
+
+/** A host pool's criteria as text: `clusters prod-a, prod-b; host names esx-0*`. */
+function poolText(pool: HostPool): string {
+  const parts: string[] = [];
+  if (pool.clusters.length > 0) parts.push(`clusters ${pool.clusters.join(", ")}`);
+  if (pool.hostNames.length > 0) parts.push(`host names ${pool.hostNames.join(", ")}`);
+  return parts.join("; ");
 }
 
 /**

@@ -56,6 +56,8 @@ function wirePhrase(reason: Reason): readonly [phrase: string, detail?: string] 
       return ["on ESXi hosts over the stacked overcommit cap", "cpu"];
     case "host_spread":
       return ["on ESXi hosts over the pod's host spread skew"];
+    case "workload_pool":
+      return ["on ESXi hosts outside the pod's workload class pool", reason.workloadClass];
     case "correlated_burst":
       return ["on ESXi hosts over the correlated burst cap"];
     default:

@@ -20,6 +20,10 @@ export interface AcrossSeedsFigures {
   readonly shareOfOracleCutPercent: number | null;
   readonly vmotions: SeedStat;
   readonly placedPods: SeedStat;
+  /** The online workload class's contended pod-hours, and their cut against `default` (null: none under `default`). */
+  readonly onlineContendedPodHours: SeedStat;
+  readonly onlineCutVsDefaultPercent: SeedStat | null;
+  readonly onlinePodHours: SeedStat;
 }
 
 export type RunKeyName = "drs-off" | "drs-on";
@@ -53,12 +57,13 @@ export function acrossSeeds(seeds: readonly number[], rows: readonly SeedFigures
   for (const group of groups.values()) {
     const { physics: p, key } = group[0]!;
     const names = Object.keys(group[0]!.strategies) as StrategyName[];
-    const cuts = new Map(names.map((n) => [n, cutsOf(group, n)]));
+    const cuts = new Map(names.map((n) => [n, cutsOf(group, n, (f) => f.contendedPodSeconds)]));
     const oracleCut = meanOf(cuts.get(ORACLE) ?? []);
     const out: Record<string, AcrossSeedsFigures> = {};
     for (const name of names) {
       const figures = group.map((g) => g.strategies[name]!).filter((f) => f !== undefined);
       const c = cuts.get(name)!;
+      const onlineCuts = cutsOf(group, name, (f) => f.onlineContendedPodSeconds);
       out[name] = {
         contendedPodHours: statOf(figures.map((f) => f.contendedPodSeconds / 3600)),
         saturatedPodHours: statOf(figures.map((f) => f.saturatedPodSeconds / 3600)),
@@ -67,6 +72,9 @@ export function acrossSeeds(seeds: readonly number[], rows: readonly SeedFigures
         shareOfOracleCutPercent: c.length > 0 && oracleCut !== undefined && oracleCut > 0 ? (meanOf(c)! / oracleCut) * 100 : null,
         vmotions: statOf(figures.map((f) => f.vmotions)),
         placedPods: statOf(figures.map((f) => f.placedPods)),
+        onlineContendedPodHours: statOf(figures.map((f) => f.onlineContendedPodSeconds / 3600)),
+        onlineCutVsDefaultPercent: onlineCuts.length > 0 ? statOf(onlineCuts) : null,
+        onlinePodHours: statOf(figures.map((f) => f.onlinePodHours)),
       };
     }
     (physics[p] ??= {})[key] = out;
@@ -74,12 +82,13 @@ export function acrossSeeds(seeds: readonly number[], rows: readonly SeedFigures
   return { seeds, physics };
 }
 
-function cutsOf(group: readonly SeedFigures[], name: StrategyName): number[] {
+/** `name`'s cut of `figure` against `default`, percent, per seed where `default`'s is above 0. */
+function cutsOf(group: readonly SeedFigures[], name: StrategyName, figure: (f: StrategyFigures) => number): number[] {
   const out: number[] = [];
   for (const g of group) {
-    const base = g.strategies.default?.contendedPodSeconds ?? 0;
-    const own = g.strategies[name]?.contendedPodSeconds;
-    if (base > 0 && own !== undefined) out.push((1 - own / base) * 100);
+    const base = g.strategies.default ? figure(g.strategies.default) : 0;
+    const own = g.strategies[name];
+    if (base > 0 && own !== undefined) out.push((1 - figure(own) / base) * 100);
   }
   return out;
 }

@@ -44,6 +44,10 @@ export interface StrategyFigures {
   readonly rebalanceRemovedPodSeconds: number;
   /** Pod-hours run (sum over steps of running pods x step length). */
   readonly podHours: number;
+  /** `contendedPodSeconds` of the online workload class's pods alone (`workloadClasses.*` of the run's configuration). */
+  readonly onlineContendedPodSeconds: number;
+  /** Pod-hours the online class's pods ran. */
+  readonly onlinePodHours: number;
   /** Trace rows skipped (unparsable or zero capacity); a property of the scenario's input. */
   readonly skippedTraceRows: number;
 }

@@ -8,6 +8,7 @@ import { hvxStrategy, type HvxStrategyOptions } from "./hvx-strategy.js";
 import { observedInventory } from "./observed-inventory.js";
 import { SimClusterView } from "./sim-cluster-view.js";
 import type { Strategy, StrategyDeps } from "./strategy.js";
+import { podClassesOf } from "./sim-pod-facts.js";
 
 /** The rebalancer's keys as the simulator uses them (`rebalance.*` and `admission.hotHostBrakePercent`). */
 export interface SimRebalancePolicy extends RebalancePolicy {
@@ -47,7 +48,7 @@ export function hvxRebalanceStrategy(
 ): Strategy {
   const { world, state, ring } = deps;
   const base = hvxStrategy(deps, policy, opts);
-  const cluster = new SimClusterView(world, world.startMs);
+  const cluster = new SimClusterView(world, world.startMs, undefined, podClassesOf(world, policy.workloadClasses));
   const stepMs = world.stepSeconds * 1000;
   const intervalSteps = Math.max(1, Math.round(rebalance.intervalSeconds / world.stepSeconds));
   let spells: ReadonlyMap<string, HotSpell> = new Map();

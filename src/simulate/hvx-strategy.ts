@@ -17,6 +17,7 @@ import { DefaultProfile } from "./default-strategy.js";
 import { copyObservation, type Observation } from "./observation-ring.js";
 import { nodeIdentities, observedInventory } from "./observed-inventory.js";
 import { SimClusterView } from "./sim-cluster-view.js";
+import { controllerKindOf, podClassesOf } from "./sim-pod-facts.js";
 import { selectHost, type Strategy, type StrategyDeps } from "./strategy.js";
 
 /** One hvx placement as the direct path made it (for the HTTP parity test). */
@@ -76,7 +77,12 @@ export function hvxStrategy(deps: StrategyDeps, policy: PlacementPolicy, opts: H
   const cluster =
     opts.cluster === false
       ? undefined
-      : new SimClusterView(world, world.startMs, withLedger ? (uid, how) => ledger!.settled(uid, how) : undefined);
+      : new SimClusterView(
+          world,
+          world.startMs,
+          withLedger ? (uid, how) => ledger!.settled(uid, how) : undefined,
+          podClassesOf(world, policy.workloadClasses),
+        );
   const ledger = withLedger ? new InFlightLedger({ pendingPod: (uid) => cluster!.pendingPod(uid) }) : undefined;
   const profile = new DefaultProfile(deps);
   // One placement index per snapshot pair (observed inventory of the step, cluster view between bindings).
@@ -109,7 +115,7 @@ export function hvxStrategy(deps: StrategyDeps, policy: PlacementPolicy, opts: H
   return {
     name: "hvx",
     choose(pod, feasible, step, atMs = world.startMs + step * stepMs) {
-      const meta = podMetaOf(world.pods.names[pod]!, world.pods.priority[pod]!, world.pods.replicaSet[pod]! < 0 ? "Job" : "ReplicaSet");
+      const meta = podMetaOf(world.pods.names[pod]!, world.pods.priority[pod]!, controllerKindOf(world, pod));
       const ctx = withPod(predicting(contextAt(step, atMs), meta), pod);
       const outcome = filterNodes(
         meta,

@@ -52,11 +52,40 @@ export function renderAcrossSeeds(a: AcrossSeeds): string[] {
       }
     }
   }
-  return lines;
+  return [...lines, ...onlineClassTable(a)];
 }
 
+/** The online workload class's own figures, when the scenario has online pods (docs/scenarios.md, `workloadClasses.*`). */
+function onlineClassTable(a: AcrossSeeds): string[] {
+  const rows: string[] = [];
+  for (const [physics, byKey] of Object.entries(a.physics)) {
+    for (const [key, strategies] of Object.entries(byKey ?? {})) {
+      for (const [name, f] of Object.entries(strategies ?? {})) {
+        if (!f || f.onlinePodHours.max <= 0) continue;
+        const onlineCut = f.onlineCutVsDefaultPercent ? `${stat(f.onlineCutVsDefaultPercent, 1)} %` : "n/a";
+        rows.push(
+          `| ${physics} | ${RUN_TITLES[key as keyof typeof RUN_TITLES]} | ${name === ORACLE ? "oracle (reference)" : name} | ${stat(f.onlinePodHours, 0)} | ${stat(f.onlineContendedPodHours, 1)} | ${name === "default" ? "" : onlineCut} | ${stat(f.placedPods, 0)} |`,
+        );
+      }
+    }
+  }
+  if (rows.length === 0) return [];
+  return [
+    "",
+    "### The online class",
+    "",
+    "Pods the run's `workloadClasses.*` settings make online (docs/scenarios.md): their own contended (ready >= 5 %) pod-hours, and the cut against `default` of the same seed.",
+    "",
+    "| physics | DRS | strategy | online pod-hours | online contended pod-hours | online cut vs default | placed |",
+    "|---|---|---|---:|---:|---:|---:|",
+    ...rows,
+  ];
+}
+
+/** "mean [lowest, highest]", or the mean alone when the range is one value at `digits` (sums over seeds differ in float dust). */
 function stat(s: SeedStat, digits: number): string {
-  return s.min === s.max ? s.mean.toFixed(digits) : `${s.mean.toFixed(digits)} [${s.min.toFixed(digits)}, ${s.max.toFixed(digits)}]`;
+  const [mean, min, max] = [s.mean, s.min, s.max].map((v) => v.toFixed(digits));
+  return min === max ? mean! : `${mean} [${min}, ${max}]`;
 }
 
 function cut(f: AcrossSeedsFigures): string {

@@ -257,6 +257,15 @@ function comparison(results: readonly RunResult[]): string[] {
       .map((r) => oracleShareText(r.strategy, cutOf(r.figures.contendedPodSeconds), cutOf(oracle.contendedPodSeconds)));
     out.push(`- contended pod-hours cut against \`default\`, as a share of the oracle's (a reference): ${shares.join("; ")}.`);
   }
+  const onlineBase = by.get("default")?.onlineContendedPodSeconds ?? 0;
+  if (results.some((r) => r.figures.onlinePodHours > 0)) {
+    const online = results.map(
+      (r) =>
+        `${r.strategy} ${fmt(r.figures.onlineContendedPodSeconds / 3600, 1)}` +
+        (r.strategy !== "default" && onlineBase > 0 ? ` (${change(r.figures.onlineContendedPodSeconds, onlineBase)})` : ""),
+    );
+    out.push(`- the online class's contended pod-hours (against \`default\`): ${online.join("; ")}.`);
+  }
   for (const [name, others, prefix] of [
     ["hvx", ["default", "vm-load-aware"], ""],
     ["hvx+rebalance", ["default", "vm-load-aware", "hvx"], "`hvx+rebalance` "],

@@ -1,3 +1,4 @@
+import type { WorkloadClass } from "../model/cluster.js";
 import type { World } from "./build-world.js";
 import { CascadeTracker, PercentHistogram, type StrategyFigures } from "./figures.js";
 import { PHASE_PENDING, PHASE_RUNNING, type RunState } from "./run-state.js";
@@ -28,6 +29,8 @@ export class RunTally {
   hvxEvictions = 0;
   rebalanceRemoved = 0;
   podSeconds = 0;
+  onlineContended = 0;
+  onlinePodSeconds = 0;
   private utilSum = 0;
   private utilCount = 0;
   private readonly vmHist = new PercentHistogram();
@@ -36,13 +39,17 @@ export class RunTally {
   private evictionsBefore: Int32Array | undefined;
   /** Pods hvx evicted, by the node VM they left, while that VM stays contended. */
   private readonly leftContended = new Map<number, number>();
+  private readonly anyOnline: boolean;
 
   constructor(
     private readonly world: World,
     readonly fromStep: number,
     cascadeGapSteps: number,
+    /** Each pod's workload class (`podClassesOf`), for the online class's own figures; absent: none has one. */
+    private readonly classes: ReadonlyArray<WorkloadClass | undefined> = [],
   ) {
     this.cascade = new CascadeTracker(cascadeGapSteps);
+    this.anyOnline = classes.includes("online");
   }
 
   counts(step: number): boolean {
@@ -69,7 +76,12 @@ export class RunTally {
       this.vmHist.add(r);
       const podSeconds = state.nodePods[n]!.length * stepS;
       this.podSeconds += podSeconds;
-      if (r >= CONTENDED_READY_PERCENT) this.contended += podSeconds;
+      const onlineSeconds = this.onlinePodsOn(state.nodePods[n]!) * stepS;
+      this.onlinePodSeconds += onlineSeconds;
+      if (r >= CONTENDED_READY_PERCENT) {
+        this.contended += podSeconds;
+        this.onlineContended += onlineSeconds;
+      }
       if (r >= SEVERE_READY_PERCENT) this.severe += podSeconds;
       const saturated = physics.vmGuestSaturated[n] === 1;
       if (saturated) this.saturated += podSeconds;
@@ -94,6 +106,13 @@ export class RunTally {
     }
     this.balloonGiBs += (balloon / 1024) * stepS;
     this.swapGiBs += (swapped / 1024) * stepS;
+  }
+
+  private onlinePodsOn(pods: readonly number[]): number {
+    if (!this.anyOnline) return 0;
+    let n = 0;
+    for (const p of pods) if (this.classes[p] === "online") n++;
+    return n;
   }
 
   /** hvx evicted `pod` off `node` (rebalancing). */
@@ -142,6 +161,8 @@ export class RunTally {
       hvxEvictions: this.hvxEvictions,
       rebalanceRemovedPodSeconds: this.rebalanceRemoved,
       podHours: this.podSeconds / 3600,
+      onlineContendedPodSeconds: this.onlineContended,
+      onlinePodHours: this.onlinePodSeconds / 3600,
       skippedTraceRows: this.world.skippedTraceRows,
     };
   }

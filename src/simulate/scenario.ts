@@ -70,6 +70,8 @@ const workloadSchema = z
     name: z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, "must be a DNS label"),
     replicas: z.number().int().min(1),
     priority: z.number().int().default(0),
+    /** The pods' labels (e.g. `hvx.io/workload-class: online`). */
+    labels: z.record(z.string()).default({}),
     cpuRequestMilli: nonNegative,
     cpuLimitMilli: positive,
     memoryRequestMiB: nonNegative,

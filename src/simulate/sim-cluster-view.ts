@@ -1,6 +1,7 @@
-import type { ClusterView, NodeView, PodView } from "../model/cluster.js";
+import type { ClusterView, NodeView, PodView, WorkloadClass } from "../model/cluster.js";
 import { OverlayMap } from "../model/overlay-map.js";
 import type { World } from "./build-world.js";
+import { controllerKindOf } from "./sim-pod-facts.js";
 
 const BYTES_PER_MIB = 1024 * 1024;
 
@@ -28,6 +29,8 @@ export class SimClusterView {
     private readonly startMs: number,
     /** Told the uid of each pod the informer now shows bound, or that left its node (the in-flight ledger's feed). */
     private readonly onSettled?: (uid: string, how: "bound" | "deleted") => void,
+    /** Each pod's workload class (`podClassesOf`); absent: none has one. */
+    private readonly classes: ReadonlyArray<WorkloadClass | undefined> = [],
   ) {
     const nodes = new Map<string, NodeView>();
     world.nodes.names.forEach((name, n) => {
@@ -46,6 +49,7 @@ export class SimClusterView {
   /** The pod as the scheduler sees it (bound when `node` and `boundAtMs` are given). */
   podView(pod: number, node?: number, boundAtMs?: number): PodView {
     const { pods } = this.world;
+    const kind = controllerKindOf(this.world, pod);
     return {
       namespace: "default",
       name: pods.names[pod]!,
@@ -57,7 +61,8 @@ export class SimClusterView {
       expectedDemand: { cpuMilli: pods.origCpuMilli[pod]!, memoryBytes: pods.origMemMiB[pod]! * BYTES_PER_MIB },
       ...(boundAtMs !== undefined ? { boundAtMs } : {}),
       terminal: false,
-      eviction: { controllerKind: "ReplicaSet", ownerKinds: ["ReplicaSet"], priority: pods.priority[pod]!, localStorage: false },
+      ...(this.classes[pod] !== undefined ? { workloadClass: this.classes[pod] } : {}),
+      eviction: { controllerKind: kind, ownerKinds: [kind], priority: pods.priority[pod]!, localStorage: false },
     };
   }
 

@@ -4,6 +4,7 @@ import { defaultStrategy } from "./default-strategy.js";
 import { DrsRunner } from "./drs-runner.js";
 import type { RunResult } from "./figures.js";
 import { RunTally } from "./run-tally.js";
+import { podClassesOf } from "./sim-pod-facts.js";
 import type { DrsSettings } from "./scenario.js";
 import { hvxStrategy, type HvxStrategyOptions } from "./hvx-strategy.js";
 import { hvxRebalanceStrategy, simRebalancePolicyOf, type SimRebalancePolicy } from "./hvx-rebalance-strategy.js";
@@ -57,9 +58,10 @@ export function simulateStrategy(opts: SimulateStrategyOptions): RunResult {
   const state = new RunState(world);
   const ring = new ObservationRing(world, world.lagSteps);
   const day2 = stepsPerDay(world);
+  const classes = podClassesOf(world, opts.policy.workloadClasses);
   const tallies = [
-    new RunTally(world, 0, PRESSURE_TAINT_STEPS),
-    ...(world.steps > day2 ? [new RunTally(world, day2, PRESSURE_TAINT_STEPS)] : []),
+    new RunTally(world, 0, PRESSURE_TAINT_STEPS, classes),
+    ...(world.steps > day2 ? [new RunTally(world, day2, PRESSURE_TAINT_STEPS, classes)] : []),
   ];
   const [all, fromDay2] = tallies as [RunTally, RunTally | undefined];
   let strategy: Strategy | undefined;

@@ -23,6 +23,7 @@ export function startClusterInformer(
     kubeConfig: kubeConfig,
     listApi,
     defaults,
+    classes: config.workloadClasses,
     resyncSeconds,
     watchIdleSeconds,
     log,

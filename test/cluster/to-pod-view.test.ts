@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { evictionFactsOf, ownerKeyOf, toPodView, type PodWire } from "../../src/cluster/to-pod-view.js";
-import type { PodEvictionFacts } from "../../src/model/cluster.js";
+import type { PodEvictionFacts, WorkloadClass } from "../../src/model/cluster.js";
+import { DEFAULT_WORKLOAD_CLASSIFICATION } from "../../src/placement/workload-class.js";
 
 const defaults = { cpuMilli: 100, memoryBytes: 1 };
 const FIRST_SEEN = Date.parse("2026-11-29T12:00:00Z");
@@ -85,6 +86,36 @@ describe("toPodView: kube-scheduler's message on a pending pod", () => {
     { name: "given PodScheduled True, keeps none", wire: withMessage(undefined, "True"), want: undefined },
   ];
   for (const c of cases) it(c.name, () => expect(toPodView(c.wire, defaults, FIRST_SEEN).unschedulableMessage).to.equal(c.want));
+});
+
+describe("toPodView: the workload class, from the Pod's own fields", () => {
+  const jobRef = [{ apiVersion: "batch/v1", kind: "Job", name: "nightly-29001", uid: "j1", controller: true }];
+  const wire = (over: { labels?: Record<string, string>; priority?: number; qosClass?: string; job?: boolean }): PodWire => {
+    const p = pod({});
+    return {
+      ...p,
+      metadata: { ...p.metadata, ...(over.labels ? { labels: over.labels } : {}), ...(over.job ? { ownerReferences: jobRef } : {}) },
+      spec: { ...p.spec, ...(over.priority !== undefined ? { priority: over.priority } : {}) },
+      status: { ...p.status, ...(over.qosClass ? { qosClass: over.qosClass } : {}) },
+    };
+  };
+  const cases: Array<{ name: string; wire: PodWire; want: WorkloadClass | undefined }> = [
+    {
+      name: "given the hvx.io/workload-class label online on a Job's pod, returns online",
+      wire: wire({ labels: { "hvx.io/workload-class": "online" }, job: true }),
+      want: "online",
+    },
+    { name: "given a Job's pod, returns batch", wire: wire({ job: true }), want: "batch" },
+    { name: "given status.qosClass BestEffort, returns batch", wire: wire({ qosClass: "BestEffort" }), want: "batch" },
+    { name: "given spec.priority 1000000, returns online", wire: wire({ priority: 1_000_000 }), want: "online" },
+    { name: "given a plain Burstable pod, returns none", wire: wire({ qosClass: "Burstable", priority: 0 }), want: undefined },
+  ];
+  for (const c of cases) it(c.name, () => expect(toPodView(c.wire, defaults, FIRST_SEEN).workloadClass).to.equal(c.want));
+
+  it("given the configured classification (Jobs not batch), follows it", () => {
+    const classes = { ...DEFAULT_WORKLOAD_CLASSIFICATION, batch: { ...DEFAULT_WORKLOAD_CLASSIFICATION.batch, jobs: false } };
+    expect(toPodView(wire({ job: true }), defaults, FIRST_SEEN, [], classes).workloadClass).to.equal(undefined);
+  });
 });
 
 describe("ownerKeyOf", () => {

@@ -83,6 +83,7 @@ describe("occupancyWithout", () => {
             cpu: fc.integer({ min: 0, max: 8000 }),
             mem: fc.integer({ min: 0, max: 2 ** 34 }),
             owner: fc.constantFrom(undefined, "o1", "o2"),
+            workloadClass: fc.constantFrom(undefined, "online" as const, "batch" as const),
             boundAgoS: fc.integer({ min: 0, max: 300 }),
           }),
           { maxLength: 30 },
@@ -97,6 +98,7 @@ describe("occupancyWithout", () => {
               limits: { cpuMilli: s.cpu, memoryBytes: s.mem },
               expectedDemand: { cpuMilli: s.cpu, memoryBytes: s.mem },
               ownerKey: s.owner,
+              workloadClass: s.workloadClass,
               boundAtMs: NOW_MS - s.boundAgoS * 1000,
             }),
           );
@@ -112,6 +114,8 @@ describe("occupancyWithout", () => {
           expect(seeded.cpuLimitsMilli).to.equal(read.cpuLimitsMilli);
           expect(seeded.memoryLimitsBytes).to.equal(read.memoryLimitsBytes);
           expect(new Map(seeded.replicasByOwner)).to.deep.equal(new Map(read.replicasByOwner));
+          expect(seeded.cpuDemandMilli).to.equal(read.cpuDemandMilli);
+          expect(seeded.cpuDemandMilliByClass).to.deep.equal(read.cpuDemandMilliByClass);
           expect([...seeded.uids].sort()).to.deep.equal([...read.uids].sort());
           expect(seeded.uids.size).to.equal(read.uids.size);
           for (const p of pods) expect(seeded.uids.has(p.uid)).to.equal(read.uids.has(p.uid));

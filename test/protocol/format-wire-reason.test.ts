@@ -49,6 +49,13 @@ function reasonOfEach(i: number): Record<ReasonCode, Reason> {
     },
     stacked_overcommit: { code: "stacked_overcommit", host, cpuLimitsMilli: 96_000 + i, cores: 16, ratio: (96 + i / 1000) / 16, max: 4 },
     host_spread: { code: "host_spread", host, owner: `ReplicaSet/shop/web-${i}`, onHost: 3, leastOnCandidates: 1, maxSkew: 1 },
+    workload_pool: {
+      code: "workload_pool",
+      host,
+      workloadClass: "online",
+      clusterName: `batch-${i}`,
+      pool: { clusters: ["prod-online"], hostNames: [`esx-0${i}*`] },
+    },
     correlated_burst: {
       code: "correlated_burst",
       host,
@@ -102,6 +109,11 @@ describe("formatWireReasons", () => {
     },
     { name: "stacked overcommit", reasons: [each.stacked_overcommit], want: "node(s) on ESXi hosts over the stacked overcommit cap (cpu)" },
     { name: "a required host spread", reasons: [each.host_spread], want: "node(s) on ESXi hosts over the pod's host spread skew" },
+    {
+      name: "a host outside the pod's class pool",
+      reasons: [each.workload_pool],
+      want: "node(s) on ESXi hosts outside the pod's workload class pool (online)",
+    },
   ];
   for (const c of cases) it(`given ${c.name}, returns "${c.want}"`, () => expect(formatWireReasons(c.reasons)).to.equal(c.want));
 

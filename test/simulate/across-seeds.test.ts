@@ -3,9 +3,11 @@ import { acrossSeeds, type SeedFigures } from "../../src/simulate/across-seeds.j
 import type { StrategyFigures } from "../../src/simulate/figures.js";
 import { oracleShareText } from "../../src/simulate/render-across-seeds.js";
 
-function figures(contendedHours: number, saturatedHours = 0): StrategyFigures {
+function figures(contendedHours: number, saturatedHours = 0, onlineContendedHours = 0): StrategyFigures {
   return {
     contendedPodSeconds: contendedHours * 3600,
+    onlineContendedPodSeconds: onlineContendedHours * 3600,
+    onlinePodHours: 100,
     saturatedPodSeconds: saturatedHours * 3600,
     contendedOrSaturatedPodSeconds: (contendedHours + saturatedHours) * 3600,
     vmotions: 0,
@@ -39,6 +41,23 @@ describe("acrossSeeds", () => {
     const none = acrossSeeds([1], [{ physics: "queueing", key: "drs-on", seed: 1, strategies: { default: figures(0), hvx: figures(0) } }]);
     expect(none.physics.queueing!["drs-on"]!.hvx!.cutVsDefaultPercent).to.equal(null);
     expect(none.physics.queueing!["drs-on"]!.hvx!.shareOfOracleCutPercent).to.equal(null);
+  });
+});
+
+describe("acrossSeeds: the online class", () => {
+  // seed 1: default 40 online contended, hvx 10 (cut 75 %); seed 2: default 0 (no cut counted), hvx 5
+  const got = acrossSeeds(
+    [1, 2],
+    [
+      { physics: "overflow", key: "drs-off", seed: 1, strategies: { default: figures(100, 0, 40), hvx: figures(50, 0, 10) } },
+      { physics: "overflow", key: "drs-off", seed: 2, strategies: { default: figures(100, 0, 0), hvx: figures(50, 0, 5) } },
+    ],
+  ).physics.overflow!["drs-off"]!;
+
+  it("given the online class's contended pod-seconds, returns their hours and the cut over the seeds where default had some", () => {
+    expect(got.hvx!.onlineContendedPodHours).to.deep.equal({ mean: 7.5, min: 5, max: 10 });
+    expect(got.hvx!.onlineCutVsDefaultPercent).to.deep.equal({ mean: 75, min: 75, max: 75 });
+    expect(got.default!.onlineCutVsDefaultPercent).to.deep.equal({ mean: 0, min: 0, max: 0 });
   });
 });
 

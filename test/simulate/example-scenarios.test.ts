@@ -7,7 +7,7 @@ import { parse } from "yaml";
 import { buildWorld } from "../../src/simulate/build-world.js";
 import { loadScenario } from "../../src/simulate/load-scenario.js";
 import { loadTraces } from "../../src/simulate/load-traces.js";
-import { simulateAll, simulateRuns } from "../../src/simulate/run-simulation.js";
+import { renderFiles, simulateAll, simulateRuns, simulateSeeds, summaryOf } from "../../src/simulate/run-simulation.js";
 import { scenarioSchema } from "../../src/simulate/scenario.js";
 
 const dir = new URL("../../../examples/scenarios/", import.meta.url);
@@ -30,6 +30,20 @@ describe("examples/scenarios", () => {
     const results = simulateAll(world, 1);
     expect(results.map((r) => r.strategy)).to.deep.equal(["default", "vm-load-aware", "hvx", "hvx+rebalance", "oracle"]);
     for (const r of results) expect(r.figures.placedPods, r.strategy).to.be.greaterThan(0);
+  });
+
+  it("online-batch.yaml runs: two hours, the online class's contended pod-seconds are their own figure, in the report too", () => {
+    const path = new URL("online-batch.yaml", dir).pathname;
+    const world = buildWorld({ ...loadScenario(path), durationHours: 2 });
+    const { runs, acrossSeeds } = simulateSeeds(world, 1, 1, ["overflow"], undefined, "off");
+    for (const r of runs[0]!.results) {
+      // checkout (96) and search (64) run from the first 20 minutes on: well over 160 x 1.5 pod-hours
+      expect(r.figures.onlinePodHours, r.strategy).to.be.within(160 * 1.5, 160 * 2);
+      expect(r.figures.onlineContendedPodSeconds, r.strategy).to.be.at.most(r.figures.contendedPodSeconds);
+    }
+    const report = renderFiles(world, 1, runs, { ...summaryOf(world, 1, runs), acrossSeeds })["report.md"]!;
+    expect(report).to.include("### The online class");
+    expect(report).to.match(/- the online class's contended pod-hours \(against `default`\): default [0-9.]+; vm-load-aware/);
   });
 
   it("traced-neighbours.yaml runs on its bundled traces: two hours, DRS off and on, every strategy places its pods", () => {

@@ -47,3 +47,23 @@ describe("RunTally: contended pod-seconds rebalancing removed", () => {
     expect(tally.figures(state).rebalanceRemovedPodSeconds).to.equal(0);
   });
 });
+
+describe("RunTally: the online class's own contended pod-seconds", () => {
+  const world = buildWorld(smallScenario());
+  it("given online pods 0 and 1 on a contended node VM and pod 2 (none) beside them, counts 2 x 20 s online of 3 x 20 s", () => {
+    const classes = ["online", "online", undefined] as const;
+    const state = new RunState(world);
+    const tally = new RunTally(world, 0, 15, classes);
+    for (const p of [0, 1, 2]) state.bind(p, 0, 0);
+    const physics = new StepPhysics(world);
+    physics.vmReadyPercent.fill(0);
+    physics.vmReadyPercent[0] = 6;
+    tally.countStep(state, physics);
+    physics.vmReadyPercent[0] = 4; // calm: online pod-seconds run, none contended
+    tally.countStep(state, physics);
+    const f = tally.figures(state);
+    expect(f.contendedPodSeconds).to.equal(60);
+    expect(f.onlineContendedPodSeconds).to.equal(40);
+    expect(f.onlinePodHours).to.equal(80 / 3600);
+  });
+});

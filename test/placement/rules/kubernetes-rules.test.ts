@@ -22,6 +22,8 @@ describe("Kubernetes-layer rules: the pod key holds what they read", () => {
     { name: "the max skew", facts: { ...base, spread: { ...spread, maxSkew: 2 } } },
     { name: "the fewest replicas on the candidates' hosts", facts: { ...base, leastReplicas: () => 3 } },
     { name: "no replica group", facts: { ...base, spread: undefined } },
+    { name: "the workload class (online)", facts: { ...base, pod: podView({ uid: "a", workloadClass: "online" }) } },
+    { name: "the workload class (batch)", facts: { ...base, pod: podView({ uid: "a", workloadClass: "batch" }) } },
   ];
   for (const c of differing)
     it(`given pods that differ in ${c.name}, gives them different keys`, () => expect(keyOf(c.facts)).to.not.equal(keyOf(base)));
