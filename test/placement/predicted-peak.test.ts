@@ -136,3 +136,18 @@ describe("LoadProfile.bucketPercentiles cache", () => {
     }
   });
 });
+
+describe("buildHostForecast: CPU usage per half hour (what the correlated-group learner reads)", () => {
+  it("given days of CPU usage at 14:00 and fewer days elsewhere, gives each trusted bucket's p90 and NaN for the others", () => {
+    const p = new LoadProfile();
+    // seven days of 14:00-14:30 (bucket 28) at 60 + day index (61..67 %); 08:00 (bucket 16) on two days only
+    for (let d = -7; d < 0; d++) p.record(at("14:30", d), 1800, { cpuUsagePercent: 68 + d });
+    for (let d = -2; d < 0; d++) p.record(at("08:30", d), 1800, { cpuUsagePercent: 90 });
+    const byBucket = buildHostForecast(p, at("10:00"))!.cpuUsageByBucket!;
+    // p90 of 61..67: 0.6 x 66 + 0.4 x 67 = 66.4
+    expect(byBucket[28]).to.be.closeTo(66.4, 1e-9);
+    expect(MIN_TRUSTED_DAYS).to.be.above(2);
+    expect(byBucket[16]).to.be.NaN;
+    expect(byBucket[0]).to.be.NaN;
+  });
+});
