@@ -33,6 +33,28 @@ export interface FreshOptions {
    * bound to the best-scored node after its prioritize, as its ReplicaSet and kube-scheduler do.
    */
   readonly kube?: { readonly url: string; readonly token: string };
+  /** kube-scheduler's window of candidate nodes, moving on with every pod (`candidateWindow`); else the body's `NodeNames`. */
+  readonly candidates?: CandidateWindow;
+}
+
+/** The nodes `${prefix}${(i x stride) mod nodes}`, i = 0..nodes-1, in that order, as kube-scheduler lists them. */
+export interface CandidateWindow {
+  readonly prefix: string;
+  readonly nodes: number;
+  /** Coprime with `nodes`, so that the order visits every node. */
+  readonly stride: number;
+  /** Candidates per pod (kube-scheduler's numFeasibleNodesToFind: 10 % of 5000 nodes is 500). */
+  readonly size: number;
+}
+
+/**
+ * The candidates kube-scheduler sends for its `pod`-th pod: it searches its node list from where
+ * the last search stopped (nextStartNodeIndex), so pod k gets the `size` nodes from k x size on,
+ * and a full cluster is not the same 500 nodes every time.
+ */
+export function candidateWindow(w: CandidateWindow, pod: number): string[] {
+  const start = (pod * w.size) % w.nodes;
+  return Array.from({ length: Math.min(w.size, w.nodes) }, (_, i) => `${w.prefix}${(((start + i) % w.nodes) * w.stride) % w.nodes}`);
 }
 
 /** User + system CPU time of a process so far, ms, from `/proc/<pid>/stat` (fields 14 and 15, in clock ticks of 10 ms). */
@@ -77,18 +99,47 @@ function post(to: Target, path: string, body: Buffer | string, ok = 200, keep = 
   });
 }
 
-/** The node kube-scheduler would pick from a prioritize answer: the highest score, the first of equals. */
-export function bestHost(scores: ReadonlyArray<{ readonly Host: string; readonly Score: number }>): string | undefined {
+/**
+ * The node kube-scheduler would pick from a prioritize answer: the highest score, one of equals
+ * at random, each as likely (its `selectHost` samples the tied nodes). Picking the first of
+ * equals piled every pod onto the same few nodes once their scores levelled.
+ */
+export function bestHost(
+  scores: ReadonlyArray<{ readonly Host: string; readonly Score: number }>,
+  random: () => number = Math.random,
+): string | undefined {
   let best: { Host: string; Score: number } | undefined;
-  for (const s of scores) if (!best || s.Score > best.Score) best = s;
+  let ties = 0;
+  for (const s of scores) {
+    if (!best || s.Score > best.Score) {
+      best = s;
+      ties = 1;
+    } else if (s.Score === best.Score && random() * ++ties < 1) best = s;
+  }
   return best?.Host;
+}
+
+/**
+ * The prioritize ExtenderArgs kube-scheduler sends after a filter answer: the filter's arguments
+ * with only the nodes that passed (`NodeNames` in cache mode, `Nodes.items` otherwise).
+ */
+export function passedOnly(filterArgs: string, filterReply: string): string {
+  const args = JSON.parse(filterArgs) as { NodeNames?: string[] | null; Nodes?: { items: Array<{ metadata: { name: string } }> } | null };
+  const reply = JSON.parse(filterReply) as { NodeNames?: string[] | null; Nodes?: { items: unknown[] } | null };
+  if (args.NodeNames) return JSON.stringify({ ...args, NodeNames: reply.NodeNames ?? [] });
+  return JSON.stringify({ ...args, Nodes: { ...args.Nodes, items: reply.Nodes?.items ?? [] } });
+}
+
+function withNodeNames(args: string, names: readonly string[]): string {
+  return JSON.stringify({ ...(JSON.parse(args) as object), NodeNames: names });
 }
 
 /** One filter+prioritize pair as its sender makes it: the bodies, and what happens before and after. */
 interface PairSource {
   next(): {
     filter: Buffer | string;
-    prioritize: Buffer | string;
+    /** The prioritize body, or how to make it from the filter's answer (kube-scheduler sends only the nodes that passed). */
+    prioritize: Buffer | string | ((filtered: string) => string);
     before?: () => Promise<unknown>;
     after?: (prioritized: string) => Promise<unknown>;
   };
@@ -112,12 +163,16 @@ function pairSource(opts: RoundOptions): PairSource {
     keepScores: api !== undefined,
     close: () => api?.agent.destroy(),
     next: () => {
-      const pod = pods.at(index++);
-      if (!api) return { filter: pod.argsJson, prioritize: pod.argsJson };
+      const window = opts.fresh?.candidates;
+      const at = pods.at(index);
+      const pod = window ? { ...at, argsJson: withNodeNames(at.argsJson, candidateWindow(window, index)) } : at;
+      index++;
+      const prioritize = (filtered: string) => passedOnly(pod.argsJson, filtered);
+      if (!api) return { filter: pod.argsJson, prioritize };
       const podsPath = `/api/v1/namespaces/${pod.namespace}/pods`;
       return {
         filter: pod.argsJson,
-        prioritize: pod.argsJson,
+        prioritize,
         before: () => post(api, podsPath, pod.podJson, 201),
         after: (prioritized) => {
           const node = bestHost(JSON.parse(prioritized) as Array<{ Host: string; Score: number }>);
@@ -152,8 +207,15 @@ export async function closedLoopRound(opts: RoundOptions): Promise<RoundResult> 
         while (performance.now() < until) {
           const pair = source.next();
           await pair.before?.();
-          const f = await post(server, "/filter", pair.filter);
-          const p = await post(server, "/prioritize", pair.prioritize, 200, source.keepScores);
+          const fromFilter = typeof pair.prioritize === "function" ? pair.prioritize : undefined;
+          const f = await post(server, "/filter", pair.filter, 200, fromFilter !== undefined);
+          const p = await post(
+            server,
+            "/prioritize",
+            fromFilter ? fromFilter(f.text) : (pair.prioritize as Buffer | string),
+            200,
+            source.keepScores,
+          );
           await pair.after?.(p.text);
           roundTrips?.push(f.ms, p.ms);
           pairs++;

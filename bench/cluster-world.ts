@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FAKE_TOKENS, type FakeKubeApiserver } from "../mocks/kube-apiserver/index.js";
+import { candidateWindow, type CandidateWindow } from "./closed-loop.js";
 import { generateScenario, startMockVcenter, type MockVcenterHandle, type Scenario } from "../mocks/vcenter/index.js";
 
 const CLUSTER_NODES = 5000;
@@ -19,8 +20,10 @@ export interface ClusterWorld {
   readonly kubeconfig: string;
   /** Where the load generator creates and binds pods, as an administrator (ReplicaSet controller, kube-scheduler). */
   readonly kube: { readonly url: string; readonly token: string };
-  /** ExtenderArgs for `pod` with the 500 candidates every cluster case sends. */
+  /** ExtenderArgs for `pod` with the 500 candidates the repeated-body cases send (the window's first). */
   argsFor(pod: unknown): string;
+  /** kube-scheduler's candidate window over the 5000 nodes (the fresh cases move it on with every pod). */
+  readonly candidates: CandidateWindow;
   close(): Promise<void>;
 }
 
@@ -43,7 +46,8 @@ export async function startClusterWorld(work: string): Promise<ClusterWorld> {
   fake.controls.bulkLoad({ namespaces: benchNamespaces(), nodes: benchNodes(CLUSTER_NODES), pods: benchPods(CLUSTER_PODS, CLUSTER_NODES) });
   const kubeconfig = join(work, "kubeconfig.yaml");
   writeFileSync(kubeconfig, fake.kubeconfigYaml());
-  const candidates = Array.from({ length: 500 }, (_, i) => `node-${(i * 7) % CLUSTER_NODES}`);
+  const window: CandidateWindow = { prefix: "node-", nodes: CLUSTER_NODES, stride: 7, size: 500 };
+  const candidates = candidateWindow(window, 0);
   return {
     vc,
     scenario,
@@ -51,6 +55,7 @@ export async function startClusterWorld(work: string): Promise<ClusterWorld> {
     kubeconfig,
     kube: { url: fake.url, token: FAKE_TOKENS.admin },
     argsFor: (pod) => JSON.stringify({ Pod: pod, Nodes: null, NodeNames: candidates }),
+    candidates: window,
     close: async () => {
       await fake.close();
       await vc.close();

@@ -44,7 +44,7 @@ export interface CompareOptions {
    * also create each pod in the API server hvx watches before its filter and bind it after its
    * prioritize. The floor keeps no cluster view, so its rounds send the verbs alone.
    */
-  readonly fresh?: { readonly kube?: FreshOptions["kube"] };
+  readonly fresh?: { readonly kube?: FreshOptions["kube"]; readonly candidates?: FreshOptions["candidates"] };
 }
 
 /** Pods of one round are numbered from a new million, so no two rounds of a run make the same pod. */
@@ -89,6 +89,7 @@ export async function compare(
       const fresh = options.fresh && {
         firstPod: nextRoundFirstPod(),
         ...(side === "hvx" && options.fresh.kube ? { kube: options.fresh.kube } : {}),
+        ...(options.fresh.candidates ? { candidates: options.fresh.candidates } : {}),
       };
       const round = await closedLoopRoundInProcess({
         port: server.port,

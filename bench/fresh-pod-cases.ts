@@ -59,18 +59,26 @@ export async function freshClusterCases(
   const bindings = () => world.fake.controls.stats().bindings;
   const podsBound = (key: string, from: number): BenchFigure => ({ name: `${key}.podsBound`, value: bindings() - from, unit: "pods" });
   let from = bindings();
-  const warm = await duringWarmStart(warmKey, hvx, args, work, world.kube);
+  const warm = await duringWarmStart(warmKey, hvx, args, work, world);
   if (warm.length > 0) warm.push(podsBound(warmKey, from));
   while (!(await warmStarted(hvx.adminPort))) await new Promise((r) => setTimeout(r, 500));
   from = bindings();
-  const bound = await compare(boundKey, hvx, floor, args, BOUND_TARGETS, work, { fresh: { kube: world.kube } });
+  const bound = await compare(boundKey, hvx, floor, args, BOUND_TARGETS, work, {
+    fresh: { kube: world.kube, candidates: world.candidates },
+  });
   if (bound.length > 0) bound.push(podsBound(boundKey, from));
   await stopHvx(hvx);
   return [...bound, ...warm];
 }
 
 /** Fresh bound pairs while the warm start lasts; every round trip of every round pooled. */
-async function duringWarmStart(key: string, hvx: HvxChild, args: string, work: string, kube: ClusterWorld["kube"]): Promise<BenchFigure[]> {
+async function duringWarmStart(
+  key: string,
+  hvx: HvxChild,
+  args: string,
+  work: string,
+  { kube, candidates }: Pick<ClusterWorld, "kube" | "candidates">,
+): Promise<BenchFigure[]> {
   if (!caseWanted(key)) return [];
   const bodyFile = join(work, `${key}.json`);
   writeFileSync(bodyFile, args);
@@ -84,7 +92,7 @@ async function duringWarmStart(key: string, hvx: HvxChild, args: string, work: s
         durationMs: WARM_START_ROUND_MS,
         warmMs: 0,
         connections: CONNECTIONS,
-        fresh: { firstPod: nextRoundFirstPod(), kube },
+        fresh: { firstPod: nextRoundFirstPod(), kube, candidates },
       }),
     );
   }

@@ -1,7 +1,8 @@
 import { expect } from "chai";
 import { readFileSync } from "node:fs";
-import { bestHost } from "../../bench/closed-loop.js";
+import { bestHost, candidateWindow, passedOnly } from "../../bench/closed-loop.js";
 import { FreshPods, podNameSuffix, podUid } from "../../bench/fresh-pods.js";
+import { mulberry32 } from "../../src/random/prng.js";
 
 const template = readFileSync(new URL("../../../test/fixtures/wire/filter-args-nodenames.json", import.meta.url), "utf8");
 const templatePod = JSON.parse(template).Pod;
@@ -84,15 +85,59 @@ describe("bestHost", () => {
       ],
       want: "b",
     },
-    {
-      name: "given equal scores, returns the first",
-      scores: [
-        { Host: "a", Score: 5 },
-        { Host: "b", Score: 5 },
-      ],
-      want: "a",
-    },
     { name: "given no score, returns undefined", scores: [], want: undefined },
   ];
   for (const c of cases) it(c.name, () => expect(bestHost(c.scores)).to.equal(c.want));
+
+  it("given equal top scores, picks each of them about as often (kube-scheduler's selectHost), never a lower one", () => {
+    const scores = ["a", "b", "c"].map((Host) => ({ Host, Score: 7 })).concat([{ Host: "low", Score: 6 }]);
+    const random = mulberry32(7);
+    const picks = new Map<string, number>();
+    for (let i = 0; i < 3000; i++) {
+      const host = bestHost(scores, random)!;
+      picks.set(host, (picks.get(host) ?? 0) + 1);
+    }
+    expect([...picks.keys()].sort()).to.deep.equal(["a", "b", "c"]);
+    for (const n of picks.values()) expect(n).to.be.within(850, 1150);
+  });
+});
+
+describe("passedOnly", () => {
+  it("given a cache-mode filter answer, returns the filter's arguments with only the passing NodeNames", () => {
+    const args = JSON.stringify({ Pod: templatePod, Nodes: null, NodeNames: ["a", "b", "c"] });
+    const next = JSON.parse(passedOnly(args, JSON.stringify({ NodeNames: ["a", "c"], FailedNodes: { b: "hot" }, Error: "" })));
+    expect(next).to.deep.equal({ Pod: templatePod, Nodes: null, NodeNames: ["a", "c"] });
+  });
+
+  it("given a Nodes-mode filter answer, returns the passing Node objects", () => {
+    const node = (name: string) => ({ metadata: { name } });
+    const args = JSON.stringify({ Pod: templatePod, Nodes: { items: [node("a"), node("b")] }, NodeNames: null });
+    const next = JSON.parse(passedOnly(args, JSON.stringify({ Nodes: { items: [node("b")] }, FailedNodes: { a: "hot" } })));
+    expect(next.Nodes.items).to.deep.equal([node("b")]);
+    expect(next.NodeNames).to.equal(null);
+  });
+
+  it("given every node rejected, returns no candidates", () => {
+    const args = JSON.stringify({ Pod: templatePod, Nodes: null, NodeNames: ["a"] });
+    expect(JSON.parse(passedOnly(args, JSON.stringify({ NodeNames: null, FailedNodes: { a: "hot" } }))).NodeNames).to.deep.equal([]);
+  });
+});
+
+describe("candidateWindow", () => {
+  const w = { prefix: "node-", nodes: 5000, stride: 7, size: 500 };
+  it("given the first pod, returns the nodes of the first window, in the list's order", () => {
+    expect(candidateWindow(w, 0).slice(0, 3)).to.deep.equal(["node-0", "node-7", "node-14"]);
+  });
+
+  it("given as many pods as windows, visits every node once, then starts again", () => {
+    const seen = Array.from({ length: 10 }, (_, pod) => candidateWindow(w, pod)).flat();
+    expect(new Set(seen).size).to.equal(5000);
+    expect(candidateWindow(w, 10)).to.deep.equal(candidateWindow(w, 0));
+  });
+
+  it("given fewer nodes than the window, returns each node once", () => {
+    expect(candidateWindow({ prefix: "n", nodes: 3, stride: 2, size: 5 }, 1))
+      .to.have.members(["n0", "n1", "n2"])
+      .and.to.have.length(3);
+  });
 });
