@@ -277,7 +277,10 @@ export function decideNode(
   const sampled = entry.projected;
   const times = [sampled.polledAtMs, sampled.metrics?.sampledAtMs, vm.metrics?.sampledAtMs];
   // The host's pods include the node's (the node is mapped to one of the host's VMs).
-  table?.keep(node, entry.host.id, times, ctx.nowMs, listedHere ? undefined : entry.totals.uids, decision);
+  // A judged pass prints no age: it stands until an age passes the maximum (kept-decisions.ts).
+  const printsNoAge = decision.verdict === "pass" && decision.reasons.length === 0;
+  const untilStaleS = printsNoAge ? policy.thresholds.maxMetricAgeSeconds : undefined;
+  table?.keep(node, entry.host.id, times, ctx.nowMs, listedHere ? undefined : entry.totals.uids, decision, untilStaleS);
   return decision;
 }
 

@@ -31,6 +31,15 @@ describe("KeptDecisions", () => {
       expect(kept.get({ name: "w1" }, now, "") !== undefined, `at +${now - at} ms`).to.equal(ages(now) === ages(at));
   });
 
+  it("given a decision that prints no age (untilStaleS), answers it until the first age rounds past the maximum, exactly", () => {
+    const kept = new KeptDecisions<string>();
+    const times = [T, T + 250, T - 700];
+    kept.keep({ name: "w1" }, "host-1", times, T + 3000, undefined, "pass", 120);
+    const stale = (now: number) => times.some((t) => ageSeconds(t, now) > 120);
+    for (let now = T - 1000; now <= T + 122_000; now += 0.5)
+      expect(kept.get({ name: "w1" }, now, "") !== undefined, `at +${now - T} ms`).to.equal(!stale(now));
+  });
+
   it("given an age of 0, answers from any earlier time (a sample from the future counts as 0 s old)", () => {
     const kept = new KeptDecisions<string>();
     kept.keep({ name: "w1" }, "host-1", [T], T + 100, undefined, "fresh");
