@@ -35,6 +35,12 @@ export interface FreshOptions {
   readonly kube?: { readonly url: string; readonly token: string };
   /** kube-scheduler's window of candidate nodes, moving on with every pod (`candidateWindow`); else the body's `NodeNames`. */
   readonly candidates?: CandidateWindow;
+  /**
+   * With `kube`: pods the round keeps bound at once. Each binding past it deletes the round's
+   * oldest pod, as pods end in a cluster in its steady state, and the round deletes the rest
+   * after its measured time; else every pod stays, and the cluster fills round after round.
+   */
+  readonly keepBound?: number;
 }
 
 /** The nodes `${prefix}${(i x stride) mod nodes}`, i = 0..nodes-1, in that order, as kube-scheduler lists them. */
@@ -71,8 +77,15 @@ interface Target {
   readonly headers?: Record<string, string>;
 }
 
-/** POSTs `body`; resolves with the round trip (ms) and, with `keep`, the answer's text. */
-function post(to: Target, path: string, body: Buffer | string, ok = 200, keep = false): Promise<{ ms: number; text: string }> {
+/** POSTs `body` (or sends it with `method`); resolves with the round trip (ms) and, with `keep`, the answer's text. */
+function post(
+  to: Target,
+  path: string,
+  body: Buffer | string,
+  ok = 200,
+  keep = false,
+  method = "POST",
+): Promise<{ ms: number; text: string }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const chunks: Buffer[] = [];
@@ -81,7 +94,7 @@ function post(to: Target, path: string, body: Buffer | string, ok = 200, keep = 
         host: "127.0.0.1",
         port: to.port,
         path,
-        method: "POST",
+        method,
         agent: to.agent,
         headers: { ...to.headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) },
       },
@@ -90,7 +103,7 @@ function post(to: Target, path: string, body: Buffer | string, ok = 200, keep = 
         res.on("end", () =>
           res.statusCode === ok
             ? resolve({ ms: performance.now() - started, text: keep ? Buffer.concat(chunks).toString("utf8") : "" })
-            : reject(new Error(`POST ${path}: HTTP ${res.statusCode}`)),
+            : reject(new Error(`${method} ${path}: HTTP ${res.statusCode}`)),
         );
       },
     );
@@ -145,12 +158,12 @@ interface PairSource {
   };
   /** Whether the prioritize answer is needed (a binding follows). */
   readonly keepScores: boolean;
-  close(): void;
+  close(): Promise<void>;
 }
 
 function pairSource(opts: RoundOptions): PairSource {
   if (!opts.fresh)
-    return { next: () => ({ filter: opts.filterBody, prioritize: opts.prioritizeBody }), keepScores: false, close: () => {} };
+    return { next: () => ({ filter: opts.filterBody, prioritize: opts.prioritizeBody }), keepScores: false, close: async () => {} };
   const pods = new FreshPods(opts.filterBody.toString("utf8"));
   const kube = opts.fresh.kube;
   const api = kube && {
@@ -159,9 +172,15 @@ function pairSource(opts: RoundOptions): PairSource {
     headers: { authorization: `Bearer ${kube.token}` },
   };
   let index = opts.fresh.firstPod;
+  const keepBound = opts.fresh.keepBound ?? Number.POSITIVE_INFINITY;
+  const bound: string[] = [];
+  const remove = (path: string) => post(api!, path, "", 200, false, "DELETE");
   return {
     keepScores: api !== undefined,
-    close: () => api?.agent.destroy(),
+    close: async () => {
+      await Promise.all(bound.splice(0).map(remove));
+      api?.agent.destroy();
+    },
     next: () => {
       const window = opts.fresh?.candidates;
       const at = pods.at(index);
@@ -184,7 +203,10 @@ function pairSource(opts: RoundOptions): PairSource {
             metadata: { namespace: pod.namespace, name: pod.name, uid: pod.uid },
             target: { kind: "Node", name: node },
           };
-          return post(api, `${podsPath}/${pod.name}/binding`, JSON.stringify(binding), 201);
+          return post(api, `${podsPath}/${pod.name}/binding`, JSON.stringify(binding), 201).then(() => {
+            bound.push(`${podsPath}/${pod.name}`);
+            return bound.length > keepBound ? remove(bound.shift()!) : undefined;
+          });
         },
       };
     },
@@ -232,6 +254,6 @@ export async function closedLoopRound(opts: RoundOptions): Promise<RoundResult> 
   const elapsedMs = performance.now() - t0;
   const serverCpuMs = processCpuMs(opts.pid) - cpu0;
   server.agent.destroy();
-  source.close();
+  await source.close();
   return { pairs, roundTripsMs: roundTrips.sort((a, b) => a - b), elapsedMs, serverCpuMs };
 }

@@ -44,7 +44,7 @@ export interface CompareOptions {
    * also create each pod in the API server hvx watches before its filter and bind it after its
    * prioritize. The floor keeps no cluster view, so its rounds send the verbs alone.
    */
-  readonly fresh?: { readonly kube?: FreshOptions["kube"]; readonly candidates?: FreshOptions["candidates"] };
+  readonly fresh?: Omit<FreshOptions, "firstPod">;
 }
 
 /** Pods of one round are numbered from a new million, so no two rounds of a run make the same pod. */
@@ -88,7 +88,7 @@ export async function compare(
       const gcBefore = side === "hvx" ? await gcTotals(hvx.adminPort) : undefined;
       const fresh = options.fresh && {
         firstPod: nextRoundFirstPod(),
-        ...(side === "hvx" && options.fresh.kube ? { kube: options.fresh.kube } : {}),
+        ...(side === "hvx" && options.fresh.kube ? { kube: options.fresh.kube, keepBound: options.fresh.keepBound } : {}),
         ...(options.fresh.candidates ? { candidates: options.fresh.candidates } : {}),
       };
       const round = await closedLoopRoundInProcess({
