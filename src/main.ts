@@ -46,6 +46,7 @@ import { startRebalancer } from "./startup/start-rebalancer.js";
 import { podRefOf, startRequeuer } from "./startup/start-requeuer.js";
 import { startTwoLayers } from "./startup/start-two-layers.js";
 import { stopInReverse, type Stop } from "./startup/stops.js";
+import { watchEmptyPools } from "./startup/watch-empty-pools.js";
 
 export interface RunningHvx {
   readonly extenderPort: number;
@@ -93,6 +94,7 @@ export async function startHvx(config: Readonly<Config>, log: Logger, kubeEnv: K
       ? startVcenters(config, log, registry, credentialFiles)
       : startMetricsSource(config, vcenter, log, registry, credentialFiles);
     stops.push(() => poller.stop());
+    stops.push(watchEmptyPools(() => poller.latest(), config.workloadClasses, log, config.vcenter.pollIntervalSeconds * 1000));
 
     const access = demo?.kubeConfig
       ? { enabled: true as const, kubeConfig: demo.kubeConfig }
