@@ -103,10 +103,10 @@ function vmHostRule(input: DrsAdviceInput, physics: readonly PhysicsName[]): Drs
   const lever = 'a VM-Host "should run on" rule keeping the busy non-Kubernetes VMs on their own host group';
   const a = input.acrossSeeds;
   if (input.nonKubernetesVms === 0)
-    return { lever, verdict: "not indicated", because: "the scenario has no non-Kubernetes VMs.", source: SOURCES.vmHost };
+    return { lever, verdict: "not indicated", because: "The scenario has no non-Kubernetes VMs.", source: SOURCES.vmHost };
   const per = physics.map((p) => ({ p, on: a.physics[p]!["drs-on"]!.hvx!, off: a.physics[p]?.["drs-off"]?.hvx }));
   if (per.some((x) => x.off === undefined))
-    return { lever, verdict: "not indicated", because: "no DRS-off run to compare with (`--drs both`).", source: SOURCES.vmHost };
+    return { lever, verdict: "not indicated", because: "No DRS-off run to compare with (`--drs both`).", source: SOURCES.vmHost };
   const figures = per
     .map(
       (x) => `\`${x.p}\` ${x.off!.contendedPodHours.mean.toFixed(1)} with DRS off, ${x.on.contendedPodHours.mean.toFixed(1)} with DRS on`,
