@@ -70,13 +70,14 @@ function measuredLevers(a: AcrossSeeds, physics: readonly PhysicsName[]): DrsAdv
   for (const lever of DRS_LEVER_NAMES) {
     const per = physics.map((p) => ({ p, asRun: a.physics[p]!["drs-on"]!.hvx!, f: a.drsLevers?.[p]?.[lever] }));
     if (per.some((x) => x.f === undefined)) continue;
-    const helpsUnder = per.filter((x) => (x.f!.cutVsAsRunPercent?.mean ?? 0) >= LEVER_HELPS_PERCENT).map((x) => x.p);
+    const cutOf = (x: (typeof per)[number]) => x.f!.cutVsAsRunPercent?.mean ?? 0;
+    const helpsUnder = per.filter((x) => cutOf(x) >= LEVER_HELPS_PERCENT).map((x) => x.p);
     const verdict: AdviceVerdict =
       helpsUnder.length === per.length
         ? "helps"
         : helpsUnder.length > 0
           ? "helps under some physics"
-          : per.every((x) => (x.f!.cutVsAsRunPercent?.mean ?? 0) < 0)
+          : per.every((x) => cutOf(x) < 0)
             ? "worse"
             : "little";
     const figures = per.map((x) => `\`${x.p}\` ${leverFigures(x.asRun, x.f!)}`).join("; ");

@@ -39,7 +39,9 @@ export function applyDrsLever(world: World, drs: DrsSettings, lever: DrsLeverNam
         : { world: { ...world, vms: { ...vms, cpuReservationMhz: reservation } }, drs };
     }
     case "migration-threshold-lower":
-      return drs.migrationThreshold > 1 ? { world, drs: { ...drs, migrationThreshold: drs.migrationThreshold - 1 } } : undefined;
+      // the vm-score model acts alike at levels 2-5 (section 11): only 2 -> 1 changes anything there
+      if (drs.migrationThreshold <= 1 || (drs.model === "vm-score" && drs.migrationThreshold > 2)) return undefined;
+      return { world, drs: { ...drs, migrationThreshold: drs.migrationThreshold - 1 } };
   }
 }
 

@@ -43,6 +43,12 @@ describe("DRS levers", () => {
     expect(applyDrsLever(world, { ...drs, migrationThreshold: 1 }, "migration-threshold-lower")).to.equal(undefined);
   });
 
+  it("given the vm-score model (alike at levels 2-5), returns no threshold lever at 3 and 2 -> 1 at 2", () => {
+    const vmScore = { ...drs, model: "vm-score" as const };
+    expect(applyDrsLever(world, vmScore, "migration-threshold-lower")).to.equal(undefined);
+    expect(applyDrsLever(world, { ...vmScore, migrationThreshold: 2 }, "migration-threshold-lower")!.drs.migrationThreshold).to.equal(1);
+  });
+
   it("given a run, returns hvx's figures under each of the three levers", () => {
     const got = simulateDrsLevers(world, 3, productionPolicy(), { ...drs, enabled: false }, "overflow");
     expect(Object.keys(got)).to.deep.equal(["node-vm-shares-high", "node-vm-reservation", "migration-threshold-lower"]);
