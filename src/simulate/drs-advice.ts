@@ -57,11 +57,12 @@ const LEVER_WHY: Readonly<Record<DrsLeverName, string>> = {
 /**
  * What would help hvx with DRS on, derived from the run: the levers tried in the twin
  * (drs-levers.ts) by their measured cut, and the DRS rules the twin cannot simulate, by the
- * figures that call for them. Pure: the across-seeds figures in, advice out.
+ * figures that call for them; none when hvx had no contention with DRS on (or no DRS-on run).
+ * Pure: the across-seeds figures in, advice out.
  */
 export function drsAdvice(input: DrsAdviceInput): DrsAdvice[] {
   const physics = (Object.keys(input.acrossSeeds.physics) as PhysicsName[]).filter((p) => input.acrossSeeds.physics[p]?.["drs-on"]?.hvx);
-  if (physics.length === 0) return [];
+  if (physics.every((p) => input.acrossSeeds.physics[p]!["drs-on"]!.hvx!.contendedPodHours.mean === 0)) return [];
   return [...measuredLevers(input.acrossSeeds, physics), vmHostRule(input, physics), ...correlatedRule(input, physics)];
 }
 

@@ -15,8 +15,8 @@ export function renderDrsAdvice(world: World, a: AcrossSeeds): string[] {
     nodeVmsPerHost: s.nodeVms.perHost,
     nonKubernetesVms: world.vms.count - world.nodes.count,
   });
-  if (advice.length === 0) return [];
   const physics = (Object.keys(a.physics) as PhysicsName[]).filter((p) => a.physics[p]?.["drs-on"]?.hvx);
+  if (physics.length === 0) return [];
   const lines = [
     "## With DRS on: what would help",
     "",
@@ -47,6 +47,10 @@ export function renderDrsAdvice(world: World, a: AcrossSeeds): string[] {
     lines.push(
       `| ${DRS_LEVER_TITLES[lever]} | ${cells.map((c) => `${stat(c!.contendedPodHours)} | ${c!.cutVsAsRunPercent ? `${stat(c!.cutVsAsRunPercent)} %` : "n/a"} | ${stat(c!.vmotions, 0)}`).join(" | ")} |`,
     );
+  }
+  if (advice.length === 0) {
+    lines.push("", "No advice: hvx had no contended pod-hours with DRS on, under any physics.");
+    return lines;
   }
   lines.push(
     "",

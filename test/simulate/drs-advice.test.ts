@@ -114,6 +114,12 @@ describe("drsAdvice", () => {
   it("given no correlated workload, gives no anti-affinity advice", () =>
     expect(verdictOf(drsAdvice(input({ coHosted: [50, 50] })), "a VM-VM anti-affinity")).to.equal(undefined));
 
+  it("given hvx without contention with DRS on under every physics, returns no advice", () => {
+    const none = input({ cuts: { "node-vm-shares-high": [0, 0] }, off: { overflow: 0, queueing: 0 } });
+    for (const p of ["overflow", "queueing"] as const) none.acrossSeeds.physics[p]!["drs-on"] = { hvx: hvx(0) };
+    expect(drsAdvice(none)).to.deep.equal([]);
+  });
+
   it("given no DRS-on run, returns no advice", () =>
     expect(drsAdvice({ ...input({}), acrossSeeds: { seeds: [1], physics: { overflow: { "drs-off": { hvx: hvx(10) } } } } })).to.deep.equal(
       [],
