@@ -47,7 +47,7 @@ export function renderAcrossSeeds(a: AcrossSeeds): string[] {
       for (const [name, f] of Object.entries(strategies ?? {})) {
         if (!f) continue;
         lines.push(
-          `| ${physics} | ${RUN_TITLES[key as keyof typeof RUN_TITLES]} | ${name === ORACLE ? "oracle (reference)" : name} | ${stat(f.contendedPodHours, 1)} | ${stat(f.saturatedPodHours, 1)} | ${stat(f.contendedOrSaturatedPodHours, 1)} | ${cut(f)} | ${share(f, name)} | ${stat(f.vmotions, 0)} | ${stat(f.placedPods, 0)} |`,
+          `| ${physics} | ${RUN_TITLES[key as keyof typeof RUN_TITLES]} | ${name === ORACLE ? "oracle (reference)" : name} | ${seedStatText(f.contendedPodHours, 1)} | ${seedStatText(f.saturatedPodHours, 1)} | ${seedStatText(f.contendedOrSaturatedPodHours, 1)} | ${cut(f)} | ${share(f, name)} | ${seedStatText(f.vmotions, 0)} | ${seedStatText(f.placedPods, 0)} |`,
         );
       }
     }
@@ -55,12 +55,13 @@ export function renderAcrossSeeds(a: AcrossSeeds): string[] {
   return lines;
 }
 
-function stat(s: SeedStat, digits: number): string {
+/** "mean [lowest, highest]", or the mean alone when every seed gave the same. */
+export function seedStatText(s: SeedStat, digits: number): string {
   return s.min === s.max ? s.mean.toFixed(digits) : `${s.mean.toFixed(digits)} [${s.min.toFixed(digits)}, ${s.max.toFixed(digits)}]`;
 }
 
 function cut(f: AcrossSeedsFigures): string {
-  return f.cutVsDefaultPercent ? `${stat(f.cutVsDefaultPercent, 1)} %` : "n/a";
+  return f.cutVsDefaultPercent ? `${seedStatText(f.cutVsDefaultPercent, 1)} %` : "n/a";
 }
 
 function share(f: AcrossSeedsFigures, name: string): string {

@@ -4,6 +4,7 @@ import { CORRELATED_SHARE_PERCENT, DRS_UNDOES_PERCENT, LEVER_HELPS_PERCENT, drsA
 import { DRS_LEVER_NAMES, DRS_LEVER_TITLES } from "./drs-levers.js";
 import type { PhysicsName } from "./physics.js";
 import { isTracedCpu } from "./scenario.js";
+import { seedStatText } from "./render-across-seeds.js";
 import { ORACLE } from "./strategy.js";
 
 /** The report's "With DRS on" section: default, hvx and the oracle, the vSphere levers tried, the advice; empty without DRS on. */
@@ -65,8 +66,7 @@ export function renderDrsAdvice(world: World, a: AcrossSeeds): string[] {
 }
 
 function stat(s: SeedStat | undefined, digits = 1): string {
-  if (!s) return "n/a";
-  return s.min === s.max ? s.mean.toFixed(digits) : `${s.mean.toFixed(digits)} [${s.min.toFixed(digits)}, ${s.max.toFixed(digits)}]`;
+  return s ? seedStatText(s, digits) : "n/a";
 }
 
 function pct(v: number | undefined): string {
