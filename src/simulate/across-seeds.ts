@@ -1,3 +1,4 @@
+import type { DrsLeverName } from "./drs-levers.js";
 import type { StrategyFigures } from "./figures.js";
 import type { PhysicsName } from "./physics.js";
 import { ORACLE, type StrategyName } from "./strategy.js";
@@ -14,6 +15,8 @@ export interface AcrossSeedsFigures {
   readonly contendedPodHours: SeedStat;
   readonly saturatedPodHours: SeedStat;
   readonly contendedOrSaturatedPodHours: SeedStat;
+  /** Contended pod-hours of correlated-burst replicas sharing a host with another replica on another node VM. */
+  readonly correlatedCoHostedPodHours: SeedStat;
   /** Contended (ready) pod-seconds cut against `default`, per seed; null when `default` had none at every seed. */
   readonly cutVsDefaultPercent: SeedStat | null;
   /** The mean cut as a share of the oracle's mean cut, percent; null without an oracle cut. */
@@ -28,10 +31,20 @@ export interface AcrossSeedsFigures {
 
 export type RunKeyName = "drs-off" | "drs-on";
 
-/** summary.json's `acrossSeeds`: physics -> DRS setting -> strategy. */
+/** `hvx` with DRS on under one vSphere lever (drs-levers.ts), over the seeds. */
+export interface LeverFigures {
+  readonly contendedPodHours: SeedStat;
+  /** Contended pod-seconds cut against `hvx` as run with DRS on, per seed; null when hvx had none at every seed. */
+  readonly cutVsAsRunPercent: SeedStat | null;
+  readonly vmotions: SeedStat;
+}
+
+/** summary.json's `acrossSeeds`: physics -> DRS setting -> strategy; and physics -> lever. */
 export interface AcrossSeeds {
   readonly seeds: readonly number[];
   readonly physics: Partial<Record<PhysicsName, Partial<Record<RunKeyName, Partial<Record<StrategyName, AcrossSeedsFigures>>>>>>;
+  /** Present when levers were tried (runs with DRS on). */
+  readonly drsLevers?: Partial<Record<PhysicsName, Partial<Record<DrsLeverName, LeverFigures>>>>;
 }
 
 /** One seed's figures per strategy under one physics and DRS setting. */
@@ -40,6 +53,8 @@ export interface SeedFigures {
   readonly key: RunKeyName;
   readonly seed: number;
   readonly strategies: Partial<Record<StrategyName, StrategyFigures>>;
+  /** `hvx` under each vSphere lever (DRS on only). */
+  readonly levers?: Partial<Record<DrsLeverName, StrategyFigures>>;
 }
 
 /**
@@ -68,6 +83,7 @@ export function acrossSeeds(seeds: readonly number[], rows: readonly SeedFigures
         contendedPodHours: statOf(figures.map((f) => f.contendedPodSeconds / 3600)),
         saturatedPodHours: statOf(figures.map((f) => f.saturatedPodSeconds / 3600)),
         contendedOrSaturatedPodHours: statOf(figures.map((f) => f.contendedOrSaturatedPodSeconds / 3600)),
+        correlatedCoHostedPodHours: statOf(figures.map((f) => f.correlatedCoHostedPodSeconds / 3600)),
         cutVsDefaultPercent: c.length > 0 ? statOf(c) : null,
         shareOfOracleCutPercent: c.length > 0 && oracleCut !== undefined && oracleCut > 0 ? (meanOf(c)! / oracleCut) * 100 : null,
         vmotions: statOf(figures.map((f) => f.vmotions)),
@@ -79,7 +95,32 @@ export function acrossSeeds(seeds: readonly number[], rows: readonly SeedFigures
     }
     (physics[p] ??= {})[key] = out;
   }
-  return { seeds, physics };
+  const drsLevers = leversOf(rows);
+  return { seeds, physics, ...(drsLevers ? { drsLevers } : {}) };
+}
+
+function leversOf(rows: readonly SeedFigures[]): AcrossSeeds["drsLevers"] {
+  const perLever = new Map<string, { physics: PhysicsName; lever: DrsLeverName; figures: StrategyFigures[]; cuts: number[] }>();
+  for (const r of rows) {
+    for (const [lever, f] of Object.entries(r.levers ?? {}) as Array<[DrsLeverName, StrategyFigures]>) {
+      const k = `${r.physics}\u0000${lever}`;
+      const entry = perLever.get(k) ?? { physics: r.physics, lever, figures: [], cuts: [] };
+      perLever.set(k, entry);
+      entry.figures.push(f);
+      const asRun = r.strategies.hvx?.contendedPodSeconds ?? 0;
+      if (asRun > 0) entry.cuts.push((1 - f.contendedPodSeconds / asRun) * 100);
+    }
+  }
+  if (perLever.size === 0) return undefined;
+  const out: Partial<Record<PhysicsName, Partial<Record<DrsLeverName, LeverFigures>>>> = {};
+  for (const { physics, lever, figures, cuts } of perLever.values()) {
+    (out[physics] ??= {})[lever] = {
+      contendedPodHours: statOf(figures.map((f) => f.contendedPodSeconds / 3600)),
+      cutVsAsRunPercent: cuts.length > 0 ? statOf(cuts) : null,
+      vmotions: statOf(figures.map((f) => f.vmotions)),
+    };
+  }
+  return out;
 }
 
 /** `name`'s cut of `figure` against `default`, percent, per seed where `default`'s is above 0. */

@@ -10,6 +10,13 @@ export interface StrategyFigures {
   readonly saturatedPodSeconds: number;
   /** Pod-seconds on a node VM that was contended (own ready >= 5 %) or saturated, each pod-step once. */
   readonly contendedOrSaturatedPodSeconds: number;
+  /**
+   * Contended pod-seconds of replicas of a workload whose replicas burst together
+   * (`burst.correlated`) while their ESXi host carried another replica of it on another node
+   * VM: the part that keeping those node VMs on different hosts (a VM-VM anti-affinity rule)
+   * would address.
+   */
+  readonly correlatedCoHostedPodSeconds: number;
   /** p99 over all (node VM, step) samples of CPU ready % per vCPU. */
   readonly p99VmReadyPercent: number;
   /** Sum over steps of ballooned GiB on all VMs x 20 s. */

@@ -47,7 +47,7 @@ export function renderAcrossSeeds(a: AcrossSeeds): string[] {
       for (const [name, f] of Object.entries(strategies ?? {})) {
         if (!f) continue;
         lines.push(
-          `| ${physics} | ${RUN_TITLES[key as keyof typeof RUN_TITLES]} | ${name === ORACLE ? "oracle (reference)" : name} | ${stat(f.contendedPodHours, 1)} | ${stat(f.saturatedPodHours, 1)} | ${stat(f.contendedOrSaturatedPodHours, 1)} | ${cut(f)} | ${share(f, name)} | ${stat(f.vmotions, 0)} | ${stat(f.placedPods, 0)} |`,
+          `| ${physics} | ${RUN_TITLES[key as keyof typeof RUN_TITLES]} | ${name === ORACLE ? "oracle (reference)" : name} | ${seedStatText(f.contendedPodHours, 1)} | ${seedStatText(f.saturatedPodHours, 1)} | ${seedStatText(f.contendedOrSaturatedPodHours, 1)} | ${cut(f)} | ${share(f, name)} | ${seedStatText(f.vmotions, 0)} | ${seedStatText(f.placedPods, 0)} |`,
         );
       }
     }
@@ -62,9 +62,9 @@ function onlineClassTable(a: AcrossSeeds): string[] {
     for (const [key, strategies] of Object.entries(byKey ?? {})) {
       for (const [name, f] of Object.entries(strategies ?? {})) {
         if (!f || f.onlinePodHours.max <= 0) continue;
-        const onlineCut = f.onlineCutVsDefaultPercent ? `${stat(f.onlineCutVsDefaultPercent, 1)} %` : "n/a";
+        const onlineCut = f.onlineCutVsDefaultPercent ? `${seedStatText(f.onlineCutVsDefaultPercent, 1)} %` : "n/a";
         rows.push(
-          `| ${physics} | ${RUN_TITLES[key as keyof typeof RUN_TITLES]} | ${name === ORACLE ? "oracle (reference)" : name} | ${stat(f.onlinePodHours, 0)} | ${stat(f.onlineContendedPodHours, 1)} | ${name === "default" ? "" : onlineCut} | ${stat(f.placedPods, 0)} |`,
+          `| ${physics} | ${RUN_TITLES[key as keyof typeof RUN_TITLES]} | ${name === ORACLE ? "oracle (reference)" : name} | ${seedStatText(f.onlinePodHours, 0)} | ${seedStatText(f.onlineContendedPodHours, 1)} | ${name === "default" ? "" : onlineCut} | ${seedStatText(f.placedPods, 0)} |`,
         );
       }
     }
@@ -83,13 +83,13 @@ function onlineClassTable(a: AcrossSeeds): string[] {
 }
 
 /** "mean [lowest, highest]", or the mean alone when the range is one value at `digits` (sums over seeds differ in float dust). */
-function stat(s: SeedStat, digits: number): string {
+export function seedStatText(s: SeedStat, digits: number): string {
   const [mean, min, max] = [s.mean, s.min, s.max].map((v) => v.toFixed(digits));
   return min === max ? mean! : `${mean} [${min}, ${max}]`;
 }
 
 function cut(f: AcrossSeedsFigures): string {
-  return f.cutVsDefaultPercent ? `${stat(f.cutVsDefaultPercent, 1)} %` : "n/a";
+  return f.cutVsDefaultPercent ? `${seedStatText(f.cutVsDefaultPercent, 1)} %` : "n/a";
 }
 
 function share(f: AcrossSeedsFigures, name: string): string {

@@ -6,6 +6,7 @@ import type { ThresholdPolicy } from "../placement/index.js";
 import { rebalanceLines } from "./rebalance-line.js";
 import { ORACLE_NOTE, oracleShareText, renderAcrossSeeds } from "./render-across-seeds.js";
 import { ORACLE } from "./strategy.js";
+import { renderDrsAdvice } from "./render-drs-advice.js";
 import { drsIntervalMinutes } from "./scenario.js";
 
 const BAR_WIDTH = 40;
@@ -56,7 +57,11 @@ export function renderReport(
     `Regenerate: \`npx hvx simulate --scenario ${scenarioPath} --seed ${seed}${seedsFlags(summary)} --out <dir>${configFlag}${drsFlag(runs)}\`. The model and every formula: docs/simulation.md.`,
     "",
   );
-  if (summary.acrossSeeds) lines.push(...renderAcrossSeeds(summary.acrossSeeds), "");
+  if (summary.acrossSeeds) {
+    lines.push(...renderAcrossSeeds(summary.acrossSeeds), "");
+    const drs = renderDrsAdvice(world, summary.acrossSeeds);
+    if (drs.length > 0) lines.push(...drs, "");
+  }
   lines.push(`The tables below are seed ${seed} under the \`${summary.physics ?? "overflow"}\` physics.`, "");
   lines.push(...meaning(world, config.thresholds), "");
   lines.push(...configSection(config), "");

@@ -17,6 +17,7 @@ import { simRebalancePolicyOf, type SimRebalancePolicy } from "./hvx-rebalance-s
 import { REPORT_STRATEGY_NAMES, type StrategyName } from "./strategy.js";
 import { acrossSeeds, type AcrossSeeds, type SeedFigures } from "./across-seeds.js";
 import { PHYSICS_NAMES, type PhysicsName } from "./physics.js";
+import { simulateDrsLevers } from "./drs-levers.js";
 
 /** One strategy in summary.json: the whole run's figures, then the same from day 2 on (null for a run of one day or less). */
 export type SummaryFigures = StrategyFigures & { readonly fromDay2: StrategyFigures | null };
@@ -108,8 +109,12 @@ export function simulateSeeds(
       onProgress?.({ done: done++, total, seed, physics });
       const runs = simulateRuns(world, seed, policy, mode, rebalance, physics);
       if (detailed === undefined) detailed = runs;
-      for (const run of runs)
-        rows.push({ physics, key: run.key, seed, strategies: Object.fromEntries(run.results.map((r) => [r.strategy, r.figures])) });
+      for (const run of runs) {
+        const strategies = Object.fromEntries(run.results.map((r) => [r.strategy, r.figures]));
+        const levers =
+          run.key === "drs-on" ? simulateDrsLevers(world, seed, policy, drsSettingsFor(world.scenario, true), physics) : undefined;
+        rows.push({ physics, key: run.key, seed, strategies, ...(levers ? { levers } : {}) });
+      }
     }
   }
   return { runs: detailed ?? [], acrossSeeds: acrossSeeds(seeds, rows) };

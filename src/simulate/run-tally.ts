@@ -3,6 +3,7 @@ import type { World } from "./build-world.js";
 import { CascadeTracker, PercentHistogram, type StrategyFigures } from "./figures.js";
 import { PHASE_PENDING, PHASE_RUNNING, type RunState } from "./run-state.js";
 import type { StepPhysics } from "./step-physics.js";
+import { CoHostedReplicas } from "./co-hosted-replicas.js";
 
 /** Contended: the pod's own node VM has CPU ready per vCPU at or above this ("worth watching"). */
 export const CONTENDED_READY_PERCENT = 5;
@@ -20,6 +21,7 @@ export class RunTally {
   hostContended = 0;
   saturated = 0;
   contendedOrSaturated = 0;
+  correlatedCoHosted = 0;
   balloonGiBs = 0;
   swapGiBs = 0;
   evictions = 0;
@@ -40,6 +42,7 @@ export class RunTally {
   /** Pods hvx evicted, by the node VM they left, while that VM stays contended. */
   private readonly leftContended = new Map<number, number>();
   private readonly anyOnline: boolean;
+  private readonly coHosted: CoHostedReplicas | undefined;
 
   constructor(
     private readonly world: World,
@@ -50,6 +53,7 @@ export class RunTally {
   ) {
     this.cascade = new CascadeTracker(cascadeGapSteps);
     this.anyOnline = classes.includes("online");
+    this.coHosted = CoHostedReplicas.of(world);
   }
 
   counts(step: number): boolean {
@@ -89,6 +93,8 @@ export class RunTally {
       if (r >= CONTENDED_READY_PERCENT || physics.hostReadyPercent[state.vmHost[n]!]! >= CONTENDED_READY_PERCENT)
         this.hostContended += podSeconds;
     }
+    if (this.coHosted)
+      this.correlatedCoHosted += this.coHosted.contendedPodSeconds(state, physics.vmReadyPercent, CONTENDED_READY_PERCENT, stepS);
     for (const [pod, left] of this.leftContended) {
       if (physics.vmReadyPercent[left]! < CONTENDED_READY_PERCENT) {
         this.leftContended.delete(pod);
@@ -144,6 +150,7 @@ export class RunTally {
       hostContendedPodSeconds: this.hostContended,
       saturatedPodSeconds: this.saturated,
       contendedOrSaturatedPodSeconds: this.contendedOrSaturated,
+      correlatedCoHostedPodSeconds: this.correlatedCoHosted,
       p99VmReadyPercent: this.vmHist.percentile(99),
       balloonGiBSeconds: this.balloonGiBs,
       swapGiBSeconds: this.swapGiBs,

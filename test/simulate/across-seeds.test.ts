@@ -65,3 +65,39 @@ describe("oracleShareText", () => {
   it('given hvx at 67 % and the oracle at 95 %, returns "hvx: 67.0 % cut = 71 % of the oracle\'s 95.0 %"', () =>
     expect(oracleShareText("hvx", 67, 95)).to.equal("hvx: 67.0 % cut = 71 % of the oracle's 95.0 %"));
 });
+
+describe("acrossSeeds: vSphere levers", () => {
+  // seed 1: hvx 50 with DRS on, 40 with the lever (cut 20 %); seed 2: hvx 80, 88 (up 10 %)
+  const rows: SeedFigures[] = [
+    {
+      physics: "overflow",
+      key: "drs-on",
+      seed: 1,
+      strategies: { default: figures(100), hvx: figures(50) },
+      levers: { "node-vm-shares-high": figures(40) },
+    },
+    {
+      physics: "overflow",
+      key: "drs-on",
+      seed: 2,
+      strategies: { default: figures(100), hvx: figures(80) },
+      levers: { "node-vm-shares-high": figures(88) },
+    },
+  ];
+
+  it("given a lever at two seeds, returns its contended pod-hours and its cut against hvx as run, per seed", () => {
+    const got = acrossSeeds([1, 2], rows).drsLevers!.overflow!["node-vm-shares-high"]!;
+    expect(got.contendedPodHours).to.deep.equal({ mean: 64, min: 40, max: 88 });
+    expect(got.cutVsAsRunPercent!.mean).to.be.closeTo(5, 1e-9);
+    expect(got.cutVsAsRunPercent!.min).to.be.closeTo(-10, 1e-9);
+    expect(got.cutVsAsRunPercent!.max).to.be.closeTo(20, 1e-9);
+  });
+
+  it("given no lever runs, returns no drsLevers key", () =>
+    expect(
+      acrossSeeds(
+        [1],
+        rows.map(({ levers: _, ...r }) => r),
+      ),
+    ).to.not.have.property("drsLevers"));
+});

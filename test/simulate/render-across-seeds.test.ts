@@ -12,6 +12,7 @@ function figures(onlinePodHours: { mean: number; min: number; max: number }, onl
     shareOfOracleCutPercent: null,
     vmotions: one(0),
     placedPods: one(100),
+    correlatedCoHostedPodHours: one(0),
     onlineContendedPodHours: one(onlineContended),
     onlineCutVsDefaultPercent: one(onlineContended === 40 ? 0 : 75),
     onlinePodHours,

@@ -14,6 +14,7 @@ const SUMMARY_KEYS = [
   "hostContendedPodSeconds",
   "saturatedPodSeconds",
   "contendedOrSaturatedPodSeconds",
+  "correlatedCoHostedPodSeconds",
   "p99VmReadyPercent",
   "balloonGiBSeconds",
   "swapGiBSeconds",
@@ -133,6 +134,26 @@ describe("runSimulation", () => {
     expect(report).to.contain("## Across 2 seeds (seeds 5-6) and the physics");
     expect(report).to.contain("| queueing | DRS off | oracle (reference) |");
     expect(report).to.contain("--seeds 2 --physics both");
+  });
+
+  it("given --drs on, summary.json has hvx under each vSphere lever and report.md the DRS-on advice; --drs off has neither", async () => {
+    const dir = tempDir();
+    const scenarioPath = join(dir, "small.yaml");
+    // seed 1, one hour: hvx has contended pod-seconds with DRS on (2580), so there is advice to give
+    writeFileSync(scenarioPath, stringify(smallScenario({ durationHours: 1 })));
+    const on = await runSimulation({ scenarioPath, seed: 1, outDir: join(dir, "on"), drs: "on", seeds: 1, physics: "overflow" });
+    const levers = on.acrossSeeds!.drsLevers!.overflow!;
+    expect(Object.keys(levers)).to.deep.equal(["node-vm-shares-high", "node-vm-reservation", "migration-threshold-lower"]);
+    const report = readFileSync(join(dir, "on", "report.md"), "utf8");
+    expect(report).to.contain("## With DRS on: what would help");
+    expect(report).to.contain("| node VMs' CPU shares High (2000 per vCPU) |");
+    expect(report).to.match(/- \*\*a VM-Host "should run on" rule[^\n]*: not indicated\. no DRS-off run/i);
+    const off = await runSimulation({ scenarioPath, seed: 1, outDir: join(dir, "off"), drs: "off", seeds: 1, physics: "overflow" });
+    expect(off.acrossSeeds).to.not.have.property("drsLevers");
+    expect(readFileSync(join(dir, "off", "report.md"), "utf8")).to.not.contain("With DRS on");
+    // seed 5: hvx has no contention with DRS on; the figures stay, the advice says there is none to give
+    await runSimulation({ scenarioPath, seed: 5, outDir: join(dir, "calm"), drs: "on", seeds: 1, physics: "overflow" });
+    expect(readFileSync(join(dir, "calm", "report.md"), "utf8")).to.contain("No advice: hvx had no contended pod-hours with DRS on");
   });
 
   it("a run of one day or less has no day-2 figures; a longer one counts them from hour 24", () => {
