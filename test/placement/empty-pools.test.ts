@@ -6,14 +6,19 @@ import { DEFAULT_WORKLOAD_CLASSES } from "../../src/placement/rules/kubernetes/w
 
 const host = (name: string, clusterName?: string): HostView =>
   ({ id: `host-${name}`, name, ...(clusterName ? { clusterName } : {}) }) as unknown as HostView;
-const inventoryOf = (hosts: HostView[]): InventoryView => ({ hosts: new Map(hosts.map((h) => [h.id, h])), vms: new Map() }) as unknown as InventoryView;
+const inventoryOf = (hosts: HostView[]): InventoryView =>
+  ({ hosts: new Map(hosts.map((h) => [h.id, h])), vms: new Map() }) as unknown as InventoryView;
 const withPools = (pools: WorkloadClassPolicy["pools"]): WorkloadClassPolicy => ({ ...DEFAULT_WORKLOAD_CLASSES, pools });
 
 describe("emptyPools", () => {
   const inventory = inventoryOf([host("esx-01.lab", "prod"), host("esx-02.lab", "prod")]);
   const cases: Array<{ name: string; pools: WorkloadClassPolicy["pools"]; inventory?: InventoryView; want: string[] }> = [
     { name: "given no pools, returns none", pools: {}, want: [] },
-    { name: "given a pool whose pattern matches a host, returns none", pools: { online: { clusters: [], hostNames: ["esx-0*"] } }, want: [] },
+    {
+      name: "given a pool whose pattern matches a host, returns none",
+      pools: { online: { clusters: [], hostNames: ["esx-0*"] } },
+      want: [],
+    },
     {
       name: "given a pattern with a typo, returns its class",
       pools: { online: { clusters: [], hostNames: ["exs-0*"] }, batch: { clusters: [], hostNames: ["esx-02*"] } },

@@ -28,6 +28,6 @@ describe("watchEmptyPools", () => {
     inventory = inventoryOf(["esx-01"]);
     await tick();
     expect(lines).to.have.length(2);
-    stop();
+    await stop();
   });
 });
