@@ -46,10 +46,8 @@ export function checkCorrelatedBurst(
 ): CorrelatedBurstCheck {
   const groupMhz = (groupMilli / 1000) * host.cpuMhzPerCore;
   const roomMhz = room.roomMhz;
-  const share = roomMhz > 0 ? groupMhz / roomMhz : groupMhz > 0 ? Number.POSITIVE_INFINITY : 0;
-  const soft = Math.min(policy.softShare, 0.99);
-  const rising = Math.min(1, Math.max(0, (share - soft) / (1 - soft)));
-  const penalty = Math.round(policy.maxPenalty * rising);
+  const share = correlatedShare(host, room, groupMilli);
+  const penalty = correlatedPoints(share, policy);
   if (policy.hardShare === undefined || share <= policy.hardShare) return { groupMhz, roomMhz, share, penalty };
   return {
     groupMhz,
@@ -67,4 +65,16 @@ export function checkCorrelatedBurst(
       max: policy.hardShare,
     },
   };
+}
+
+/** `checkCorrelatedBurst`'s share alone: the group's CPU over the host's burst room (Infinity when the room is gone). */
+export function correlatedShare(host: HostView, room: HostBurstRoom, groupMilli: number): number {
+  const groupMhz = (groupMilli / 1000) * host.cpuMhzPerCore;
+  return room.roomMhz > 0 ? groupMhz / room.roomMhz : groupMhz > 0 ? Number.POSITIVE_INFINITY : 0;
+}
+
+/** `checkCorrelatedBurst`'s points alone, for a share. */
+export function correlatedPoints(share: number, policy: CorrelationPolicy): number {
+  const soft = Math.min(policy.softShare, 0.99);
+  return Math.round(policy.maxPenalty * Math.min(1, Math.max(0, (share - soft) / (1 - soft))));
 }

@@ -1,5 +1,5 @@
 import type { PodView } from "../../../model/cluster.js";
-import { checkCorrelatedBurst, type CorrelatedBurstCheck } from "../../correlated-burst-cap.js";
+import { checkCorrelatedBurst, correlatedPoints, correlatedShare, type CorrelatedBurstCheck } from "../../correlated-burst-cap.js";
 import { burstRoomOf, burstsTogether } from "../../host-burst-room.js";
 import type { HostEntry, PlacementIndex } from "../../placement-index.js";
 import type { PlacementPolicy } from "../../policy.js";
@@ -34,28 +34,41 @@ export const correlatedBurst: KubernetesRule = {
  * host) then changes no ranking, and it does not flatten hvx's headroom score against the tier floor.
  */
 function leastPoints(facts: PodFacts): number {
-  return facts.leastOnCandidates(NAME, (entry, index, policy) => judgeCorrelatedBurst(entry, facts.pod, index, policy)?.penalty) ?? 0;
+  return facts.leastOnCandidates(NAME, (entry, index, policy) => pointsOn(entry, facts.pod, index, policy)) ?? 0;
 }
 
 /**
  * The cap's judgement of one host for `pod`, with how many groups counted; undefined (no
  * opinion) when the cap is off, the pod has no replica group or the host's room is unknown.
  */
+/** `judgeCorrelatedBurst(...).penalty`, without building the judgement: every request asks it of every candidate host. */
+function pointsOn(entry: HostEntry, pod: PodView, index: PlacementIndex, policy: PlacementPolicy): number | undefined {
+  const group = groupOn(entry, pod, index, policy);
+  return group && correlatedPoints(correlatedShare(entry.host, group.room, group.milli), group.cap);
+}
+
 export function judgeCorrelatedBurst(
   entry: HostEntry,
   pod: PodView,
   index: PlacementIndex,
   policy: PlacementPolicy,
 ): (CorrelatedBurstCheck & { readonly groups: number }) | undefined {
+  const group = groupOn(entry, pod, index, policy);
+  if (!group) return undefined;
+  return { ...checkCorrelatedBurst(entry.host, group.room, group.owner, group.milli, group.cap), groups: group.groups };
+}
+
+/** The pod's correlated group on the host: its CPU limits with the pod's, the host's room, how many groups counted. */
+function groupOn(entry: HostEntry, pod: PodView, index: PlacementIndex, policy: PlacementPolicy) {
   const cap = policy.correlation;
   const owner = pod.ownerKey;
   if (!cap?.enabled || owner === undefined || !burstsTogether(owner)) return undefined;
   const room = burstRoomOf(index, entry);
   if (!room) return undefined;
-  let groupMilli = (listed(entry.totals, pod) ? 0 : pod.limits.cpuMilli) + (room.burstByOwnerMilli.get(owner) ?? 0);
+  let milli = (listed(entry.totals, pod) ? 0 : pod.limits.cpuMilli) + (room.burstByOwnerMilli.get(owner) ?? 0);
   const partners = cap.learnGroups ? (correlatedGroupsOf(index).get(owner) ?? []) : [];
-  for (const other of partners) groupMilli += room.burstByOwnerMilli.get(other) ?? 0;
-  return { ...checkCorrelatedBurst(entry.host, room, owner, groupMilli, cap), groups: 1 + partners.length };
+  for (const other of partners) milli += room.burstByOwnerMilli.get(other) ?? 0;
+  return { cap, owner, room, milli, groups: 1 + partners.length };
 }
 
 function ghz(mhz: number): string {
