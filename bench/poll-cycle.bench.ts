@@ -59,7 +59,8 @@ async function child(url: string): Promise<void> {
   const { buildVcenterParts } = await import("../src/vsphere/build-vcenter-parts.js");
   const vcenter = configSchema.parse({ vcenter: { url, username: "administrator@vsphere.local", password: "hvx-demo" } }).vcenter;
   const parts = buildVcenterParts({ vcenter, log: silentLogger(), registry: new Registry() });
-  const poller = new VcenterPoller({ vcenter, maxMetricAgeSeconds: 120, log: silentLogger(), ...parts });
+  const thresholds = configSchema.parse({}).thresholds;
+  const poller = new VcenterPoller({ vcenter, maxMetricAgeSeconds: 120, thresholds, log: silentLogger(), ...parts });
   const coldMs = await timed(() => poller.pollOnce());
   const steady: number[] = [];
   for (let i = 0; i < 3; i += 1) steady.push(await timed(() => poller.pollOnce()));

@@ -38,6 +38,7 @@ export async function run(): Promise<BenchFigure[]> {
     const common = { maxMetricAgeSeconds: 120, log: silentLogger() };
     const vc = new VcenterPoller({
       vcenter: config.vcenter,
+      thresholds: config.thresholds,
       ...common,
       ...buildVcenterParts({ vcenter: config.vcenter, log: common.log, registry: new Registry() }),
     });

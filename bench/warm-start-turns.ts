@@ -47,6 +47,7 @@ async function main(): Promise<void> {
   const poller = new VcenterPoller({
     vcenter,
     maxMetricAgeSeconds: 120,
+    thresholds: configSchema.parse({}).thresholds,
     log,
     ...buildVcenterParts({ vcenter, log, registry: new Registry() }),
     clock: Date.now,

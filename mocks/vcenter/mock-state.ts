@@ -18,6 +18,8 @@ export interface MockVcenterStats {
   queryPerfCompositeCalls: number;
   /** Largest metric count (entities x metricIds) seen in one QueryPerf/QueryPerfComposite. */
   maxMetricsInOneQuery: number;
+  /** Every counter a QueryPerf/QueryPerfComposite named in a `metricId`, by name (`cpu.ready.summation`), in first-asked order. */
+  queriedCounters: string[];
   /** `GET /api/vcenter/vm/{vm}` calls per VM id. */
   vmDetailFetches: Record<string, number>;
   /** 401 responses plus VI/JSON NotAuthenticated/InvalidLogin faults. */
@@ -49,6 +51,7 @@ export function emptyStats(): MockVcenterStats {
     queryPerfCalls: 0,
     queryPerfCompositeCalls: 0,
     maxMetricsInOneQuery: 0,
+    queriedCounters: [],
     vmDetailFetches: {},
     unauthorizedServed: 0,
     logouts: { automation: 0, viJson: 0, soap: 0 },

@@ -1,4 +1,4 @@
-import { COUNTERS, counterByKey, counterKey } from "./counter-catalogue.js";
+import { COUNTERS, counterByKey, counterFullName, counterKey } from "./counter-catalogue.js";
 import { DEFAULT_MAX_QUERY_METRICS, maxQueryMetrics, vmsOnHost, type MockState } from "./mock-state.js";
 import { SAMPLE_INTERVAL_S, counterInstances, counterValue, type PerfEntity } from "./perf-values.js";
 import {
@@ -68,6 +68,7 @@ export function queryPerf(state: MockState, body: unknown): PerfReply {
     if ("fault" in p) return refuse(p, 0);
     parsed.push(p);
   }
+  noteQueriedCounters(state, parsed);
   const planned: Array<{ parsed: ParsedSpec; entity: PerfEntity }> = [];
   let metrics = 0;
   for (const p of parsed) {
@@ -94,6 +95,7 @@ export function queryPerfComposite(state: MockState, body: unknown): PerfReply {
   const p = parseSpec(spec);
   if ("fault" in p) return refuse(p, 0);
   if (p.metricIds === undefined || p.metricIds.length === 0) return refuse({ fault: invalidArgument("querySpec.metricId") }, 0);
+  noteQueriedCounters(state, [p]);
   const host = resolveEntity(state, p.ref);
   if ("fault" in host) return refuse(host, 0);
   if (host.kind !== "host") return refuse({ fault: invalidArgument("querySpec.entity") }, 0);
@@ -112,6 +114,16 @@ export function queryPerfComposite(state: MockState, body: unknown): PerfReply {
   if (hostMetric.metric !== undefined) reply["entity"] = hostMetric.metric;
   if (childEntity.length > 0) reply["childEntity"] = childEntity;
   return { status: 200, body: reply, metrics };
+}
+
+/** Adds the counters the specs name to `stats.queriedCounters` (a key the catalogue lacks as `key <n>`). */
+function noteQueriedCounters(state: MockState, specs: readonly ParsedSpec[]): void {
+  const seen = state.stats.queriedCounters;
+  for (const id of specs.flatMap((p) => p.metricIds ?? [])) {
+    const c = counterByKey(id.key, state.scenario.counterKeyOffset);
+    const name = c ? counterFullName(c) : `key ${id.key}`;
+    if (!seen.includes(name)) seen.push(name);
+  }
 }
 
 const refuse = (f: Fault, metrics: number): PerfReply => ({ status: f.status ?? VI_FAULT_STATUS, body: f.fault, metrics });

@@ -38,6 +38,30 @@ export interface RawHostSample {
   readonly memState?: number;
 }
 
+/** A derived metric of a host or a VM (`HostMetrics`/`VmMetrics`: one name for the same quantity in either). */
+type MetricField = Exclude<keyof HostMetrics | keyof VmMetrics, "sampledAtMs">;
+
+/**
+ * The metrics each raw VM field is derived into: the VM's own and, through its VMs, the host's
+ * (the conversions below). What a counter is read for (src/vsphere/wanted-counters.ts).
+ */
+export const METRICS_OF_RAW_VM: { readonly [K in Exclude<keyof RawVmSample, "sampledAtMs" | "intervalS">]-?: readonly MetricField[] } = {
+  readyMs: ["cpuReadyPercent"],
+  costopMs: ["cpuCostopPercent"],
+  balloonKB: ["balloonMiB", "balloonPercent"],
+  swappedKB: ["swappedMiB"],
+};
+
+/** The host metrics each raw host field is derived into (the conversions below). */
+export const METRICS_OF_RAW_HOST: { readonly [K in Exclude<keyof RawHostSample, "sampledAtMs">]-?: readonly MetricField[] } = {
+  cpuUsageFixed: ["cpuUsagePercent"],
+  memUsageFixed: ["memUsagePercent"],
+  balloonKB: ["balloonMiB", "balloonPercent"],
+  swappedKB: ["swappedMiB"],
+  swapInKBps: ["swapInKBps"],
+  memState: ["memState"],
+};
+
 /** `five`: 0 high, 1 clear, 2 soft, 3 hard, 4 low (ESXi 6+). `four`: 0 high, 1 soft, 2 hard, 3 low (older docs). */
 export type MemStateScale = "five" | "four";
 

@@ -66,6 +66,8 @@ export function createVcenterInventoryReader(
           automation,
           vijson: noPerf,
           clusterNames: vc.clusters,
+          // Inventory only: the samples come from Prometheus.
+          counters: { host: [], vm: [] },
           cache,
           counterTtlSeconds: 3600,
           log: cycleLog,

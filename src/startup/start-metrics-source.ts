@@ -68,6 +68,7 @@ function startVcenterPoller(
   const poller = new VcenterPoller({
     vcenter,
     maxMetricAgeSeconds: config.thresholds.maxMetricAgeSeconds,
+    thresholds: config.thresholds,
     log,
     ...parts,
     prediction: config.prediction,

@@ -3,13 +3,14 @@ import type { HostView, InventoryView, VmView } from "../model/inventory.js";
 import type { Logger } from "../observability/logger.js";
 import { assembleInventory, type PolledHost } from "./assemble-inventory.js";
 import type { AutomationClient, HostSummary } from "./automation-client.js";
-import { buildCounterIndex, HOST_COUNTER_NAMES, resolveCounterKeys, VM_COUNTER_NAMES, type CounterIndex } from "./counter-catalogue.js";
+import { buildCounterIndex, resolveCounterKeys, type CounterIndex } from "./counter-catalogue.js";
 import { buildPerfBatches, countMetrics, windowOf, type PerfTarget } from "./perf-batches.js";
 import { indexPerfSamples, type EntitySample } from "./perf-samples.js";
 import { VcenterAuthError } from "./vcenter-auth-error.js";
 import { VcenterHttpError } from "./vcenter-http-error.js";
 import type { VijsonClient } from "./vijson-client.js";
 import type { PerfEntityMetric, PerfQuerySpec } from "./vijson-types.js";
+import type { WantedCounters } from "./wanted-counters.js";
 
 /** Why one host could not be read this cycle (a bounded metric label). */
 export const HOST_FAILURE_REASONS = ["summary", "vm_list", "vm_info", "perf"] as const;
@@ -33,6 +34,8 @@ export interface PollCycleDeps {
   readonly vijson: Pick<VijsonClient, "perfCounters" | "queryPerf" | "hostSummary"> & Partial<Pick<VijsonClient, "currentTimeMs">>;
   /** `vcenter.clusters`: names whose hosts are polled; empty = every host. */
   readonly clusterNames: readonly string[];
+  /** The counters asked for (wantedCounters: those some enabled rule or other consumer reads). */
+  readonly counters: WantedCounters;
   /** Holds the counter index (`counters`) and BIOS UUIDs (`bios:<vm id>`). */
   readonly cache: NodeCache;
   readonly counterTtlSeconds: number;
@@ -146,12 +149,14 @@ async function pollHost(deps: PollCycleDeps, target: Target, fail: Fail): Promis
   return { host: target.host, summary, vms, ...(target.clusterName !== undefined ? { clusterName: target.clusterName } : {}) };
 }
 
-/** The counter catalogue's name/key index, cached `counterTtlSeconds`. */
-export async function counterIndex(deps: Pick<PollCycleDeps, "cache" | "vijson" | "log" | "counterTtlSeconds">): Promise<CounterIndex> {
+/** The counter catalogue's name/key index, cached `counterTtlSeconds`; logs the wanted counters it lacks. */
+export async function counterIndex(
+  deps: Pick<PollCycleDeps, "cache" | "vijson" | "log" | "counterTtlSeconds" | "counters">,
+): Promise<CounterIndex> {
   const cached = deps.cache.get<CounterIndex>(COUNTERS_KEY);
   if (cached) return cached;
   const index = buildCounterIndex(await deps.vijson.perfCounters());
-  const missing = [...VM_COUNTER_NAMES, ...HOST_COUNTER_NAMES].filter((n) => !index.keyByName.has(n));
+  const missing = [...deps.counters.vm, ...deps.counters.host].filter((n) => !index.keyByName.has(n));
   if (missing.length > 0) deps.log.warn({ missing }, "vCenter counter catalogue lacks counters; those metrics stay unknown");
   deps.cache.set(COUNTERS_KEY, index, deps.counterTtlSeconds);
   return index;
@@ -194,8 +199,8 @@ async function querySamples(
   vmHost: ReadonlyMap<string, string>,
   fail: Fail,
 ): Promise<Map<string, EntitySample>> {
-  const hostKeys = resolveCounterKeys(index, HOST_COUNTER_NAMES).keys;
-  const vmKeys = resolveCounterKeys(index, VM_COUNTER_NAMES).keys;
+  const hostKeys = resolveCounterKeys(index, deps.counters.host).keys;
+  const vmKeys = resolveCounterKeys(index, deps.counters.vm).keys;
   const targets: PerfTarget[] = [];
   for (const p of polled) {
     if (p.host.connection_state !== "CONNECTED") continue;

@@ -1,5 +1,6 @@
 import NodeCache from "node-cache";
 import type { Config } from "../config/schema.js";
+import type { ThresholdPolicy } from "../placement/policy.js";
 import { EMPTY_INVENTORY, type InventoryView } from "../model/inventory.js";
 import type { MetricsSource, SourceStatus } from "../model/metrics-source.js";
 import type { Logger } from "../observability/logger.js";
@@ -19,6 +20,7 @@ import { VcenterAuthError } from "./vcenter-auth-error.js";
 import { VcenterConfigError } from "./vcenter-config-error.js";
 import { VcenterHttpError } from "./vcenter-http-error.js";
 import { withApiHint } from "./vcenter-api-hint.js";
+import { wantedCounters, type WantedCounters } from "./wanted-counters.js";
 import { selectTransport, type VcenterTransport } from "./vcenter-transport.js";
 import type { VmSummaryInfo } from "./vm-reservations.js";
 
@@ -26,6 +28,8 @@ import type { VmSummaryInfo } from "./vm-reservations.js";
 export interface VcenterPollerOptions extends VcenterParts {
   readonly vcenter: Config["vcenter"];
   readonly maxMetricAgeSeconds: number;
+  /** The metric rules' thresholds: only the counters that the rules that are on (or other consumers) read are asked for. */
+  readonly thresholds: ThresholdPolicy;
   readonly log: Logger;
   /** Epoch ms; injectable for tests. */
   readonly clock?: () => number;
@@ -82,6 +86,7 @@ export class VcenterPoller implements MetricsSource {
   private readonly clockOffset: ClockOffsetKeeper;
   private readonly hostErrors: HostErrorBook;
   private readonly forecasts: ForecastKeeper | undefined;
+  private readonly counters: WantedCounters;
 
   constructor(private readonly options: VcenterPollerOptions) {
     const vc = options.vcenter;
@@ -94,6 +99,7 @@ export class VcenterPoller implements MetricsSource {
       );
     }
     this.clock = options.clock ?? Date.now;
+    this.counters = wantedCounters(options.thresholds);
     this.random = options.random ?? Math.random;
     this.metrics = options.metrics;
     this.gate = new CredentialGate({
@@ -115,8 +121,9 @@ export class VcenterPoller implements MetricsSource {
         clock: this.clock,
         readHistory: async (view, hostIds, profiles, vcenterNowMs, offsetMs) => {
           const { perf } = await this.currentTransport();
-          const index = await counterIndex({ cache: this.cache, vijson: perf, log, counterTtlSeconds: COUNTER_TTL_SECONDS });
-          const deps = { vijson: perf, log, perfLimit: this.perfLimit, index, memStateScale: index.memStateScale };
+          const counters = this.counters;
+          const index = await counterIndex({ cache: this.cache, vijson: perf, log, counterTtlSeconds: COUNTER_TTL_SECONDS, counters });
+          const deps = { vijson: perf, log, perfLimit: this.perfLimit, index, memStateScale: index.memStateScale, counters };
           return warmStartHistory(deps, view, hostIds, profiles, vcenterNowMs, offsetMs);
         },
       });
@@ -223,6 +230,7 @@ export class VcenterPoller implements MetricsSource {
         automation: inventory,
         vijson: perf,
         clusterNames: this.options.vcenter.clusters,
+        counters: this.counters,
         cache: this.cache,
         counterTtlSeconds: COUNTER_TTL_SECONDS,
         log: this.options.log,

@@ -1,7 +1,7 @@
 import type { InventoryView } from "../model/inventory.js";
 import type { Logger } from "../observability/logger.js";
 import type { HostLoadProfiles } from "../placement/host-load-profiles.js";
-import { HOST_COUNTER_NAMES, resolveCounterKeys, VM_COUNTER_NAMES, type CounterIndex } from "./counter-catalogue.js";
+import { resolveCounterKeys, type CounterIndex } from "./counter-catalogue.js";
 import { deriveHostMetrics, deriveVmMetrics, type HostVmInput, type MemStateScale } from "../model/derive-metrics.js";
 import { indexHistorySamples } from "./history-samples.js";
 import { buildPerfBatches, type PerfTarget, type PerfWindow } from "./perf-batches.js";
@@ -10,6 +10,7 @@ import { queryBatch, type PerfLimit } from "./poll-cycle.js";
 import { VcenterAuthError } from "./vcenter-auth-error.js";
 import type { VijsonClient } from "./vijson-client.js";
 import type { PerfEntityMetric } from "./vijson-types.js";
+import type { WantedCounters } from "./wanted-counters.js";
 
 const DAY_MS = 86_400_000;
 
@@ -48,6 +49,8 @@ export interface WarmStartDeps {
   readonly perfLimit: PerfLimit;
   readonly index: CounterIndex;
   readonly memStateScale: MemStateScale;
+  /** The counters asked for, as in the real-time poll. */
+  readonly counters: WantedCounters;
 }
 
 export interface WarmStartOutcome {
@@ -77,8 +80,8 @@ export async function warmStartHistory(
   vcenterNowMs: number,
   offsetMs: number,
 ): Promise<WarmStartOutcome> {
-  const hostKeys = resolveCounterKeys(deps.index, HOST_COUNTER_NAMES).keys;
-  const vmKeys = resolveCounterKeys(deps.index, VM_COUNTER_NAMES).keys;
+  const hostKeys = resolveCounterKeys(deps.index, deps.counters.host).keys;
+  const vmKeys = resolveCounterKeys(deps.index, deps.counters.vm).keys;
   const failedWindows = new Set<number>();
   let samples = 0;
   const warmed = new Set<string>();

@@ -5,6 +5,8 @@ import {
   deriveVmMetrics,
   fixedPointPercent,
   kbToMiB,
+  METRICS_OF_RAW_HOST,
+  METRICS_OF_RAW_VM,
   overcommitRatios,
   readyPercentPerVcpu,
   type HostVmInput,
@@ -239,6 +241,32 @@ describe("co-stop (cpu.costop.summation)", () => {
       expect(m).to.not.equal(undefined);
       if (c.want === undefined) expect(m).to.not.have.property("cpuCostopPercent");
       else close(m?.cpuCostopPercent, c.want);
+    });
+  }
+});
+
+describe("METRICS_OF_RAW_VM and METRICS_OF_RAW_HOST (what each counter is read for)", () => {
+  const keysOf = (m: object | undefined) => Object.keys(m ?? {}).filter((k) => k !== "sampledAtMs" && k !== "memState");
+  for (const [field, declared] of Object.entries(METRICS_OF_RAW_VM)) {
+    it(`given a VM sample of ${field} alone, derives exactly ${declared.join(", ")} (the VM's and its host's)`, () => {
+      const vm = deriveVmMetrics({ sampledAtMs: 0, intervalS: 20, [field]: 1024 }, 2);
+      // memState only makes the host's own sample a host sample; it is left out of the comparison.
+      const host = deriveHostMetrics({
+        raw: { sampledAtMs: 0, memState: 1 },
+        memoryMiB: 4096,
+        vms: [{ vcpus: 2, memoryMiB: 1024, poweredOn: true, metrics: vm }],
+      });
+      expect([...new Set([...keysOf(vm), ...keysOf(host)])].sort()).to.deep.equal([...declared].sort());
+    });
+  }
+  for (const [field, declared] of Object.entries(METRICS_OF_RAW_HOST)) {
+    it(`given a host sample of ${field} alone, derives exactly ${declared.join(", ")}`, () => {
+      const host = deriveHostMetrics({ raw: { sampledAtMs: 0, [field]: 1 }, memoryMiB: 4096, vms: [] });
+      expect(
+        Object.keys(host ?? {})
+          .filter((k) => k !== "sampledAtMs")
+          .sort(),
+      ).to.deep.equal([...declared].sort());
     });
   }
 });

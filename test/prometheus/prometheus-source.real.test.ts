@@ -64,7 +64,13 @@ describe("Prometheus source against a real Prometheus (demo scenario)", function
     prometheus = await startPrometheus([telegraf.target, exporter.target]);
     await prometheus.waitForTargets();
     const vcParts = buildVcenterParts({ vcenter: vcenterConfig(), log: silentLogger(), registry: new Registry() });
-    const vc = new VcenterPoller({ vcenter: vcenterConfig(), maxMetricAgeSeconds: 120, log: silentLogger(), ...vcParts });
+    const vc = new VcenterPoller({
+      vcenter: vcenterConfig(),
+      maxMetricAgeSeconds: 120,
+      thresholds: config.thresholds,
+      log: silentLogger(),
+      ...vcParts,
+    });
     const source = (p: Config["prometheus"], vcenter: Config["vcenter"]) => {
       const parts = buildPrometheusSourceParts({ prometheus: p, vcenter, log: silentLogger(), registry: new Registry() });
       return new PrometheusPoller({ prometheus: p, maxMetricAgeSeconds: 120, log: silentLogger(), ...parts });

@@ -115,6 +115,7 @@ describe("simulator parity: direct placement code vs mock vCenter + poller + ext
     poller = new VcenterPoller({
       vcenter,
       maxMetricAgeSeconds: 120,
+      thresholds: policy.thresholds,
       log: silentLogger(),
       ...parts,
       clock: () => mockNowMs,

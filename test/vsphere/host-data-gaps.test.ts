@@ -7,6 +7,7 @@ import { filterNodes, prioritizeNodes } from "../../src/placement/filter-nodes.j
 import { buildDebugHosts } from "../../src/server/debug-view.js";
 import { buildVcenterParts } from "../../src/vsphere/build-vcenter-parts.js";
 import { VcenterPoller } from "../../src/vsphere/vcenter-poller.js";
+import { DEFAULT_POLICY } from "../fixtures/policy.js";
 
 /**
  * Issue 29 §6, end to end: the mock vCenter answers as a real one does, the production poller
@@ -57,6 +58,7 @@ describe("host data gaps against the mock vCenter (issue 29 §6)", function () {
     poller = new VcenterPoller({
       vcenter,
       maxMetricAgeSeconds: MAX_AGE_S,
+      thresholds: DEFAULT_POLICY.thresholds,
       log,
       ...buildVcenterParts({ vcenter, log, registry: new Registry() }),
       clock: () => now.ms,

@@ -50,6 +50,7 @@ describe("MultiVcenterSource: two mock vCenters with overlapping ids", function 
         new VcenterPoller({
           vcenter: vc,
           maxMetricAgeSeconds: 120,
+          thresholds: config.thresholds,
           log,
           ...buildVcenterParts({ vcenter: vc, name: vc.name!, log, registry }),
           clock: () => now.ms,

@@ -2,12 +2,15 @@ import { expect } from "chai";
 import NodeCache from "node-cache";
 import { silentLogger } from "../../src/observability/logger.js";
 import type { HostSummary, VmSummary } from "../../src/vsphere/automation-client.js";
+import { HOST_COUNTER_NAMES, VM_COUNTER_NAMES } from "../../src/vsphere/counter-catalogue.js";
 import { runPollCycle, type PollCycleDeps } from "../../src/vsphere/poll-cycle.js";
 import { VcenterAuthError } from "../../src/vsphere/vcenter-auth-error.js";
 import { VcenterHttpError } from "../../src/vsphere/vcenter-http-error.js";
 import type { PerfCounterInfo, PerfEntityMetric, PerfQuerySpec } from "../../src/vsphere/vijson-types.js";
 
 const CATALOGUE: PerfCounterInfo[] = [{ key: 55, groupInfo: { key: "cpu" }, nameInfo: { key: "ready" }, rollupType: "summation" }];
+/** Every counter of the catalogue: what the poll asks for when every metric rule is on. */
+const ALL_COUNTERS = { host: HOST_COUNTER_NAMES, vm: VM_COUNTER_NAMES };
 const hostOf = (id: string): HostSummary => ({ host: id, name: id, connection_state: "CONNECTED" });
 const vmOf = (id: string): VmSummary => ({ vm: id, name: id, power_state: "POWERED_ON", cpu_count: 1, memory_size_MiB: 1024 });
 
@@ -46,6 +49,7 @@ function world(opts: { vmsByHost: Record<string, string[]>; gone?: string[]; clu
       },
     },
     clusterNames: [],
+    counters: ALL_COUNTERS,
     cache: new NodeCache({ useClones: false, checkperiod: 0 }),
     counterTtlSeconds: 3600,
     log: silentLogger(),
@@ -150,6 +154,7 @@ function fleet(opts: {
       currentTimeMs: async () => vcNow,
     },
     clusterNames: [],
+    counters: ALL_COUNTERS,
     cache: new NodeCache({ useClones: false, checkperiod: 0 }),
     counterTtlSeconds: 3600,
     log: silentLogger(),

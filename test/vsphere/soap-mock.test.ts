@@ -52,6 +52,7 @@ describe("the SOAP path against the mock vCenter", function () {
     const p = new VcenterPoller({
       vcenter,
       maxMetricAgeSeconds: 120,
+      thresholds: DEFAULT_POLICY.thresholds,
       log,
       clock: () => NOW_MS,
       ...buildVcenterParts({ vcenter, log, registry }),

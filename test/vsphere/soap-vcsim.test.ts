@@ -11,6 +11,7 @@ import { VcenterAuthError } from "../../src/vsphere/vcenter-auth-error.js";
 import { createVcenterHttp } from "../../src/vsphere/vcenter-http.js";
 import { VcenterPoller } from "../../src/vsphere/vcenter-poller.js";
 import { startVcsim, type Vcsim } from "../vcsim/vcsim.js";
+import { DEFAULT_POLICY } from "../fixtures/policy.js";
 
 /**
  * hvx's SOAP path end to end against govmomi's vCenter simulator (VMware's vcsim, API 6.5):
@@ -24,7 +25,13 @@ function vcenterConfig(sim: Vcsim, extra: Record<string, unknown> = {}): Config[
 }
 
 function poller(vcenter: Config["vcenter"], log = silentLogger()): VcenterPoller {
-  return new VcenterPoller({ vcenter, maxMetricAgeSeconds: 120, log, ...buildVcenterParts({ vcenter, log, registry: new Registry() }) });
+  return new VcenterPoller({
+    vcenter,
+    maxMetricAgeSeconds: 120,
+    thresholds: DEFAULT_POLICY.thresholds,
+    log,
+    ...buildVcenterParts({ vcenter, log, registry: new Registry() }),
+  });
 }
 
 /** A SOAP session of the test's own, to stage changes in vcsim (power a VM off, set an advanced setting). */
@@ -204,7 +211,13 @@ describe("the SOAP path against govmomi's vcsim", function () {
     const registry = new Registry();
     const vcenter = vcenterConfig(sim!, { api: "soap" });
     const log = silentLogger();
-    running = new VcenterPoller({ vcenter, maxMetricAgeSeconds: 120, log, ...buildVcenterParts({ vcenter, log, registry }) });
+    running = new VcenterPoller({
+      vcenter,
+      maxMetricAgeSeconds: 120,
+      thresholds: DEFAULT_POLICY.thresholds,
+      log,
+      ...buildVcenterParts({ vcenter, log, registry }),
+    });
     await running.pollOnce();
     const staging = stagingClient(sim!);
     try {

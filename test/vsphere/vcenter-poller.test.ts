@@ -19,6 +19,8 @@ import { VcenterNetworkError } from "../../src/vsphere/vcenter-network-error.js"
 import { buildVcenterParts } from "../../src/vsphere/build-vcenter-parts.js";
 import { VcenterPoller } from "../../src/vsphere/vcenter-poller.js";
 import { VcenterResponseError } from "../../src/vsphere/vcenter-response-error.js";
+import type { ThresholdPolicy } from "../../src/placement/policy.js";
+import { DEFAULT_POLICY } from "../fixtures/policy.js";
 
 const USER = "administrator@vsphere.local";
 const PASSWORD = "hvx-demo";
@@ -36,7 +38,13 @@ interface Rig {
 
 async function rig(
   scenario: Scenario,
-  opts: { vcenter?: Record<string, unknown>; log?: Logger; random?: () => number } = {},
+  opts: {
+    vcenter?: Record<string, unknown>;
+    log?: Logger;
+    random?: () => number;
+    thresholds?: Partial<ThresholdPolicy>;
+    prediction?: boolean;
+  } = {},
 ): Promise<Rig> {
   const mock = await startMockVcenter({ scenario });
   const registry = new Registry();
@@ -50,6 +58,8 @@ async function rig(
     ...buildVcenterParts({ vcenter, log, registry }),
     clock: () => now.ms,
     random: opts.random ?? (() => 1),
+    thresholds: { ...DEFAULT_POLICY.thresholds, ...opts.thresholds },
+    prediction: { enabled: opts.prediction ?? false },
   });
   return { mock, poller, registry, now };
 }
@@ -112,13 +122,47 @@ describe("VcenterPoller against the mock vCenter", function () {
       }),
     };
     const want = onHost.reduce((s, v, i) => s + costopOf(i) * v.vcpus, 0) / onHost.reduce((s, v) => s + v.vcpus, 0);
-    r = await rig(scenario);
+    // The co-stop rule on: without its threshold its counter is not asked for (see "the counters it asks vCenter for").
+    r = await rig(scenario, { thresholds: { cpuCostopPercent: 5 } });
     await r.poller.pollOnce();
     const view = r.poller.latest();
     expect(onHost.length).to.be.greaterThan(1);
     expect(view.vms.get(onHost[0]!.id)?.metrics?.cpuCostopPercent).to.be.closeTo(6, 1e-9);
     expect(view.vms.get(onHost[1]!.id)?.metrics?.cpuCostopPercent).to.be.closeTo(2, 1e-9);
     expect(view.hosts.get("host-11")?.metrics?.cpuCostopPercent).to.be.closeTo(want, 1e-9);
+  });
+
+  describe("the counters it asks vCenter for", () => {
+    // Every counter of the catalogue whose metric some rule that is always on, the scores or prediction read.
+    const ALWAYS = [
+      "cpu.ready.summation",
+      "cpu.usage.average",
+      "mem.state.latest",
+      "mem.swapinRate.average",
+      "mem.swapped.average",
+      "mem.usage.average",
+      "mem.vmmemctl.average",
+    ];
+    const cases: Array<{ name: string; thresholds: Partial<ThresholdPolicy>; want: string[] }> = [
+      { name: "given thresholds.cpuCostopPercent unset (the default), never asks for cpu.costop.summation", thresholds: {}, want: ALWAYS },
+      {
+        name: "given thresholds.cpuCostopPercent set, asks for cpu.costop.summation too",
+        thresholds: { cpuCostopPercent: 5 },
+        want: [...ALWAYS, "cpu.costop.summation"].sort(),
+      },
+    ];
+    for (const api of ["vijson", "soap"] as const) {
+      for (const c of cases) {
+        it(`${c.name} (${api}, real-time poll and history warm start)`, async () => {
+          r = await rig(demo, { vcenter: { api }, thresholds: c.thresholds, prediction: true });
+          await r.poller.pollOnce();
+          await r.poller.historySettled();
+          const stats = r.mock.controls.stats();
+          expect(stats.queryPerfCalls).to.be.greaterThan(1);
+          expect([...stats.queriedCounters].sort()).to.deep.equal(c.want);
+        });
+      }
+    }
   });
 
   it("given expired sessions, logs in again once per API and the poll still succeeds", async () => {
@@ -283,6 +327,7 @@ describe("VcenterPoller against the mock vCenter", function () {
       const poller = new VcenterPoller({
         vcenter,
         maxMetricAgeSeconds: 120,
+        thresholds: DEFAULT_POLICY.thresholds,
         log: silentLogger(),
         ...buildVcenterParts({ vcenter, log: silentLogger(), registry: new Registry() }),
       });
@@ -303,10 +348,9 @@ describe("VcenterPoller against the mock vCenter", function () {
   it("given no credentials, refuses to start with a clear error", () => {
     const vcenter = configSchema.parse({ vcenter: { url: "http://127.0.0.1:1" } }).vcenter;
     const parts = buildVcenterParts({ vcenter, log: silentLogger(), registry: new Registry() });
-    expect(() => new VcenterPoller({ vcenter, maxMetricAgeSeconds: 120, log: silentLogger(), ...parts })).to.throw(
-      VcenterConfigError,
-      /credentials missing/,
-    );
+    expect(
+      () => new VcenterPoller({ vcenter, maxMetricAgeSeconds: 120, thresholds: DEFAULT_POLICY.thresholds, log: silentLogger(), ...parts }),
+    ).to.throw(VcenterConfigError, /credentials missing/);
   });
 
   it("never writes the password to the logs through expiry, failures and recovery", async () => {

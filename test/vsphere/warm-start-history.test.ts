@@ -10,6 +10,7 @@ import { warmStartHistory, type WarmStartDeps } from "../../src/vsphere/warm-sta
 import { HostLoadProfiles } from "../../src/placement/host-load-profiles.js";
 import { hostView, inventoryOf, vmView } from "../fixtures/inventory.js";
 import { PASSWORD, T0_MS, USER, smallScenario, startSmall } from "../mocks/vcenter/mock-vcenter-client.js";
+import { DEFAULT_POLICY } from "../fixtures/policy.js";
 
 interface Rig {
   mock: MockVcenterHandle;
@@ -26,6 +27,7 @@ async function rig(patch: Partial<ScenarioInput> = {}, prediction = true): Promi
   const poller = new VcenterPoller({
     vcenter,
     maxMetricAgeSeconds: 120,
+    thresholds: DEFAULT_POLICY.thresholds,
     log: silentLogger(),
     ...parts,
     clock,
@@ -121,8 +123,17 @@ const INDEX: CounterIndex = {
   memStateScale: "five",
 };
 
+const ALL_COUNTERS = { host: HOST_COUNTER_NAMES, vm: VM_COUNTER_NAMES };
+
 function historyDeps(queryPerf: WarmStartDeps["vijson"]["queryPerf"]): WarmStartDeps {
-  return { vijson: { queryPerf }, log: silentLogger(), perfLimit: { maxMetrics: 1000 }, index: INDEX, memStateScale: "five" };
+  return {
+    vijson: { queryPerf },
+    log: silentLogger(),
+    perfLimit: { maxMetrics: 1000 },
+    index: INDEX,
+    memStateScale: "five",
+    counters: ALL_COUNTERS,
+  };
 }
 
 describe("warmStartHistory", () => {
