@@ -7,7 +7,7 @@ import { clusterViewFresh } from "./cluster-freshness.js";
 import { exemptionOf, type Exemption, type PodMeta } from "./exemption.js";
 import { replicasIn, spreadRuleOf, type SpreadRule } from "./host-spread.js";
 import type { KeptDecisions } from "./kept-decisions.js";
-import { PlacementIndex, type HostEntry } from "./placement-index.js";
+import { PlacementIndex, type HostEntry, type NodeEntry } from "./placement-index.js";
 import type { PlacementPolicy } from "./policy.js";
 import { predictionHorizonMs } from "./predicted-heat.js";
 import { KUBERNETES_RULES, type CandidateMeasure, type PodFacts, type ScoreAdjustment } from "./rules/kubernetes/index.js";
@@ -173,7 +173,8 @@ export class RequestMemo {
         pod: p,
         spread: this.spreadRule(cluster, pod, policy),
         leastReplicas: (rule: SpreadRule) => this.leastReplicasOnCandidates(index, rule, p.uid),
-        leastOnCandidates: (name: string, measure: CandidateMeasure) => this.leastOnCandidates(index, policy, name, measure),
+        leastOnCandidates: (name: string, measure: CandidateMeasure, floor?: number) =>
+          this.leastOnCandidates(index, policy, name, measure, floor),
       };
       this.factsOf = { pod: p, facts };
       this.leastMeasured.clear();
@@ -188,8 +189,14 @@ export class RequestMemo {
     return this.spread.rule;
   }
 
-  /** The least of a rule's `measure` over the candidates' distinct hosts, once per request and rule `name`. */
-  leastOnCandidates(index: PlacementIndex, policy: PlacementPolicy, name: string, measure: CandidateMeasure): number | undefined {
+  /** The least of a rule's `measure` over the candidates' distinct hosts (down to `floor`), once per request and rule `name`. */
+  leastOnCandidates(
+    index: PlacementIndex,
+    policy: PlacementPolicy,
+    name: string,
+    measure: CandidateMeasure,
+    floor = Number.NEGATIVE_INFINITY,
+  ): number | undefined {
     if (this.leastMeasured.has(name)) return this.leastMeasured.get(name);
     let least: number | undefined;
     const hostOfNode = index.occupancy?.hostOfNode;
@@ -201,6 +208,7 @@ export class RequestMemo {
       const entry = index.hostEntry(hostId);
       const value = entry ? measure(entry, index, policy) : undefined;
       if (value !== undefined && (least === undefined || value < least)) least = value;
+      if (least !== undefined && least <= floor) break;
     }
     this.leastMeasured.set(name, least);
     return least;
@@ -237,13 +245,17 @@ export function decideNode(
   const { policy, cluster } = ctx;
   const { index, exemption, k8sRules, horizonMs, podKey, kept } = memo.facts(ctx, pod);
   const uid = cluster?.pod.uid ?? "";
-  const nodeEntry = cluster && k8sRules ? index.nodeEntry(node.name) : undefined;
-  // A pod the cluster view already counts on this node is decided under its own key (below): a
-  // kept decision counted the pods of the host the node maps to, which a node sent with another
-  // identity than the informer's Node of that name may not be.
-  const onNode = uid !== "" && nodeEntry?.totals.uids.has(uid) === true;
-  const known = kept && !onNode && kept.get(node, ctx.nowMs, uid);
+  const readsNodes = cluster !== undefined && k8sRules;
+  // A pod the cluster view already counts on this node is decided under its own key (below). A
+  // kept decision counted the pods of the host the node maps to (`KeptDecisions.get` checks
+  // them), which include the node's own, unless the node was sent with another identity than the
+  // informer's Node of that name: only then is the node's own list asked first.
+  const sentByName = node.providerID === undefined && node.systemUUID === undefined;
+  const askNodeFirst = !sentByName && readsNodes && countedOn(index.nodeEntry(node.name), uid);
+  const known = kept && !askNodeFirst && kept.get(node, ctx.nowMs, uid);
   if (known) return known;
+  const nodeEntry = readsNodes ? index.nodeEntry(node.name) : undefined;
+  const onNode = countedOn(nodeEntry, uid);
   const exemptBy = exemption?.by;
   const vm = index.vmOf(node);
   const entry = vm ? index.hostEntry(vm.hostId) : undefined;
@@ -282,6 +294,11 @@ export function decideNode(
   const untilStaleS = printsNoAge ? policy.thresholds.maxMetricAgeSeconds : undefined;
   table?.keep(node, entry.host.id, times, ctx.nowMs, listedHere ? undefined : entry.totals.uids, decision, untilStaleS);
   return decision;
+}
+
+/** Whether the cluster view counts the pod with `uid` ("" for none) on the node. */
+function countedOn(nodeEntry: NodeEntry | undefined, uid: string): boolean {
+  return uid !== "" && nodeEntry !== undefined && nodeEntry.totals.uids.has(uid);
 }
 
 /** The decision once the node's VM and host are known and judged. */

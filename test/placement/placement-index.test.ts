@@ -335,3 +335,38 @@ describe("PlacementIndex", () => {
     }
   });
 });
+
+describe("RequestMemo.leastOnCandidates", () => {
+  const threeHosts = clusterViewOf(
+    ["n-hot", "n-warm", "n-cool-a"].map((name) => nodeView({ name })),
+    [],
+  );
+  const index = new PlacementIndex(inventory, DEFAULT_POLICY, threeHosts);
+  const candidates = ["n-hot", "n-warm", "n-cool-a"].map((name) => ({ name }));
+  const measured = (values: Record<string, number | undefined>, floor?: number) => {
+    const asked: string[] = [];
+    const least = new RequestMemo(candidates).leastOnCandidates(
+      index,
+      DEFAULT_POLICY,
+      "rule",
+      (entry) => {
+        asked.push(entry.host.id);
+        return values[entry.host.id];
+      },
+      floor,
+    );
+    return { least, asked };
+  };
+
+  it("given no floor, measures every candidate host and returns the least, skipping hosts without an opinion", () => {
+    expect(measured({ "host-1": 4, "host-2": undefined, "host-3": 2 })).to.deep.equal({ least: 2, asked: ["host-1", "host-2", "host-3"] });
+  });
+
+  it("given a floor the second host reaches, stops measuring there", () => {
+    expect(measured({ "host-1": 4, "host-2": 0, "host-3": 2 }, 0)).to.deep.equal({ least: 0, asked: ["host-1", "host-2"] });
+  });
+
+  it("given a floor no host reaches, measures them all", () => {
+    expect(measured({ "host-1": 4, "host-2": 3, "host-3": 2 }, 0)).to.deep.equal({ least: 2, asked: ["host-1", "host-2", "host-3"] });
+  });
+});

@@ -34,7 +34,7 @@ export const correlatedBurst: KubernetesRule = {
  * host) then changes no ranking, and it does not flatten hvx's headroom score against the tier floor.
  */
 function leastPoints(facts: PodFacts): number {
-  return facts.leastOnCandidates(NAME, (entry, index, policy) => pointsOn(entry, facts.pod, index, policy)) ?? 0;
+  return facts.leastOnCandidates(NAME, (entry, index, policy) => pointsOn(entry, facts.pod, index, policy), 0) ?? 0;
 }
 
 /**

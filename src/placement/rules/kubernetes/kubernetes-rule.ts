@@ -14,8 +14,9 @@ export interface PodFacts {
   /**
    * The least of `measure` over the hosts of the request's candidate nodes (hosts it has no
    * opinion on, undefined, skipped; undefined when it has none), once per request and `name`.
+   * `floor`: the least `measure` can be; the scan stops at the first host that reaches it.
    */
-  readonly leastOnCandidates: (name: string, measure: CandidateMeasure) => number | undefined;
+  readonly leastOnCandidates: (name: string, measure: CandidateMeasure, floor?: number) => number | undefined;
 }
 
 /** A number a rule reads of each candidate host, for `PodFacts.leastOnCandidates`. */
