@@ -21,14 +21,13 @@ const PLAIN_TEXT = /^[\x20-\x7e]*$/;
  * names it has hashed before, and an identity check settles "the same list").
  */
 export class CandidateNames {
-  private recent: Array<{ readonly names: readonly string[]; readonly nodes: readonly NodeIdentity[]; facts?: CandidateNameFacts }> = [];
+  private recent: Array<{ readonly nodes: readonly NodeIdentity[]; facts?: CandidateNameFacts }> = [];
 
   /** The identities of `names`: the remembered list when the names are the same, in the same order. */
   identities(names: readonly string[]): readonly NodeIdentity[] {
-    // The very array again: the decoder hands back the list it decoded before (ExtenderArgsDecoder).
-    for (const r of this.recent) if (r.names === names || sameNames(r.nodes, names)) return r.nodes;
+    for (const r of this.recent) if (sameNames(r.nodes, names)) return r.nodes;
     const nodes = names.map((name) => ({ name }));
-    this.recent = [{ names, nodes }, ...this.recent.slice(0, 1)];
+    this.recent = [{ nodes }, ...this.recent.slice(0, 1)];
     return nodes;
   }
 

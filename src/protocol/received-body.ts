@@ -4,11 +4,6 @@ export class ReceivedBody {
 
   constructor(private readonly received: Buffer | string) {}
 
-  /** The bytes, when the body was received as bytes. */
-  get bytes(): Buffer | undefined {
-    return typeof this.received === "string" ? undefined : this.received;
-  }
-
   text(): string {
     return typeof this.received === "string" ? this.received : (this.decoded ??= this.received.toString("utf8"));
   }

@@ -1,6 +1,6 @@
 import type { Logger } from "../observability/logger.js";
 import { judgePreemptionCandidates, type PreemptionOutcome } from "../placement/preemption-candidates.js";
-import { decodeJson } from "../protocol/extender-args-decoder.js";
+import { decodeJson } from "../protocol/decode-json.js";
 import { formatReasons } from "../protocol/format-reason.js";
 import { parsePreemptionArgs, type ParsedPreemptionArgs } from "../protocol/parse-preemption-args.js";
 import { ReceivedBody } from "../protocol/received-body.js";

@@ -1,16 +1,15 @@
 import { CandidateNames } from "../protocol/candidate-names.js";
-import { ExtenderArgsDecoder } from "../protocol/extender-args-decoder.js";
+import { decodeJson } from "../protocol/decode-json.js";
 import { parseExtenderArgs, type ParsedExtenderArgs } from "../protocol/parse-extender-args.js";
 import type { ReceivedBody } from "../protocol/received-body.js";
 import type { ExtenderDeps } from "./extender-deps.js";
 import { UnmappedNodeLog } from "./unmapped-node-log.js";
 
-/** What filter and prioritize share: the argument decoder's memory, the candidates' name facts, the unmapped-node log. */
+/** What filter and prioritize share: the candidates' name facts, the unmapped-node log. */
 export class VerbShared {
   readonly observe: boolean;
   readonly unmapped: UnmappedNodeLog;
   readonly candidateNames = new CandidateNames();
-  private readonly decoder = new ExtenderArgsDecoder();
 
   constructor(
     readonly deps: ExtenderDeps,
@@ -22,7 +21,7 @@ export class VerbShared {
   }
 
   readonly parseArgs = (body: ReceivedBody): ParsedExtenderArgs =>
-    parseExtenderArgs(this.decoder.decode(body), (names) => this.candidateNames.identities(names));
+    parseExtenderArgs(decodeJson(body.text()), (names) => this.candidateNames.identities(names));
 }
 
 export const asIs = (req: ParsedExtenderArgs): ParsedExtenderArgs => req;
