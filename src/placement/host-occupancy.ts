@@ -78,13 +78,23 @@ function occupancyOf(
     podsOnHost(hostId) {
       let pods = podCache.get(hostId);
       if (!pods) {
-        pods = (nodesOnHost.get(hostId) ?? []).flatMap((n) => view.podsByNode.get(n) ?? []);
+        pods = concatenated((nodesOnHost.get(hostId) ?? []).map((n) => view.podsByNode.get(n)));
         podCache.set(hostId, pods);
       }
       return pods;
     },
   };
   return occupancy;
+}
+
+/** The lists one after the other (a loop: `flatMap` cost 4 % of a bound pair's CPU, recomputing a host after each binding). */
+function concatenated(lists: ReadonlyArray<readonly PodView[] | undefined>): PodView[] {
+  let length = 0;
+  for (const list of lists) length += list?.length ?? 0;
+  const out = new Array<PodView>(length);
+  let i = 0;
+  for (const list of lists) for (let j = 0; j < (list?.length ?? 0); j++) out[i++] = list![j]!;
+  return out;
 }
 
 /**
