@@ -10,13 +10,18 @@ import type { DebugNodesReply } from "../protocol/debug-wire.js";
  * it is unmapped. Nodes come from the informer cache when it is synced, else from the nodes
  * kube-scheduler sent in recent requests.
  */
+/** Whether /debug/nodes lists the informer's nodes (once synced), not the nodes of recent requests. */
+export function listsFromCache(cluster: ClusterView | undefined): cluster is ClusterView {
+  return cluster?.syncedAtMs !== undefined;
+}
+
 export function buildDebugNodes(
   inventory: InventoryView,
   rules: readonly NodeMappingRule[],
   cluster: ClusterView | undefined,
   recent: () => readonly NodeIdentity[],
 ): DebugNodesReply {
-  const fromCache = cluster !== undefined && cluster.syncedAtMs !== undefined;
+  const fromCache = listsFromCache(cluster);
   const nodes = fromCache ? [...cluster.nodes.values()].sort((a, b) => a.name.localeCompare(b.name)) : recent();
   const mappings = nodes.map((n) => ({
     ...explainNodeMapping(n, inventory, rules),

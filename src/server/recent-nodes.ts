@@ -18,10 +18,15 @@ export class RecentNodes {
    */
   private latest: readonly NodeIdentity[] | undefined;
 
-  constructor(private readonly max = RECENT_NODES_MAX) {}
+  constructor(
+    private readonly max = RECENT_NODES_MAX,
+    /** Whether the nodes are wanted now: not while /debug/nodes lists the informer's cache instead. */
+    private readonly wanted: () => boolean = () => true,
+  ) {}
 
   /** Called with every request's nodes (hundreds to thousands). */
   saw(nodes: readonly NodeIdentity[]): void {
+    if (!this.wanted()) return;
     if (this.latest === undefined || (this.latest !== nodes && !sameIdentities(this.latest, nodes))) this.fold();
     this.latest = nodes;
   }

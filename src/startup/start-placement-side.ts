@@ -9,7 +9,8 @@ import type { ParsedExtenderArgs } from "../protocol/parse-extender-args.js";
 import { createExplainHandler, type ExplainHandler } from "../server/explain-handler.js";
 import { createExtenderHandlers, type ExtenderHandlers } from "../server/extender-handlers.js";
 import { inFlightEnrichment } from "../server/in-flight-enrichment.js";
-import { RecentNodes } from "../server/recent-nodes.js";
+import { RECENT_NODES_MAX, RecentNodes } from "../server/recent-nodes.js";
+import { listsFromCache } from "../server/debug-nodes.js";
 import { ShadowRecorder } from "../server/shadow-recorder.js";
 import type { TwoLayerViewCache } from "../server/two-layer-view-cache.js";
 import { podReader } from "./pod-reader.js";
@@ -51,7 +52,7 @@ export function startPlacementSide(
   const twoLayers = startTwoLayers(config, poller, informer, registry, log, stops);
   const shadowMetrics = new ShadowMetrics(registry);
   const shadow = new ShadowRecorder({ metrics: shadowMetrics, log, clock: Date.now });
-  const recentNodes = new RecentNodes();
+  const recentNodes = new RecentNodes(RECENT_NODES_MAX, () => !listsFromCache(informer?.latest()));
   if (config.mode === "observe")
     log.warn(
       "mode: observe: the extender passes every node with neutral scores; what hvx would do is logged and shown at GET /debug/shadow",

@@ -1,5 +1,6 @@
 import { expect } from "chai";
-import { buildDebugNodes } from "../../src/server/debug-nodes.js";
+import type { ClusterView } from "../../src/model/cluster.js";
+import { buildDebugNodes, listsFromCache } from "../../src/server/debug-nodes.js";
 import { RecentNodes } from "../../src/server/recent-nodes.js";
 import { clusterViewOf, nodeView } from "../fixtures/cluster.js";
 import { hostView, inventoryOf, NOW_MS, vmView } from "../fixtures/inventory.js";
@@ -51,5 +52,14 @@ describe("buildDebugNodes", () => {
     expect(recent.list().map((n) => n.name)).to.deep.equal(["a", "b", "d"]);
     recent.saw([{ name: "a", systemUUID: "4210" }, { name: "b" }]);
     expect(recent.list()[0]).to.deep.equal({ name: "a", systemUUID: "4210" });
+  });
+
+  it("given the informer's cache lists the nodes, keeps none of the requests' nodes (kube-scheduler sends new ones with every pod)", () => {
+    const informer: { view?: ClusterView } = {};
+    const recent = new RecentNodes(10, () => !listsFromCache(informer.view));
+    recent.saw([{ name: "a" }]);
+    informer.view = { ...clusterViewOf([nodeView({ name: "w1" })]), syncedAtMs: NOW_MS };
+    recent.saw([{ name: "b" }]);
+    expect(recent.list().map((n) => n.name)).to.deep.equal(["a"]);
   });
 });
