@@ -268,31 +268,6 @@ describe("createExtenderHandlers, a pod or candidate list sent again", () => {
   const withPod = (pod: object, rest = `"Nodes":null,"NodeNames":${list}`) => `{"Pod":${JSON.stringify(pod)},${rest}}`;
   const api = { metadata: { name: "api-1", namespace: "payments" } };
 
-  /** The texts JSON.parse was given while `run` ran. */
-  function parsedTexts(run: () => void): string[] {
-    const parse = JSON.parse;
-    const texts: string[] = [];
-    JSON.parse = (text: string, reviver?: Parameters<typeof parse>[1]) => {
-      texts.push(text);
-      return parse(text, reviver) as unknown;
-    };
-    try {
-      run();
-    } finally {
-      JSON.parse = parse;
-    }
-    return texts;
-  }
-
-  it("decodes a pod or a list it has decoded before no more", () => {
-    const { handlers } = rig();
-    const body = withPod(api);
-    expect(parsedTexts(() => handlers.filter(body))).to.deep.equal([list, JSON.stringify(api)]);
-    expect(parsedTexts(() => handlers.prioritize(body))).to.deep.equal([]);
-    const other = { metadata: { name: "api-2", namespace: "payments" } };
-    expect(parsedTexts(() => handlers.filter(withPod(other)))).to.deep.equal([JSON.stringify(other)]);
-  });
-
   it("answers every body as a handler that never saw the list does", () => {
     const { handlers } = rig();
     const bodies = [
