@@ -10,37 +10,18 @@ const COLON = 0x3a;
 /**
  * Walks the structure of a JSON text without decoding it: finds where members and elements
  * begin and end, so a caller can take the text of a value, or skip one it already knows.
- * It checks the punctuation it walks (braces, brackets, colons, commas, whitespace) and with
- * `strictKeys` that each key it reads is a valid JSON string; it does not check the values it
- * skips. Every method answers false or undefined for what it does not expect, and never throws.
+ * It checks the punctuation it walks (braces, brackets, colons, commas, whitespace); it does not
+ * check the values it skips. Every method answers false or undefined for what it does not expect, and never throws.
  */
 export class JsonScanner {
   private i = 0;
-  constructor(
-    private readonly text: string,
-    private readonly options: { readonly strictKeys?: boolean } = {},
-  ) {}
-
-  /** Where the cursor is. */
-  get at(): number {
-    return this.i;
-  }
-
-  /** Moves the cursor `length` characters on (past a value the caller recognised). */
-  skip(length: number): void {
-    this.i += length;
-  }
+  constructor(private readonly text: string) {}
 
   /** Past `literal` when the text has it at the cursor. */
   skipLiteral(literal: string): boolean {
     if (!this.text.startsWith(literal, this.i)) return false;
     this.i += literal.length;
     return true;
-  }
-
-  /** Only whitespace from the cursor on. */
-  atEnd(): boolean {
-    return Number.isNaN(this.next());
   }
 
   /**
@@ -120,7 +101,6 @@ export class JsonScanner {
     const start = this.i;
     if (this.text.charCodeAt(start) !== QUOTE || !this.skipString()) return undefined;
     const raw = this.text.slice(start + 1, this.i - 1);
-    if (this.options.strictKeys && hasControlCharacter(raw)) return undefined;
     if (!raw.includes("\\")) return raw;
     try {
       return JSON.parse(`"${raw}"`) as string;
@@ -153,10 +133,4 @@ function escaped(text: string, at: number): boolean {
   let n = 0;
   while (text.charCodeAt(at - 1 - n) === BACKSLASH) n++;
   return n % 2 === 1;
-}
-
-/** JSON strings may not hold U+0000..U+001F as themselves. */
-function hasControlCharacter(raw: string): boolean {
-  for (let i = 0; i < raw.length; i++) if (raw.charCodeAt(i) < 0x20) return true;
-  return false;
 }
