@@ -65,14 +65,22 @@ function splitRejected(decisions: readonly NodeDecision[]) {
 
 export interface NodeScore {
   readonly node: string;
-  /** Integer 0..10. */
+  /** 0..10, fractional when a Kubernetes-layer adjustment is (kube-scheduler receives `extenderPriority(score)`). */
   readonly score: number;
   /** Why the score is what it is when hvx has no opinion (e.g. node_unmapped); empty otherwise. */
   readonly reasons?: readonly Reason[];
 }
 
 /**
- * The extender's prioritize: an integer 0..10 per node, in the order sent (each node's decision
+ * The priority kube-scheduler receives for a score: extenders answer integers (`HostPriority.Score`,
+ * an int64), at most `MaxExtenderPriority` (10).
+ */
+export function extenderPriority(score: number): number {
+  return Math.max(0, Math.min(10, Math.round(score)));
+}
+
+/**
+ * The extender's prioritize: a score 0..10 per node, in the order sent (each node's decision
  * is its score). `earlier`: as for `filterNodes`.
  */
 export function prioritizeNodes(

@@ -25,7 +25,7 @@ export {
   type HeatMark,
   type HeatReading,
 } from "./heat-mark.js";
-export { filterNodes, prioritizeNodes, type FilterOutcome, type NodeScore } from "./filter-nodes.js";
+export { extenderPriority, filterNodes, prioritizeNodes, type FilterOutcome, type NodeScore } from "./filter-nodes.js";
 export { byteSwapUuid, mapNodeToVm, vmIndexOf, type VmIndex } from "./map-node.js";
 export type {
   BurstGuardPolicy,

@@ -1,5 +1,5 @@
 import type { ValveOutcome } from "../placement/all-rejected-valve.js";
-import type { FilterOutcome, NodeScore } from "../placement/filter-nodes.js";
+import { extenderPriority, type FilterOutcome, type NodeScore } from "../placement/filter-nodes.js";
 import type { Reason } from "../placement/reason.js";
 import type { ExtenderFilterResult, HostPriority, WireNodeList } from "./extender-wire.js";
 import type { CandidateNameFacts } from "./candidate-names.js";
@@ -108,19 +108,15 @@ export function filterErrorWire(message: string): ExtenderFilterResult {
 
 /** HostPriorityList: integer scores clamped to 0..10. */
 export function toPrioritizeWire(scores: readonly NodeScore[]): HostPriority[] {
-  return scores.map((s) => ({ Host: s.node, Score: wireScore(s.score) }));
+  return scores.map((s) => ({ Host: s.node, Score: extenderPriority(s.score) }));
 }
 
 /** `JSON.stringify(toPrioritizeWire(scores))`, byte for byte, without the objects when no name needs escaping. */
 export function prioritizeJson(scores: readonly NodeScore[], names: CandidateNameFacts): string {
   if (!names.plainText) return JSON.stringify(toPrioritizeWire(scores));
   let out = "";
-  for (const s of scores) out += `${out === "" ? "" : ","}{"Host":"${s.node}","Score":${wireScore(s.score)}}`;
+  for (const s of scores) out += `${out === "" ? "" : ","}{"Host":"${s.node}","Score":${extenderPriority(s.score)}}`;
   return `[${out}]`;
-}
-
-function wireScore(score: number): number {
-  return Math.max(0, Math.min(10, Math.round(score)));
 }
 
 /** Names at most this many passed nodes in a note; the rest are counted. */

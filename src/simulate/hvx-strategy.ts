@@ -3,6 +3,7 @@ import type { InventoryView } from "../model/inventory.js";
 import { HostLoadProfiles } from "../placement/host-load-profiles.js";
 import { predictionHorizonMs } from "../placement/predicted-heat.js";
 import {
+  extenderPriority,
   filterNodes,
   InFlightLedger,
   LatestPlacementIndex,
@@ -31,7 +32,7 @@ export interface HvxDecision {
   readonly feasible: readonly string[];
   readonly passed: readonly string[];
   /**
-   * hvx's prioritize scores (0..10) and the default profile's scores
+   * hvx's prioritize priorities (integers 0..10, as kube-scheduler receives them) and the default profile's scores
    * (Fit + BalancedAllocation + 2 x PodTopologySpread), per passed node.
    */
   readonly extenderScores: readonly number[];
@@ -132,7 +133,9 @@ export function hvxStrategy(deps: StrategyDeps, policy: PlacementPolicy, opts: H
             )
           : [];
       const defaults = profile.scores(pod, passed);
-      const scores = passed.map((_, i) => defaults[i]! + ext[i]!.score * HVX_EXTENDER_WEIGHT * EXTENDER_SCALE);
+      // What kube-scheduler receives: an integer priority per node.
+      const priorities = ext.map((e) => extenderPriority(e.score));
+      const scores = passed.map((_, i) => defaults[i]! + priorities[i]! * HVX_EXTENDER_WEIGHT * EXTENDER_SCALE);
       const chosen = passed.length > 0 ? selectHost(passed, scores, deps.rng) : -1;
       if (ledger) recordAnswer(ledger, ext, ctx);
       if (opts.record) {
@@ -146,7 +149,7 @@ export function hvxStrategy(deps: StrategyDeps, policy: PlacementPolicy, opts: H
           cluster: ctx.cluster,
           feasible: feasible.map((n) => identities[n]!.name),
           passed: outcome.passed,
-          extenderScores: ext.map((e) => e.score),
+          extenderScores: priorities,
           defaultScores: defaults,
           chosen: chosen >= 0 ? identities[chosen]!.name : undefined,
           forecasts: ctx.inventory.forecasts,

@@ -1,6 +1,8 @@
 import { expect } from "chai";
 import { buildWorld, type World } from "../../src/simulate/build-world.js";
-import { hvxStrategy, type HvxDecision } from "../../src/simulate/hvx-strategy.js";
+import { HVX_EXTENDER_WEIGHT, hvxStrategy, type HvxDecision } from "../../src/simulate/hvx-strategy.js";
+import { loadScenario } from "../../src/simulate/load-scenario.js";
+import { simulateStrategy } from "../../src/simulate/simulate-strategy.js";
 import { ObservationRing } from "../../src/simulate/observation-ring.js";
 import { mulberry32 } from "../../src/random/prng.js";
 import { productionPolicy } from "../../src/simulate/run-simulation.js";
@@ -126,5 +128,21 @@ describe("hvxStrategy: predicted heat learnt from its own samples", () => {
     const { chosen, onHost1, decision } = run(false);
     expect(decision.forecasts).to.equal(undefined);
     expect(chosen).to.equal(onHost1);
+  });
+});
+
+describe("hvxStrategy: what kube-scheduler receives", () => {
+  it("given workload classes that mix (fractional adjustments), adds hvx's priorities as the integers kube-scheduler receives", () => {
+    const path = new URL("../../../examples/scenarios/online-batch.yaml", import.meta.url).pathname;
+    const world = buildWorld({ ...loadScenario(path), durationHours: 2 });
+    const decisions: HvxDecision[] = [];
+    simulateStrategy({ world, strategy: "hvx", seed: 1, policy: productionPolicy(), hvx: { record: (d) => decisions.push(d) } });
+    const priorities = decisions.flatMap((d) => d.extenderScores);
+    expect(priorities.length).to.be.greaterThan(1000);
+    expect(priorities.filter((p) => !Number.isInteger(p) || p < 0 || p > 10)).to.deep.equal([]);
+    for (const d of decisions.filter((d) => d.chosen !== undefined)) {
+      const total = d.passed.map((_, i) => d.defaultScores[i]! + d.extenderScores[i]! * HVX_EXTENDER_WEIGHT * 10);
+      expect(total[d.passed.indexOf(d.chosen!)], `pod ${d.pod}`).to.equal(Math.max(...total));
+    }
   });
 });
