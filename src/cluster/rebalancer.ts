@@ -161,6 +161,7 @@ export class Rebalancer {
       return out;
     }
     this.o.metrics.chronicHosts(plan.chronicHosts.length);
+    this.o.metrics.holding(plan.hold?.code);
     if (plan.hold?.code !== this.lastHold) {
       if (plan.hold)
         this.o.log.info({ hold: plan.hold, chronicHosts: plan.chronicHosts.length }, "rebalance: holding (no eviction while this lasts)");

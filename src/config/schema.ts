@@ -354,6 +354,11 @@ const rebalanceSchema = z
     hotForMinutes: positive.max(1440).default(10),
     maxEvictionsPerCycle: z.number().int().min(1).max(100).default(2),
     maxEvictionsPerHour: z.number().int().min(1).max(1000).default(20),
+    /**
+     * Issue 26's bound on each rolling hour: floor(this x running pods / 100) evictions at most
+     * (below 50 pods at 2: none). 100: each pod once an hour, leaving `maxEvictionsPerHour` alone.
+     */
+    maxEvictionsPer100PodHours: positive.max(100).default(2),
     /** Pods with emptyDir or hostPath volumes lose that data when evicted: left alone unless true. */
     evictLocalStorage: z.boolean().default(false),
     // Short spells and node VMs (issue 26 §3): evict only when the contention removed beats the restart.

@@ -7,6 +7,7 @@ import type { PlacementContext } from "../placement/decide-node.js";
 import { hostOccupancyOf, hostsBackingNodes } from "../placement/host-occupancy.js";
 import type { PlacementPolicy } from "../placement/policy.js";
 import { podMetaOf, whyNotEvictable } from "./evictable.js";
+import { evictionsLeftThisHour, type BudgetHold } from "./eviction-budget.js";
 import type { HotSpell } from "./hot-spells.js";
 import { EMPTY_SPELL_HISTORY, expectedRemainingSeconds, worthEvicting, type SpellHistory } from "./spell-cost.js";
 import type { VmSpell } from "./vm-spells.js";
@@ -16,6 +17,8 @@ export interface RebalancePolicy {
   readonly hotForMinutes: number;
   readonly maxEvictionsPerCycle: number;
   readonly maxEvictionsPerHour: number;
+  /** Issue 26's rate bound: evictions per 100 pod-hours, applied to each rolling hour (eviction-budget.ts). */
+  readonly maxEvictionsPer100PodHours: number;
   readonly evictLocalStorage: boolean;
   /** `admission.hotHostBrakePercent`: above this share of hot hosts there is nowhere cool to go. */
   readonly hotHostBrakePercent: number;
@@ -65,11 +68,13 @@ export interface EvictionChoice {
   readonly target: { readonly node: string; readonly hostId: string; readonly score: number };
 }
 
+/**
+ * Why every eviction waits. `cluster_stale`: the cluster view is not synced, or older than
+ * `kubernetes.maxCacheAgeSeconds` (which pods run where is unknown); `brake`: too many hosts hot;
+ * the budgets: eviction-budget.ts.
+ */
 export type RebalanceHold =
-  /** The cluster view is not synced, or older than `kubernetes.maxCacheAgeSeconds`: which pods run where is unknown. */
-  | { readonly code: "cluster_stale" }
-  | { readonly code: "brake"; readonly hotPercent: number; readonly brakePercent: number }
-  | { readonly code: "hour_budget"; readonly evictedLastHour: number; readonly maxPerHour: number };
+  { readonly code: "cluster_stale" } | { readonly code: "brake"; readonly hotPercent: number; readonly brakePercent: number } | BudgetHold;
 
 export interface RebalancePlan {
   readonly evictions: readonly EvictionChoice[];
@@ -89,8 +94,10 @@ interface Acted {
 
 /**
  * The pods to evict this cycle (none while the cluster view is unsynced or stale), at most one
- * per host, one per replica group and `maxEvictionsPerCycle` in all, within `maxEvictionsPerHour`; none when more than
- * `hotHostBrakePercent` of the hosts under the nodes are hot. Spells acted on: first the
+ * per host, one per replica group and `maxEvictionsPerCycle` in all, within the rolling hour's
+ * budget (the lower of `maxEvictionsPerHour` and `maxEvictionsPer100PodHours` of the pods running
+ * on the nodes hvx maps to a host); none when more than `hotHostBrakePercent` of the hosts under
+ * the nodes are hot. Spells acted on: first the
  * chronic ones (a host's or a node VM's, hot for `hotForMinutes`), oldest first; then those
  * of at least `minSpellSeconds` the cost model finds worth an eviction (spell-cost.ts), the
  * longest expected remainder first. Candidates are the pods of the host's node VMs (a host
@@ -119,18 +126,13 @@ export function chooseEvictions(input: RebalanceInput): RebalancePlan {
       hold: { code: "brake", hotPercent: Math.round(hotPercent * 10) / 10, brakePercent: rebalance.hotHostBrakePercent },
     };
 
+  const occupancy = hostOccupancyOf(cluster, inventory, placement.nodeMapping);
   const recent = input.evicted.filter((e) => nowMs - e.atMs < HOUR_MS);
-  const hourLeft = rebalance.maxEvictionsPerHour - recent.length;
-  if (hourLeft <= 0)
-    return {
-      evictions: [],
-      chronicHosts,
-      hold: { code: "hour_budget", evictedLastHour: recent.length, maxPerHour: rebalance.maxEvictionsPerHour },
-    };
-  const budget = Math.min(rebalance.maxEvictionsPerCycle, hourLeft);
+  const hour = evictionsLeftThisHour(rebalance, recent.length, governedPods(cluster, occupancy.hostOfNode));
+  if ("hold" in hour) return { evictions: [], chronicHosts, hold: hour.hold };
+  const budget = Math.min(rebalance.maxEvictionsPerCycle, hour.left);
   const evictedUids = new Set(recent.map((e) => e.uid));
 
-  const occupancy = hostOccupancyOf(cluster, inventory, placement.nodeMapping);
   const ctx: PlacementContext = { inventory, policy: placement, nowMs };
   const requested = requestedByNode(cluster);
   const nodeOfVm = new Map([...occupancy.vmOfNode].map(([node, vm]) => [vm.id, node]));
@@ -200,6 +202,13 @@ function byAge(a: HotSpell | VmSpell, b: HotSpell | VmSpell): number {
   const ka = "vmId" in a ? a.vmId : a.hostId;
   const kb = "vmId" in b ? b.vmId : b.hostId;
   return a.sinceMs - b.sinceMs || (ka < kb ? -1 : ka > kb ? 1 : 0);
+}
+
+/** Running pods on the nodes hvx maps to an ESXi host: those it may move, the pod-hours its budget is measured against. */
+function governedPods(cluster: ClusterView, hostOfNode: ReadonlyMap<string, string>): number {
+  let count = 0;
+  for (const [node, pods] of cluster.podsByNode) if (hostOfNode.has(node)) count += pods.length;
+  return count;
 }
 
 function podsOfNode(cluster: ClusterView, node: string | undefined): readonly PodView[] {

@@ -52,6 +52,7 @@ export function startRebalancer(
       hotForMinutes: r.hotForMinutes,
       maxEvictionsPerCycle: r.maxEvictionsPerCycle,
       maxEvictionsPerHour: r.maxEvictionsPerHour,
+      maxEvictionsPer100PodHours: r.maxEvictionsPer100PodHours,
     },
     r.dryRun ? "rebalance: on, dry run (Events and logs only)" : "rebalance: on: evicting pods off chronically hot ESXi hosts",
   );

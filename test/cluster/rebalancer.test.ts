@@ -57,14 +57,21 @@ describe("Rebalancer against the fake API server", function () {
     return { ...base, podsByNode };
   }
 
-  function rebalancer(dryRun: boolean, over: { identity?: string; maxEvictionsPerHour?: number; api?: CoreV1Api } = {}): Rebalancer {
+  function rebalancer(
+    dryRun: boolean,
+    over: { identity?: string; maxEvictionsPerHour?: number; maxEvictionsPer100PodHours?: number; api?: CoreV1Api } = {},
+  ): Rebalancer {
     const r = new Rebalancer({
       api: over.api ?? fake.kubeConfig().makeApiClient(CoreV1Api),
       elector: { isLeader: () => leader },
       cluster: { latest: clusterView },
       inventory: { latest: () => inventory },
       placement: DEFAULT_POLICY,
-      rebalance: { ...REBALANCE, maxEvictionsPerHour: over.maxEvictionsPerHour ?? REBALANCE.maxEvictionsPerHour },
+      rebalance: {
+        ...REBALANCE,
+        maxEvictionsPerHour: over.maxEvictionsPerHour ?? REBALANCE.maxEvictionsPerHour,
+        maxEvictionsPer100PodHours: over.maxEvictionsPer100PodHours ?? REBALANCE.maxEvictionsPer100PodHours,
+      },
       dryRun,
       intervalMs: MIN,
       observeMs: 20_000,
@@ -97,6 +104,22 @@ describe("Rebalancer against the fake API server", function () {
     expect(e.eventTime).to.match(/\.\d{6}Z$/, "MicroTime");
     expect(await counted("dry_run")).to.equal(1);
     expect(fake.controls.stats().forbidden, "the shipped RBAC allows it").to.deep.equal([]);
+  });
+
+  it("given the default 2 evictions per 100 pod-hours and one running pod, evicts nothing and sets hvx_rebalance_holding{guard=pod_hours_budget}", async () => {
+    const r = rebalancer(false, { maxEvictionsPer100PodHours: 2 });
+    const holding = async () =>
+      Object.fromEntries((await registry.getSingleMetric("hvx_rebalance_holding")!.get()).values.map((v) => [v.labels.guard, v.value]));
+    expect(await holding(), "every guard's series exists before the first cycle").to.deep.equal({
+      cluster_stale: 0,
+      brake: 0,
+      hour_budget: 0,
+      pod_hours_budget: 0,
+    });
+    // floor(2 x 1 / 100) = 0 evictions this hour
+    expect(await r.cycleOnce()).to.deep.equal([]);
+    expect(fake.controls.stats().evictions).to.deep.equal([]);
+    expect(await holding()).to.deep.equal({ cluster_stale: 0, brake: 0, hour_budget: 0, pod_hours_budget: 1 });
   });
 
   it("given dry run twice, decides the pod once (a decision counts as an eviction for the one-hour rule)", async () => {

@@ -56,6 +56,11 @@ describe("parseConfig", () => {
     expect([d.server.address, d.server.adminAddress, d.admission.address]).to.deep.equal([undefined, undefined, undefined]);
   });
 
+  it("given no rebalance.maxEvictionsPer100PodHours, returns issue 26's bound 2; given 0.5, loads 0.5", () => {
+    expect(parseConfig(undefined).rebalance.maxEvictionsPer100PodHours).to.equal(2);
+    expect(parseConfig("rebalance:\n  maxEvictionsPer100PodHours: 0.5\n").rebalance.maxEvictionsPer100PodHours).to.equal(0.5);
+  });
+
   it("given a YAML file, overrides only the keys it sets", () => {
     const c = parseConfig("thresholds:\n  cpuReadyPercent: 8\nvcenter:\n  url: https://vc.example.com\n  clusters: [prod-a]\n");
     expect(c.thresholds.cpuReadyPercent).to.equal(8);
@@ -93,6 +98,21 @@ describe("parseConfig", () => {
       message: /admission\.address: must be an IPv4 or IPv6 address/,
     },
     { name: "a negative drain", yaml: "server:\n  shutdownDrainSeconds: -1\n", message: /server\.shutdownDrainSeconds: .* \(got -1\)/ },
+    {
+      name: "rebalance.maxEvictionsPer100PodHours 0",
+      yaml: "rebalance:\n  maxEvictionsPer100PodHours: 0\n",
+      message: /rebalance\.maxEvictionsPer100PodHours: .*\(got 0\)/,
+    },
+    {
+      name: "rebalance.maxEvictionsPer100PodHours above 100",
+      yaml: "rebalance:\n  maxEvictionsPer100PodHours: 101\n",
+      message: /rebalance\.maxEvictionsPer100PodHours: .*\(got 101\)/,
+    },
+    {
+      name: "rebalance.maxEvictionsPer100PodHours as text",
+      yaml: "rebalance:\n  maxEvictionsPer100PodHours: two\n",
+      message: /rebalance\.maxEvictionsPer100PodHours/,
+    },
   ];
   for (const c of invalid) {
     it(`given ${c.name}, throws ConfigError naming the key`, () => {

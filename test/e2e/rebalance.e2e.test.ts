@@ -61,9 +61,10 @@ describe("rebalancing off a chronically hot host (end to end, in-process)", func
   });
 
   it("given dryRun false, evicts the ReplicaSet pod off esx-01, records an Event and counts it; leaves kube-system alone", async () => {
-    // maxEvictionsPerHour 2: at most one cycle's worth, so the figures below settle.
+    // maxEvictionsPerHour 2: at most one cycle's worth, so the figures below settle. The demo runs a
+    // handful of pods: at the default 2 per 100 pod-hours their budget would be 0, so 100 (one per pod).
     await start(
-      "rebalance: { enabled: true, dryRun: false, intervalSeconds: 0.5, leaseDurationSeconds: 2, hotForMinutes: 0.02, maxEvictionsPerHour: 2 }",
+      "rebalance: { enabled: true, dryRun: false, intervalSeconds: 0.5, leaseDurationSeconds: 2, hotForMinutes: 0.02, maxEvictionsPerHour: 2, maxEvictionsPer100PodHours: 100 }",
     );
     await until(
       () => (kube.controls.stats().evictions.includes("evicted shop/web-5d8f7c9b6-0") ? true : undefined),
@@ -94,7 +95,9 @@ describe("rebalancing off a chronically hot host (end to end, in-process)", func
   });
 
   it("given the default dry run, records an Event and evicts nothing", async () => {
-    await start("rebalance: { enabled: true, intervalSeconds: 0.5, leaseDurationSeconds: 2, hotForMinutes: 0.02 }");
+    await start(
+      "rebalance: { enabled: true, intervalSeconds: 0.5, leaseDurationSeconds: 2, hotForMinutes: 0.02, maxEvictionsPer100PodHours: 100 }",
+    );
     const events = await until(
       () => kube.controls.events("shop").find((e) => e.involvedObject.name === "web-5d8f7c9b6-0"),
       20_000,

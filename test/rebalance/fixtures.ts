@@ -6,11 +6,17 @@ import type { VmSpell } from "../../src/rebalance/vm-spells.js";
 import { amounts, clusterViewOf, nodeView, podView } from "../fixtures/cluster.js";
 import { hostView, inventoryOf, NOW_MS, vmView } from "../fixtures/inventory.js";
 
-/** The defaults: 10 min hot, 2 per cycle, 20 per hour, no local storage, brake at 25 %; restart 30 s, spells of 60 s, node VM ready 5 %. */
+/**
+ * The defaults (10 min hot, 2 per cycle, 20 per hour, no local storage, brake at 25 %; restart 30 s,
+ * spells of 60 s, node VM ready 5 %) but the budget per 100 pod-hours, which at its default of 2
+ * would hold every fleet of fewer than 50 pods: 10 000 keeps it out of the way of the cases about
+ * the other guards (choose-evictions-budget.test.ts sets it).
+ */
 export const REBALANCE: RebalancePolicy = {
   hotForMinutes: 10,
   maxEvictionsPerCycle: 2,
   maxEvictionsPerHour: 20,
+  maxEvictionsPer100PodHours: 10_000,
   evictLocalStorage: false,
   hotHostBrakePercent: 25,
   restartSeconds: 30,

@@ -1,14 +1,18 @@
 import { expect } from "chai";
 import { parseConfig } from "../../src/config/index.js";
 import { buildWorld } from "../../src/simulate/build-world.js";
+import { loadScenario } from "../../src/simulate/load-scenario.js";
 import { simRebalancePolicyOf, type SimRebalancePolicy } from "../../src/simulate/hvx-rebalance-strategy.js";
 import { simulateStrategy } from "../../src/simulate/simulate-strategy.js";
 import { smallScenario } from "./fixtures.js";
 
 const policy = parseConfig(undefined);
 const PRODUCTION = simRebalancePolicyOf(policy);
-/** Looser than production, so that the small 2-hour scenario's bursting host 0 qualifies. */
-const EAGER: SimRebalancePolicy = { ...PRODUCTION, hotForMinutes: 2, hotHostBrakePercent: 100 };
+/**
+ * Looser than production, so that the small 2-hour scenario's bursting host 0 qualifies; its few
+ * pods would give the budget per 100 pod-hours nothing to spend, so that is lifted too.
+ */
+const EAGER: SimRebalancePolicy = { ...PRODUCTION, hotForMinutes: 2, hotHostBrakePercent: 100, maxEvictionsPer100PodHours: 100 };
 
 describe("hvx+rebalance strategy", function () {
   this.timeout(60_000);
@@ -29,6 +33,7 @@ describe("hvx+rebalance strategy", function () {
       hotForMinutes: 10,
       maxEvictionsPerCycle: 2,
       maxEvictionsPerHour: 20,
+      maxEvictionsPer100PodHours: 2,
       evictLocalStorage: false,
       hotHostBrakePercent: 25,
       hysteresisPercent: 10,
@@ -78,6 +83,15 @@ describe("hvx+rebalance strategy", function () {
     expect(slow.figures.hvxEvictions).to.be.greaterThan(0);
     // a pod evicted within the last hour of a 2-hour run is still waiting at the end with a 1-hour restart
     expect(slow.figures.runningPodsAtEnd).to.be.below(quick.figures.runningPodsAtEnd);
+  });
+
+  it("given online-batch under the queueing physics (seed 1, 6 hours) and production's keys, evicts at most 2 per 100 pod-hours", () => {
+    // Before the budget per 100 pod-hours: 106 evictions in 1304 pod-hours (8.1); the hourly cap of 20 alone allows them.
+    const path = new URL("../../../examples/scenarios/online-batch.yaml", import.meta.url).pathname;
+    const onlineBatch = buildWorld({ ...loadScenario(path), durationHours: 6 });
+    const r = simulateStrategy({ world: onlineBatch, strategy: "hvx+rebalance", seed: 1, policy, physics: "queueing" }).figures;
+    expect(r.hvxEvictions, "the rebalancer acts here").to.be.greaterThan(0);
+    expect((r.hvxEvictions / r.podHours) * 100).to.be.at.most(2);
   });
 
   it("is deterministic in (world, seed)", () => {
