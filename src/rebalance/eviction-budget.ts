@@ -33,14 +33,11 @@ export function evictionsLeftThisHour(
   evictedLastHour: number,
   runningPods: number,
 ): { readonly left: number } | { readonly hold: BudgetHold } {
-  const per100PodHours = policy.maxEvictionsPer100PodHours;
+  const { maxEvictionsPerHour, maxEvictionsPer100PodHours: per100PodHours } = policy;
   const byPodHours = Math.floor((per100PodHours * runningPods) / 100 + EPSILON);
-  if (byPodHours < policy.maxEvictionsPerHour) {
-    const left = byPodHours - evictedLastHour;
-    if (left > 0) return { left };
-    return { hold: { code: "pod_hours_budget", evictedLastHour, maxPerHour: byPodHours, runningPods, per100PodHours } };
-  }
-  const left = policy.maxEvictionsPerHour - evictedLastHour;
+  const left = Math.min(maxEvictionsPerHour, byPodHours) - evictedLastHour;
   if (left > 0) return { left };
-  return { hold: { code: "hour_budget", evictedLastHour, maxPerHour: policy.maxEvictionsPerHour } };
+  return byPodHours < maxEvictionsPerHour
+    ? { hold: { code: "pod_hours_budget", evictedLastHour, maxPerHour: byPodHours, runningPods, per100PodHours } }
+    : { hold: { code: "hour_budget", evictedLastHour, maxPerHour: maxEvictionsPerHour } };
 }
