@@ -52,6 +52,19 @@ export function sumPending(pods: readonly PodView[], sampledAtMs: number | undef
 }
 
 /**
+ * `all`'s pending demand without `gone`'s (pods of `all`'s list) and with `added`'s; undefined
+ * when a sum is not a safe integer, where only the full sum is exact.
+ */
+export function patchedPending(all: PendingDemand, gone: PendingDemand, added: PendingDemand): PendingDemand | undefined {
+  const pods = all.pods - gone.pods + added.pods;
+  const cpuMilli = all.cpuMilli - gone.cpuMilli + added.cpuMilli;
+  const memoryBytes = all.memoryBytes - gone.memoryBytes + added.memoryBytes;
+  const exact = [all, gone, added].every((p) => Number.isSafeInteger(p.cpuMilli) && Number.isSafeInteger(p.memoryBytes));
+  if (!exact || !Number.isSafeInteger(cpuMilli) || !Number.isSafeInteger(memoryBytes)) return undefined;
+  return pods <= 0 ? NO_PENDING : { cpuMilli, memoryBytes, pods };
+}
+
+/**
  * The host as it will look once pending pods run, on the rules declared `projectedBy` a
  * resource: 1000 millicores is one physical core's worth of usage (cpu % += cpuMilli /
  * (cores x 1000) x 100); memory % += bytes / host bytes x 100. Ready time is not projected:

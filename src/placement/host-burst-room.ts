@@ -1,6 +1,6 @@
-import type { PodView } from "../model/cluster.js";
 import type { HostView, VmView } from "../model/inventory.js";
 import type { HostEntry, PlacementIndex } from "./placement-index.js";
+import type { PodTotals } from "./pod-totals.js";
 
 /**
  * What one ESXi host has left for a correlated burst, and the CPU each replica group that bursts
@@ -19,18 +19,6 @@ export interface HostBurstRoom {
    * (`PodView.limits`: a container without a limit counts with its request), millicores.
    */
   readonly burstByOwnerMilli: ReadonlyMap<string, number>;
-}
-
-/**
- * Whether a replica group's pods burst together, by construction: the replicas of a long-lived
- * controller (ReplicaSet, StatefulSet, an `app` label) serve the same traffic, so they rise with
- * it at once. A Job's pods (`Job/ns/name`) run their work flat out from start to end: their use
- * is their steady state, already in the host's usage, not a burst on top of it. Counting them
- * would push steady batch work off the hosts with non-Kubernetes load, onto the hosts the
- * bursting services need (measured in the twin: docs/prediction.md, "Correlated bursts").
- */
-export function burstsTogether(owner: string): boolean {
-  return !owner.startsWith("Job/");
 }
 
 /**
@@ -53,21 +41,15 @@ export function hostBurstRoomOf(
   host: HostView,
   vms: ReadonlyMap<string, VmView>,
   nodeVmIds: ReadonlySet<string>,
-  podsOnHost: readonly PodView[],
+  /** The sums of the pods on the host's node VMs. */
+  pods: PodTotals,
   /** The host's CPU usage % predicted for its busiest trusted half hour (predicted heat's profile); undefined: none. */
   peakUsagePercent?: number,
 ): HostBurstRoom | undefined {
   const mhzPerCore = host.cpuMhzPerCore;
   if (!(host.cpuCores > 0) || !(mhzPerCore > 0)) return undefined;
   const capacityMhz = host.cpuCores * mhzPerCore;
-  const burstByOwnerMilli = new Map<string, number>();
-  let podsMilli = 0;
-  for (const p of podsOnHost) {
-    if (p.terminal) continue;
-    podsMilli += p.expectedDemand.cpuMilli;
-    if (p.ownerKey !== undefined && burstsTogether(p.ownerKey))
-      burstByOwnerMilli.set(p.ownerKey, (burstByOwnerMilli.get(p.ownerKey) ?? 0) + p.limits.cpuMilli);
-  }
+  const podsMilli = pods.cpuDemandMilli;
   let otherVcpus = 0;
   for (const id of host.vmIds) {
     const vm = nodeVmIds.has(id) ? undefined : vms.get(id);
@@ -81,7 +63,7 @@ export function hostBurstRoomOf(
     const beyondPodsMhz = (usage / 100) * capacityMhz - (podsMilli / 1000) * mhzPerCore;
     nonKubernetesMhz = Math.min(otherVcpus * mhzPerCore, Math.max(0, beyondPodsMhz));
   }
-  return { capacityMhz, nonKubernetesMhz, roomMhz: capacityMhz - nonKubernetesMhz, burstByOwnerMilli };
+  return { capacityMhz, nonKubernetesMhz, roomMhz: capacityMhz - nonKubernetesMhz, burstByOwnerMilli: pods.burstLimitsMilliByOwner };
 }
 
 const rooms = new WeakMap<HostEntry, { readonly byBucket: ArrayLike<number> | undefined; readonly room: HostBurstRoom | undefined }>();
@@ -101,7 +83,7 @@ export function burstRoomOf(index: PlacementIndex, entry: HostEntry): HostBurstR
     const vm = occupancy!.vmOfNode.get(name);
     if (vm) nodeVmIds.add(vm.id);
   }
-  const room = hostBurstRoomOf(entry.projected, index.inventory.vms, nodeVmIds, entry.podsOnHost, peakOf(byBucket));
+  const room = hostBurstRoomOf(entry.projected, index.inventory.vms, nodeVmIds, entry.totals, peakOf(byBucket));
   rooms.set(entry, { byBucket, room });
   return room;
 }

@@ -3,13 +3,13 @@ import { OverlayMap } from "../model/overlay-map.js";
 import type { HostView, InventoryView, VmView } from "../model/inventory.js";
 import type { NodeIdentity } from "../model/node.js";
 import { ageSeconds, judgeHostAlone, judgeVm, type HostAssessment } from "./assess-host.js";
-import { NO_PENDING, pendingDemand, projectHost, sumPending, type PendingDemand } from "./burst-guard.js";
+import { NO_PENDING, patchedPending, pendingDemand, projectHost, sumPending, type PendingDemand } from "./burst-guard.js";
 import { buildHostOccupancy, reoccupy, type HostOccupancy } from "./host-occupancy.js";
 import { mapNodeToVm, vmIndexOf, type VmIndex } from "./map-node.js";
 import { CappedMap, MAX_ENTRIES_PER_TABLE } from "./capped-map.js";
 import { limitReasonsOf } from "./limit-overcommit.js";
 import { KeptDecisions } from "./kept-decisions.js";
-import { computePodTotals, listed, podTotals, type PodTotals } from "./pod-totals.js";
+import { computePodTotals, listed, patchedTotals, patchedUids, podTotals, type PodTotals } from "./pod-totals.js";
 import type { LimitsPolicy, PlacementPolicy, ThresholdPolicy } from "./policy.js";
 import { predictHeat, type PredictedHeat } from "./predicted-heat.js";
 import { HOST_METRIC_RULES } from "./rules/index.js";
@@ -133,33 +133,45 @@ export class PlacementIndex {
 
   /**
    * Serves `view` from now on, when it differs from the one served only in pod lists (same
-   * nodes map: a binding, a deletion, an in-flight pod): forgets what the changed nodes' pods
-   * decided (their node entries, their hosts' entries, verdicts and kept decisions, the
-   * fewest-replicas counts) and keeps the rest: O(changed nodes) when both views' pod maps are
-   * overlays on one map (src/model/overlay-map.ts), else one pass over both. False (nothing
-   * changed) when the views differ in more than pod lists: build a new index then.
+   * nodes map: a binding, a deletion, an in-flight pod): patches the changed hosts' entries by
+   * what their nodes lost and gained (`patchedEntry`), forgets what the changed pods decided
+   * (node entries, the hosts' verdicts and kept decisions, the fewest-replicas counts) and keeps
+   * the rest: O(changed nodes) when both views' pod maps are overlays on one map
+   * (src/model/overlay-map.ts), else one pass over both. False (nothing changed) when the views
+   * differ in more than pod lists: build a new index then.
    */
   advance(view: ClusterView): boolean {
     const before = this.cluster.view;
     const occupancy = this.cluster.occupancy;
     if (this.overlay || !before || !occupancy || view.nodes !== before.nodes) return false;
     const changed = changedNodes(before, view);
-    const hostIds = new Set<string>();
+    const changedOnHost = new Map<string, string[]>();
     for (const name of changed) {
       this.nodes.delete(name);
       const hostId = occupancy.hostOfNode.get(name);
-      if (hostId !== undefined) hostIds.add(hostId);
+      if (hostId !== undefined) (changedOnHost.get(hostId) ?? changedOnHost.set(hostId, []).get(hostId)!).push(name);
     }
+    const hostIds = new Set(changedOnHost.keys());
     const known = new Map<string, readonly PodView[]>();
+    const outdated = new Map<string, HostEntry>();
     for (const [hostId, entry] of this.hosts) {
-      if (hostIds.has(hostId)) this.hosts.delete(hostId);
-      else if (entry) known.set(hostId, entry.podsOnHost);
+      if (!hostIds.has(hostId)) {
+        if (entry) known.set(hostId, entry.podsOnHost);
+        continue;
+      }
+      this.hosts.delete(hostId);
+      if (entry) outdated.set(hostId, entry);
     }
     for (const v of this.verdicts.values()) for (const hostId of hostIds) v.alone.delete(hostId);
     for (const table of this.kept.values()) table.forget(changed, hostIds);
     this.least.clear();
     this.cluster.view = view;
-    this.cluster.occupancy = reoccupy(occupancy, view, known);
+    const next = reoccupy(occupancy, view, known);
+    this.cluster.occupancy = next;
+    for (const [hostId, entry] of outdated) {
+      const patched = patchedEntry(entry, next.podsOnHost(hostId), changedOnHost.get(hostId)!, before, view, this.policy);
+      if (patched) this.hosts.set(hostId, patched);
+    }
     return true;
   }
 
@@ -477,6 +489,40 @@ function sameNames(names: readonly string[], candidates: readonly NodeIdentity[]
   if (names.length !== candidates.length) return false;
   for (let i = 0; i < names.length; i++) if (names[i] !== candidates[i]!.name) return false;
   return true;
+}
+
+/**
+ * `entry` for the host's new pod list `podsOnHost`, which differs from the entry's in the pods of
+ * the nodes `names` alone: sums and pending demand patched by what those nodes lost and gained,
+ * in the size of the change rather than of the host's pods. Undefined when a sum cannot be
+ * patched exactly (compute the entry afresh then).
+ */
+function patchedEntry(
+  entry: HostEntry,
+  podsOnHost: readonly PodView[],
+  names: readonly string[],
+  before: ClusterView,
+  view: ClusterView,
+  policy: PlacementPolicy,
+): HostEntry | undefined {
+  const gone: PodView[] = [];
+  const added: PodView[] = [];
+  for (const name of names) {
+    const was = before.podsByNode.get(name) ?? [];
+    const now = view.podsByNode.get(name) ?? [];
+    const kept = new Set(now);
+    for (const p of was) if (!kept.delete(p)) gone.push(p);
+    added.push(...kept);
+  }
+  const uids = patchedUids(entry.totals.uids, gone, added, podsOnHost);
+  const totals = patchedTotals(entry.totals, computePodTotals(gone), computePodTotals(added), uids);
+  const guard = policy.burstGuard;
+  const { host } = entry;
+  const pendingOf = (pods: readonly PodView[]) => sumPending(pods, host.metrics?.sampledAtMs, guard.settleSeconds * 1000);
+  const pending = guard.enabled ? patchedPending(entry.pending, pendingOf(gone), pendingOf(added)) : NO_PENDING;
+  if (!totals || !pending) return undefined;
+  const projected = pending === entry.pending ? entry.projected : projectHost(host, pending);
+  return { host, podsOnHost, totals, pending, projected };
 }
 
 /** What the burst guard projects: the rules whose value includes pending pods' demand. */

@@ -1,4 +1,5 @@
 import type { PodView, WorkloadClass } from "../model/cluster.js";
+import { burstsTogether } from "./bursts-together.js";
 
 /** Sums over one immutable list of pods (a node's or a host's), computed once per list. */
 export interface PodTotals {
@@ -9,7 +10,11 @@ export interface PodTotals {
   /** Expected CPU demand (`PodView.expectedDemand`) of the non-terminal pods, millicores: all, and per workload class. */
   readonly cpuDemandMilli: number;
   readonly cpuDemandMilliByClass: Readonly<Record<WorkloadClass, number>>;
+  /** CPU limits of the non-terminal pods per replica group that bursts together (`burstsTogether`), millicores. */
+  readonly burstLimitsMilliByOwner: ReadonlyMap<string, number>;
 }
+
+export const NO_TOTALS: PodTotals = computePodTotals([]);
 
 const cache = new WeakMap<readonly PodView[], PodTotals>();
 
@@ -33,6 +38,7 @@ export function computePodTotals(pods: readonly PodView[]): PodTotals {
   const replicasByOwner = new Map<string, number>();
   let cpuDemandMilli = 0;
   const cpuDemandMilliByClass = { online: 0, batch: 0 };
+  const burstLimitsMilliByOwner = new Map<string, number>();
   for (const p of pods) {
     cpuLimitsMilli += p.limits.cpuMilli;
     memoryLimitsBytes += p.limits.memoryBytes;
@@ -41,8 +47,74 @@ export function computePodTotals(pods: readonly PodView[]): PodTotals {
     if (p.terminal) continue;
     cpuDemandMilli += p.expectedDemand.cpuMilli;
     if (p.workloadClass !== undefined) cpuDemandMilliByClass[p.workloadClass] += p.expectedDemand.cpuMilli;
+    if (p.ownerKey !== undefined && burstsTogether(p.ownerKey))
+      burstLimitsMilliByOwner.set(p.ownerKey, (burstLimitsMilliByOwner.get(p.ownerKey) ?? 0) + p.limits.cpuMilli);
   }
-  return { cpuLimitsMilli, memoryLimitsBytes, uids, replicasByOwner, cpuDemandMilli, cpuDemandMilliByClass };
+  return { cpuLimitsMilli, memoryLimitsBytes, uids, replicasByOwner, cpuDemandMilli, cpuDemandMilliByClass, burstLimitsMilliByOwner };
+}
+
+/**
+ * `all`'s totals without `gone`'s (a sub-list of `all`) and with `added`'s: what `computePodTotals`
+ * gives for the list so changed, in the size of the change (and one copy of the uid set). Undefined
+ * when a sum is not a safe integer, where only the full sum is exact.
+ */
+export function patchedTotals(
+  all: PodTotals,
+  gone: PodTotals,
+  added: PodTotals,
+  /** The uids of the list so changed (`patchedUids`). */
+  uids: ReadonlySet<string>,
+): PodTotals | undefined {
+  const sum = (a: number, b: number, c: number) => {
+    const s = a - b + c;
+    return Number.isSafeInteger(a) && Number.isSafeInteger(b) && Number.isSafeInteger(c) && Number.isSafeInteger(s) ? s : Number.NaN;
+  };
+  const patched: PodTotals = {
+    cpuLimitsMilli: sum(all.cpuLimitsMilli, gone.cpuLimitsMilli, added.cpuLimitsMilli),
+    memoryLimitsBytes: sum(all.memoryLimitsBytes, gone.memoryLimitsBytes, added.memoryLimitsBytes),
+    uids,
+    replicasByOwner: patchedCounts(all.replicasByOwner, gone.replicasByOwner, added.replicasByOwner, sum),
+    cpuDemandMilli: sum(all.cpuDemandMilli, gone.cpuDemandMilli, added.cpuDemandMilli),
+    cpuDemandMilliByClass: {
+      online: sum(all.cpuDemandMilliByClass.online, gone.cpuDemandMilliByClass.online, added.cpuDemandMilliByClass.online),
+      batch: sum(all.cpuDemandMilliByClass.batch, gone.cpuDemandMilliByClass.batch, added.cpuDemandMilliByClass.batch),
+    },
+    burstLimitsMilliByOwner: patchedCounts(all.burstLimitsMilliByOwner, gone.burstLimitsMilliByOwner, added.burstLimitsMilliByOwner, sum),
+  };
+  const numbers = [patched.cpuLimitsMilli, patched.memoryLimitsBytes, patched.cpuDemandMilli, patched.cpuDemandMilliByClass.online];
+  numbers.push(patched.cpuDemandMilliByClass.batch, ...patched.replicasByOwner.values(), ...patched.burstLimitsMilliByOwner.values());
+  return numbers.every((n) => !Number.isNaN(n)) ? patched : undefined;
+}
+
+/** `all` (the uids of a list) for the list without the pods `gone` and with `added`, which is `list`. */
+export function patchedUids(
+  all: ReadonlySet<string>,
+  gone: readonly PodView[],
+  added: readonly PodView[],
+  list: readonly PodView[],
+): ReadonlySet<string> {
+  const uids = new Set(all);
+  for (const p of gone) uids.delete(p.uid);
+  for (const p of added) if (p.uid !== "") uids.add(p.uid);
+  // Two pods of one list may share a uid (a pod in flight on one node, bound on another): it stays while one is left.
+  for (const p of gone) if (p.uid !== "" && !uids.has(p.uid) && list.some((q) => q.uid === p.uid)) uids.add(p.uid);
+  return uids;
+}
+
+/** Per-key sums: `all` - `gone` + `added`; a key whose sum is 0 goes (every reader takes an absent key as 0). */
+function patchedCounts(
+  all: ReadonlyMap<string, number>,
+  gone: ReadonlyMap<string, number>,
+  added: ReadonlyMap<string, number>,
+  sum: (a: number, b: number, c: number) => number,
+): ReadonlyMap<string, number> {
+  const counts = new Map(all);
+  for (const key of new Set([...gone.keys(), ...added.keys()])) {
+    const value = sum(all.get(key) ?? 0, gone.get(key) ?? 0, added.get(key) ?? 0);
+    if (value === 0) counts.delete(key);
+    else counts.set(key, value);
+  }
+  return counts;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { ClusterView, PodView } from "../model/cluster.js";
-import { NO_PENDING, pendingDemand, rememberPending, type PendingDemand } from "./burst-guard.js";
+import { NO_PENDING, patchedPending, pendingDemand, rememberPending } from "./burst-guard.js";
 import type { HostOccupancy } from "./host-occupancy.js";
-import { podTotals, rememberTotals, type PodTotals } from "./pod-totals.js";
+import { computePodTotals, NO_TOTALS, patchedTotals, podTotals, rememberTotals } from "./pod-totals.js";
 
 /** A cluster view as it would be once kube-scheduler has evicted one node's victims. */
 export interface VictimRemoval {
@@ -68,46 +68,22 @@ export function occupancyWithout(
         const full = base.podsOnHost(id);
         const list: PodView[] = [];
         for (const n of base.nodesOnHost.get(id) ?? []) for (const p of removal.view.podsByNode.get(n) ?? []) list.push(p);
-        rememberTotals(list, totalsWithout(podTotals(full), podTotals(removal.removed)));
+        const [all, gone] = [podTotals(full), podTotals(removal.removed)];
+        rememberTotals(list, patchedTotals(all, gone, NO_TOTALS, new SetWithout(all.uids, gone.uids)) ?? computePodTotals(list));
         if (pendingArgs) {
           const { sampledAtMs, settleMs } = pendingArgs;
-          rememberPending(
-            list,
-            sampledAtMs,
-            settleMs,
-            pendingWithout(pendingDemand(full, sampledAtMs, settleMs), pendingDemand(removal.removed, sampledAtMs, settleMs)),
+          const pending = patchedPending(
+            pendingDemand(full, sampledAtMs, settleMs),
+            pendingDemand(removal.removed, sampledAtMs, settleMs),
+            NO_PENDING,
           );
+          if (pending) rememberPending(list, sampledAtMs, settleMs, pending);
         }
         reduced = list;
       }
       return reduced;
     },
   };
-}
-
-function totalsWithout(all: PodTotals, gone: PodTotals): PodTotals {
-  const replicasByOwner = new Map(all.replicasByOwner);
-  for (const [owner, n] of gone.replicasByOwner) {
-    const left = (replicasByOwner.get(owner) ?? 0) - n;
-    if (left > 0) replicasByOwner.set(owner, left);
-    else replicasByOwner.delete(owner);
-  }
-  return {
-    cpuLimitsMilli: all.cpuLimitsMilli - gone.cpuLimitsMilli,
-    memoryLimitsBytes: all.memoryLimitsBytes - gone.memoryLimitsBytes,
-    uids: new SetWithout(all.uids, gone.uids),
-    replicasByOwner,
-    cpuDemandMilli: all.cpuDemandMilli - gone.cpuDemandMilli,
-    cpuDemandMilliByClass: {
-      online: all.cpuDemandMilliByClass.online - gone.cpuDemandMilliByClass.online,
-      batch: all.cpuDemandMilliByClass.batch - gone.cpuDemandMilliByClass.batch,
-    },
-  };
-}
-
-function pendingWithout(all: PendingDemand, gone: PendingDemand): PendingDemand {
-  const pods = all.pods - gone.pods;
-  return pods <= 0 ? NO_PENDING : { cpuMilli: all.cpuMilli - gone.cpuMilli, memoryBytes: all.memoryBytes - gone.memoryBytes, pods };
 }
 
 /** A read-only set: `base` without `gone` (a subset of it). */

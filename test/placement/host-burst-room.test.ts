@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import type { PodView } from "../../src/model/cluster.js";
 import { hostBurstRoomOf } from "../../src/placement/host-burst-room.js";
+import { podTotals } from "../../src/placement/pod-totals.js";
 import { amounts, podView } from "../fixtures/cluster.js";
 import { hostView, vmView } from "../fixtures/inventory.js";
 
@@ -74,7 +75,7 @@ describe("hostBurstRoomOf", () => {
         vmIds: vms.map((v) => v.id),
         metrics: c.usagePercent === undefined ? { cpuUsagePercent: undefined } : { cpuUsagePercent: c.usagePercent },
       });
-      const room = hostBurstRoomOf(host, new Map(vms.map((v) => [v.id, v])), NODE_VMS, c.pods);
+      const room = hostBurstRoomOf(host, new Map(vms.map((v) => [v.id, v])), NODE_VMS, podTotals(c.pods));
       if (c.want === undefined) return expect(room).to.equal(undefined);
       expect({ nonKubernetesMhz: Math.round(room!.nonKubernetesMhz), roomMhz: Math.round(room!.roomMhz) }).to.deep.equal(c.want);
     });
@@ -85,7 +86,7 @@ describe("hostBurstRoomOf", () => {
     const limited = (pod: PodView, cpuCores: number): PodView => ({ ...pod, limits: amounts(cpuCores, 2) });
     const job = podView({ ownerKey: "Job/shop/nightly-report", limits: amounts(8, 2) });
     const pods = [limited(api(0.5), 2), limited(api(0.5), 2), limited(web(1), 1.5), job, { ...limited(api(4), 4), terminal: true }];
-    const room = hostBurstRoomOf(host, new Map([["vm-1", nodeVm("vm-1")]]), new Set(["vm-1"]), pods);
+    const room = hostBurstRoomOf(host, new Map([["vm-1", nodeVm("vm-1")]]), new Set(["vm-1"]), podTotals(pods));
     expect([...room!.burstByOwnerMilli]).to.deep.equal([
       ["ReplicaSet/shop/api", 4000],
       ["ReplicaSet/shop/web", 1500],
@@ -96,10 +97,12 @@ describe("hostBurstRoomOf", () => {
     // 25 % now, 60 % at the busiest half hour: 0.6 x 83 200 = 49 920 - 2600 of pods = 47 320, capped at 20 800
     const vms = [nodeVm("vm-1"), otherVm];
     const host = hostView({ vmIds: ["vm-1", "vm-9"], metrics: { cpuUsagePercent: 25 } });
-    const room = hostBurstRoomOf(host, new Map(vms.map((v) => [v.id, v])), new Set(["vm-1"]), [api(1)], 60);
+    const room = hostBurstRoomOf(host, new Map(vms.map((v) => [v.id, v])), new Set(["vm-1"]), podTotals([api(1)]), 60);
     expect(room!.nonKubernetesMhz).to.equal(20_800);
     // a peak below the present changes nothing: 20 800 - 2600 = 18 200
-    expect(hostBurstRoomOf(host, new Map(vms.map((v) => [v.id, v])), new Set(["vm-1"]), [api(1)], 10)!.nonKubernetesMhz).to.equal(18_200);
+    expect(
+      hostBurstRoomOf(host, new Map(vms.map((v) => [v.id, v])), new Set(["vm-1"]), podTotals([api(1)]), 10)!.nonKubernetesMhz,
+    ).to.equal(18_200);
   });
 
   it("given a powered-off non-node VM, returns no non-Kubernetes load", () => {
@@ -112,12 +115,12 @@ describe("hostBurstRoomOf", () => {
         ["vm-9", off],
       ]),
       new Set(["vm-1"]),
-      [],
+      podTotals([]),
     );
     expect(room!.nonKubernetesMhz).to.equal(0);
   });
 
   it("given a host without cores, returns undefined (no opinion)", () => {
-    expect(hostBurstRoomOf(hostView({ cpuCores: 0 }), new Map(), new Set(), [])).to.equal(undefined);
+    expect(hostBurstRoomOf(hostView({ cpuCores: 0 }), new Map(), new Set(), podTotals([]))).to.equal(undefined);
   });
 });

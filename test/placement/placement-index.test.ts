@@ -216,6 +216,64 @@ describe("PlacementIndex", () => {
     });
   });
 
+  describe("given pod-list changes, patches the changed host's entry to what a fresh index computes", () => {
+    const plain = (index: PlacementIndex, hostId: string) => {
+      const e = index.hostEntry(hostId)!;
+      const sorted = (m: ReadonlyMap<string, number>) => [...m].sort(([a], [b]) => (a < b ? -1 : 1));
+      const t = e.totals;
+      return {
+        pods: e.podsOnHost,
+        pending: e.pending,
+        projected: e.projected.metrics,
+        sums: [t.cpuLimitsMilli, t.memoryLimitsBytes, t.cpuDemandMilli, t.cpuDemandMilliByClass],
+        uids: [...t.uids].sort(),
+        replicas: sorted(t.replicasByOwner),
+        burst: sorted(t.burstLimitsMilliByOwner),
+      };
+    };
+    // Bound at NOW_MS, after host-3's sample (14 s before it in the fixtures): the burst guard counts them as pending.
+    const fresh = (uid: string, over: Partial<PodView> = {}) =>
+      podView({ uid, ownerKey: OWNER, limits: amounts(1, 1), expectedDemand: amounts(0.5, 1), ...over });
+    const replaced = (v: ClusterView, node: string, pods: (list: readonly PodView[]) => PodView[]): ClusterView => {
+      const podsByNode = new Map(v.podsByNode);
+      podsByNode.set(node, pods(v.podsByNode.get(node) ?? []));
+      return { ...v, podsByNode };
+    };
+    const steps: Array<{ name: string; next: (v: ClusterView) => ClusterView }> = [
+      { name: "a binding", next: (v) => withBinding(v, fresh("b-1"), "n-cool-a", NOW_MS) },
+      { name: "a second binding on the host's other node", next: (v) => withBinding(v, fresh("b-2"), "n-cool-b", NOW_MS) },
+      { name: "a deletion", next: (v) => replaced(v, "n-cool-a", (l) => l.filter((p) => p.uid !== "b-1")) },
+      {
+        name: "a pod turned terminal",
+        next: (v) => replaced(v, "n-cool-b", (l) => l.map((p) => (p.uid === "b-2" ? { ...p, terminal: true } : p))),
+      },
+      {
+        name: "a pod in flight on one node while the informer shows it bound on the other",
+        next: (v) =>
+          withInFlight(withBinding(v, fresh("b-3"), "n-cool-a", NOW_MS), [
+            { pod: { ...fresh("b-3"), nodeName: "n-cool-b", boundAtMs: NOW_MS } },
+          ]),
+      },
+      { name: "one of the two gone", next: (v) => replaced(v, "n-cool-a", (l) => l.filter((p) => p.uid !== "b-3")) },
+      { name: "a pod without an owner or uid", next: (v) => withBinding(v, podView({ uid: "", ownerKey: undefined }), "n-cool-a", NOW_MS) },
+    ];
+    for (const policy of [DEFAULT_POLICY, policyWith({ burstGuard: { enabled: false, settleSeconds: 60 } })]) {
+      it(`with the burst guard ${policy.burstGuard.enabled ? "on" : "off"}: after each change, the same index, its host-3 entry equal to a fresh index's`, () => {
+        const latest = new LatestPlacementIndex();
+        let current: ClusterView = spreadView;
+        const index = latest.indexFor(inventory, current, policy);
+        index.hostEntry("host-3");
+        for (const step of steps) {
+          const before = index.hostEntry("host-3");
+          current = step.next(current);
+          expect(latest.indexFor(inventory, current, policy), step.name).to.equal(index);
+          expect(index.hostEntry("host-3"), step.name).to.not.equal(before);
+          expect(plain(index, "host-3"), step.name).to.deep.equal(plain(new PlacementIndex(inventory, policy, current), "host-3"));
+        }
+      });
+    }
+  });
+
   it("given a view that differs in one host's pods, adopts the previous index's decisions elsewhere and decides that host's nodes again", () => {
     const latest = new LatestPlacementIndex();
     const ctxOf = (v: ClusterView): PlacementContext => ({

@@ -1,6 +1,7 @@
 import type { PodView } from "../../../model/cluster.js";
 import { checkCorrelatedBurst, correlatedPoints, correlatedShare, type CorrelatedBurstCheck } from "../../correlated-burst-cap.js";
-import { burstRoomOf, burstsTogether } from "../../host-burst-room.js";
+import { burstsTogether } from "../../bursts-together.js";
+import { burstRoomOf } from "../../host-burst-room.js";
 import type { HostEntry, PlacementIndex } from "../../placement-index.js";
 import type { PlacementPolicy } from "../../policy.js";
 import { listed } from "../../pod-totals.js";
