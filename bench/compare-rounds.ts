@@ -45,7 +45,16 @@ export interface CompareOptions {
    * prioritize. The floor keeps no cluster view, so its rounds send the verbs alone.
    */
   readonly fresh?: Omit<FreshOptions, "firstPod">;
+  /** Requests in flight at once; CONNECTIONS by default, 1 as kube-scheduler calls (`SERIAL`). */
+  readonly connections?: number;
 }
+
+/**
+ * kube-scheduler's scheduling cycles run one at a time (its extender calls are in the cycle;
+ * binding cycles run beside it): one scheduler sends the extender one request at a time. The
+ * 4-connection rounds load the server beyond that, so their round trips include queueing.
+ */
+export const SERIAL = 1;
 
 /** Pods of one round are numbered from a new million, so no two rounds of a run make the same pod. */
 const PODS_PER_ROUND = 1_000_000;
@@ -97,7 +106,7 @@ export async function compare(
         bodyFile,
         durationMs: ROUND_MS,
         warmMs,
-        connections: CONNECTIONS,
+        connections: options.connections ?? CONNECTIONS,
         ...(fresh ? { fresh } : {}),
       });
       rounds[side].push(round);

@@ -4,7 +4,7 @@ import { sampleNamespace } from "../mocks/kube-apiserver/index.js";
 import type { RoundResult } from "./closed-loop.js";
 import { closedLoopRoundInProcess } from "./closed-loop-process.js";
 import type { ClusterWorld } from "./cluster-world.js";
-import { caseWanted, compare, CONNECTIONS, nextRoundFirstPod, STEADY_WARM_MS } from "./compare-rounds.js";
+import { caseWanted, compare, CONNECTIONS, nextRoundFirstPod, SERIAL, STEADY_WARM_MS } from "./compare-rounds.js";
 import { percentile, type BenchFigure } from "./figure.js";
 import { startHvx, stopHvx, untilClusterAware, warmStarted, type HvxChild, type Server } from "./hvx-process.js";
 
@@ -27,11 +27,22 @@ const KEEP_BOUND = 1000;
 const WARM_START_ROUND_MS = Number(process.env.HVX_BENCH_WARM_START_ROUND_MS ?? 2000);
 
 /** `NodeNames` 500, no cluster view, in the 20-s steady state (STEADY_WARM_MS of load before each round). */
-export function freshPlainCase(hvx: HvxChild, floor: Server, args: string, work: string): Promise<BenchFigure[]> {
-  return compare("http.fresh.nodeNames.500", hvx, floor, args, PLAIN_TARGETS, work, { warmMs: STEADY_WARM_MS, fresh: {} });
+export async function freshPlainCase(hvx: HvxChild, floor: Server, args: string, work: string): Promise<BenchFigure[]> {
+  const options = { warmMs: STEADY_WARM_MS, fresh: {} };
+  return [
+    ...(await compare("http.fresh.nodeNames.500", hvx, floor, args, PLAIN_TARGETS, work, options)),
+    ...(await compare("http.fresh.nodeNames.500.serial", hvx, floor, args, { p99Ms: PLAIN_TARGETS.p99Ms }, work, {
+      ...options,
+      connections: SERIAL,
+    })),
+  ];
 }
 
-export const FRESH_CLUSTER_KEYS = ["http.fresh.clusterCache.bound", "http.fresh.clusterCache.warmStart"];
+export const FRESH_CLUSTER_KEYS = [
+  "http.fresh.clusterCache.bound",
+  "http.fresh.clusterCache.warmStart",
+  "http.fresh.clusterCache.bound.serial",
+];
 
 /**
  * The default install mode (hvx watching the cluster through its informers, default settings)
@@ -60,7 +71,7 @@ export async function freshClusterCases(
   servers.push(hvx);
   const args = world.argsFor(pod);
   await untilClusterAware(hvx, args);
-  const [boundKey, warmKey] = FRESH_CLUSTER_KEYS as [string, string];
+  const [boundKey, warmKey, serialKey] = FRESH_CLUSTER_KEYS as [string, string, string];
   // What the API server bound in each phase (warm-up included): every pair's pod, or the generator would have failed.
   const bindings = () => world.fake.controls.stats().bindings;
   const podsBound = (key: string, from: number): BenchFigure => ({ name: `${key}.podsBound`, value: bindings() - from, unit: "pods" });
@@ -69,12 +80,12 @@ export async function freshClusterCases(
   if (warm.length > 0) warm.push(podsBound(warmKey, from));
   while (!(await warmStarted(hvx.adminPort))) await new Promise((r) => setTimeout(r, 500));
   from = bindings();
-  const bound = await compare(boundKey, hvx, floor, args, BOUND_TARGETS, work, {
-    fresh: { kube: world.kube, candidates: world.candidates, keepBound: KEEP_BOUND },
-  });
+  const fresh = { kube: world.kube, candidates: world.candidates, keepBound: KEEP_BOUND };
+  const bound = await compare(boundKey, hvx, floor, args, BOUND_TARGETS, work, { fresh });
   if (bound.length > 0) bound.push(podsBound(boundKey, from));
+  const serial = await compare(serialKey, hvx, floor, args, { p99Ms: BOUND_TARGETS.p99Ms }, work, { fresh, connections: SERIAL });
   await stopHvx(hvx);
-  return [...bound, ...warm];
+  return [...bound, ...serial, ...warm];
 }
 
 /** Fresh bound pairs while the warm start lasts; every round trip of every round pooled. */
