@@ -8,7 +8,12 @@ export const SAMPLE_INTERVAL_S = 20;
 const SAMPLE_MS = SAMPLE_INTERVAL_S * 1000;
 const UPTIME_BASE_S = 30 * 86_400;
 
-export type PerfEntity = { kind: "host"; host: HostSpec } | { kind: "vm"; vm: VmSpec };
+/**
+ * `vms`: the host's VMs (`vmsOnHost`), when the caller resolved them once for many samples: a
+ * history query asks 288 samples per counter, and finding them again for each one (a scan of
+ * every VM) made the mock's history replies cost more CPU than hvx's reading of them.
+ */
+export type PerfEntity = { kind: "host"; host: HostSpec; vms?: readonly VmSpec[] } | { kind: "vm"; vm: VmSpec };
 
 /**
  * One sample of a counter for an entity, in vCenter units, for the 20 s sample ending
@@ -32,7 +37,7 @@ export function counterValue(state: MockState, c: CounterDef, e: PerfEntity, ins
     }
     return vmValue(state, name, e.vm, atSeconds);
   }
-  return instance === "" ? hostValue(state, name, e.host, atSeconds) : undefined;
+  return instance === "" ? hostValue(state, name, e.host, e.vms ?? vmsOnHost(state, e.host.id), atSeconds) : undefined;
 }
 
 /** Instances a `"*"` metricId expands to for this counter and entity. */
@@ -91,10 +96,9 @@ function vmValue(state: MockState, name: string, vm: VmSpec, t: number): number 
   }
 }
 
-function hostValue(state: MockState, name: string, h: HostSpec, t: number): number | undefined {
+function hostValue(state: MockState, name: string, h: HostSpec, onHost: readonly VmSpec[], t: number): number | undefined {
   const m = h.metrics;
-  const vms = vmsOnHost(state, h.id).filter((v) => v.powerState === "POWERED_ON");
-  const sumVms = (f: (v: VmSpec) => number) => vms.reduce((s, v) => s + f(v), 0);
+  const sumVms = (f: (v: VmSpec) => number) => onHost.reduce((s, v) => (v.powerState === "POWERED_ON" ? s + f(v) : s), 0);
   const memPct = clampPct(seriesValue(m.memUsagePercent, t));
   switch (name) {
     case "cpu.ready.summation":

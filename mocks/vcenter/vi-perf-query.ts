@@ -242,6 +242,8 @@ function entityMetric(state: MockState, p: ParsedSpec, e: PerfEntity): { metric?
   const times = sampleTimesMs(state, spec, interval);
   if (!Array.isArray(times)) return times;
   if (!hasData(state, e) || times.length === 0) return {};
+  // The host's VMs found once for every sample of every counter.
+  const source: PerfEntity = e.kind === "host" ? { ...e, vms: e.vms ?? vmsOnHost(state, e.host.id) } : e;
   const offset = state.scenario.counterKeyOffset;
   const wanted =
     p.metricIds !== undefined && p.metricIds.length > 0
@@ -259,7 +261,7 @@ function entityMetric(state: MockState, p: ParsedSpec, e: PerfEntity): { metric?
     // A historical sample stands for its whole interval: the series at the interval's midpoint.
     const at = (t: number) => (t - state.startMs) / 1000 - (intervalS === SAMPLE_INTERVAL_S ? 0 : intervalS / 2);
     for (const instance of w.instance === "*" ? counterInstances(c, e) : [w.instance]) {
-      const values = times.map((t) => counterValue(state, c, e, instance, at(t)));
+      const values = times.map((t) => counterValue(state, c, source, instance, at(t)));
       if (values.some((v) => v === undefined)) continue;
       series.push({
         _typeName: "PerfMetricIntSeries",

@@ -65,6 +65,28 @@ describe("mock vCenter: historical statistics (historicalInterval, QueryPerf wit
     expect(r.json[0].value[0].value[0]).to.equal(2067);
   });
 
+  it("given the past day of a host with a powered-off VM, sums its powered-on VMs' ready and balloon in every sample", async () => {
+    // vm-3 moved onto host-1, powered off: it must not count.
+    const vms = smallScenario().vms!.map((vm) =>
+      vm.id === "vm-3" ? { ...vm, host: "host-1", metrics: { readyPercent: 50, balloonMiB: 999 } } : vm,
+    );
+    await start({ vms });
+    const r = await queryPerf([
+      spec("HostSystem", "host-1", ["cpu.ready.summation", "mem.vmmemctl.average"], {
+        intervalId: 300,
+        startTime: iso(T0_MS - DAY_MS),
+        endTime: iso(T0_MS),
+      }),
+    ]);
+    expect(r.status, JSON.stringify(r.json)).to.equal(200);
+    const [ready, balloon] = r.json[0].value as Array<{ value: number[] }>;
+    // (10 % x 4 vCPUs + 2.5 % x 2 vCPUs) x 20 000 ms = 9000 per 20 s, x 15 per 300 s = 135 000
+    expect(new Set(ready!.value)).to.deep.equal(new Set([135_000]));
+    // (100 + 50) MiB x 1024
+    expect(new Set(balloon!.value)).to.deep.equal(new Set([153_600]));
+    expect(ready!.value.length).to.equal(288);
+  });
+
   it("given a counter above the interval's statistics level (mem.state.latest is level 2), returns no series for it", async () => {
     await start();
     const r = await queryPerf([
