@@ -21,16 +21,39 @@ export const perfCounterInfoSchema = z
   .passthrough();
 export type PerfCounterInfo = z.infer<typeof perfCounterInfoSchema>;
 
+/** One PerfSampleInfo: a sample's end time (vCenter's clock) and its length, seconds. */
+export interface PerfSampleInfo {
+  readonly timestamp: string;
+  readonly interval: number;
+  readonly [field: string]: unknown;
+}
+
+/**
+ * An array whose every element passes `check`, checked in one loop: a history reply carries 288
+ * samples per entity and per series, and zod's element-by-element parse (a context and a copy per
+ * element) took 3.2 of the 4 ms a 32-metric reply cost (JSON.parse 0.8 ms). The array is passed
+ * on as it came; the error names the array's path.
+ */
+function arrayOf<T>(check: (element: unknown) => boolean, what: string): z.ZodType<T[]> {
+  return z.custom<T[]>((value) => Array.isArray(value) && value.every(check), { message: `expected an array of ${what}` });
+}
+
+const isSampleInfo = (s: unknown): boolean =>
+  typeof s === "object" &&
+  s !== null &&
+  typeof (s as PerfSampleInfo).timestamp === "string" &&
+  typeof (s as PerfSampleInfo).interval === "number";
+
 export const perfEntityMetricSchema = z
   .object({
     entity: moRefSchema,
-    sampleInfo: z.array(z.object({ timestamp: z.string(), interval: z.number() }).passthrough()).optional(),
+    sampleInfo: arrayOf<PerfSampleInfo>(isSampleInfo, "{timestamp: string, interval: number}").optional(),
     value: z
       .array(
         z
           .object({
             id: z.object({ counterId: z.number().int(), instance: z.string().optional() }).passthrough(),
-            value: z.array(z.number()).optional(),
+            value: arrayOf<number>((v) => typeof v === "number", "numbers").optional(),
           })
           .passthrough(),
       )
