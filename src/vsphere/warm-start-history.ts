@@ -5,7 +5,8 @@ import { resolveCounterKeys, type CounterIndex } from "./counter-catalogue.js";
 import { deriveHostMetrics, deriveVmMetrics, type HostVmInput, type MemStateScale } from "../model/derive-metrics.js";
 import { indexHistorySamples } from "./history-samples.js";
 import { buildPerfBatches, type PerfTarget, type PerfWindow } from "./perf-batches.js";
-import { toRawHostSample, toRawVmSample, type EntitySample } from "./perf-samples.js";
+import { toRawHostSample, toRawVmSample } from "./perf-samples.js";
+import type { EntityHistory } from "./entity-history.js";
 import { queryBatch, type PerfLimit } from "./poll-cycle.js";
 import { VcenterAuthError } from "./vcenter-auth-error.js";
 import type { VijsonClient } from "./vijson-client.js";
@@ -104,7 +105,7 @@ export async function warmStartHistory(
         startTime: iso(vcenterNowMs - spec.fromAgoMs),
         endTime: iso(vcenterNowMs - spec.toAgoMs),
       };
-      const indexed = new Map<string, Map<number, EntitySample>>();
+      const indexed = new Map<string, EntityHistory>();
       for (const batch of buildPerfBatches(targets, Math.min(HISTORY_METRICS_PER_QUERY, deps.perfLimit.maxMetrics), window)) {
         let results: PerfEntityMetric[] = [];
         try {
@@ -137,26 +138,30 @@ export async function warmStartHistory(
 async function recordHost(
   view: InventoryView,
   hostId: string,
-  indexed: ReadonlyMap<string, ReadonlyMap<number, EntitySample>>,
+  indexed: ReadonlyMap<string, EntityHistory>,
   profiles: HostLoadProfiles,
   memStateScale: MemStateScale,
   offsetMs: number,
   slices: Slices,
 ): Promise<number> {
   const host = view.hosts.get(hostId);
-  const byTime = indexed.get(hostId);
-  if (!host || !byTime) return 0;
-  const vms = host.vmIds.map((id) => view.vms.get(id)).filter((vm) => vm !== undefined && vm.powerState === "POWERED_ON");
+  const history = indexed.get(hostId);
+  if (!host || !history) return 0;
+  const vms = host.vmIds.flatMap((id) => {
+    const vm = view.vms.get(id);
+    return vm?.powerState === "POWERED_ON" ? [{ vm, history: indexed.get(id) }] : [];
+  });
   let n = 0;
-  for (const [atMs, sample] of byTime) {
+  for (const atMs of history.times()) {
     await slices.due();
-    const inputs: HostVmInput[] = vms.map((vm) => {
-      const vmSample = indexed.get(vm!.id)?.get(atMs);
+    const sample = history.sampleAt(atMs)!;
+    const inputs: HostVmInput[] = vms.map(({ vm, history: vmHistory }) => {
+      const vmSample = vmHistory?.sampleAt(atMs);
       return {
-        vcpus: vm!.vcpus,
-        memoryMiB: vm!.memoryMiB,
+        vcpus: vm.vcpus,
+        memoryMiB: vm.memoryMiB,
         poweredOn: true,
-        ...(vmSample ? { metrics: deriveVmMetrics(toRawVmSample(vmSample), vm!.vcpus) } : {}),
+        ...(vmSample ? { metrics: deriveVmMetrics(toRawVmSample(vmSample), vm.vcpus) } : {}),
       };
     });
     const metrics = deriveHostMetrics({ raw: toRawHostSample(sample), memoryMiB: host.memoryMiB, vms: inputs, memStateScale });
