@@ -23,6 +23,8 @@ export interface AcrossSeedsFigures {
   readonly shareOfOracleCutPercent: number | null;
   readonly vmotions: SeedStat;
   readonly placedPods: SeedStat;
+  /** hvx's evictions per 100 pod-hours run, per seed (issue 26's bound is 2); 0 for strategies that never evict. */
+  readonly evictionsPer100PodHours: SeedStat;
   /** The online workload class's contended pod-hours, and their cut against `default` (null: none under `default`). */
   readonly onlineContendedPodHours: SeedStat;
   readonly onlineCutVsDefaultPercent: SeedStat | null;
@@ -88,6 +90,7 @@ export function acrossSeeds(seeds: readonly number[], rows: readonly SeedFigures
         shareOfOracleCutPercent: c.length > 0 && oracleCut !== undefined && oracleCut > 0 ? (meanOf(c)! / oracleCut) * 100 : null,
         vmotions: statOf(figures.map((f) => f.vmotions)),
         placedPods: statOf(figures.map((f) => f.placedPods)),
+        evictionsPer100PodHours: statOf(figures.map((f) => (f.podHours > 0 ? (f.hvxEvictions / f.podHours) * 100 : 0))),
         onlineContendedPodHours: statOf(figures.map((f) => f.onlineContendedPodSeconds / 3600)),
         onlineCutVsDefaultPercent: onlineCuts.length > 0 ? statOf(onlineCuts) : null,
         onlinePodHours: statOf(figures.map((f) => f.onlinePodHours)),

@@ -39,15 +39,15 @@ export function renderAcrossSeeds(a: AcrossSeeds): string[] {
   }
   lines.push(
     "",
-    "| physics | DRS | strategy | contended pod-hours (ready >= 5 %) | saturated pod-hours | contended or saturated | cut vs default | share of the oracle's cut | vMotions | placed |",
-    "|---|---|---|---:|---:|---:|---:|---:|---:|---:|",
+    "| physics | DRS | strategy | contended pod-hours (ready >= 5 %) | saturated pod-hours | contended or saturated | cut vs default | share of the oracle's cut | vMotions | placed | evictions per 100 pod-hours |",
+    "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
   );
   for (const [physics, byKey] of Object.entries(a.physics)) {
     for (const [key, strategies] of Object.entries(byKey ?? {})) {
       for (const [name, f] of Object.entries(strategies ?? {})) {
         if (!f) continue;
         lines.push(
-          `| ${physics} | ${RUN_TITLES[key as keyof typeof RUN_TITLES]} | ${name === ORACLE ? "oracle (reference)" : name} | ${seedStatText(f.contendedPodHours, 1)} | ${seedStatText(f.saturatedPodHours, 1)} | ${seedStatText(f.contendedOrSaturatedPodHours, 1)} | ${cut(f)} | ${share(f, name)} | ${seedStatText(f.vmotions, 0)} | ${seedStatText(f.placedPods, 0)} |`,
+          `| ${physics} | ${RUN_TITLES[key as keyof typeof RUN_TITLES]} | ${name === ORACLE ? "oracle (reference)" : name} | ${seedStatText(f.contendedPodHours, 1)} | ${seedStatText(f.saturatedPodHours, 1)} | ${seedStatText(f.contendedOrSaturatedPodHours, 1)} | ${cut(f)} | ${share(f, name)} | ${seedStatText(f.vmotions, 0)} | ${seedStatText(f.placedPods, 0)} | ${seedStatText(f.evictionsPer100PodHours, 2)} |`,
         );
       }
     }

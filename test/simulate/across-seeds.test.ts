@@ -44,6 +44,28 @@ describe("acrossSeeds", () => {
   });
 });
 
+describe("acrossSeeds: evictions per 100 pod-hours (issue 26's bound is 2)", () => {
+  const evicting = (hvxEvictions: number, podHours: number) => ({ ...figures(10), hvxEvictions, podHours }) as StrategyFigures;
+  // seed 1: 3 evictions over 200 pod-hours = 1.5; seed 2: 5 over 100 = 5
+  const got = acrossSeeds(
+    [1, 2],
+    [
+      { physics: "overflow", key: "drs-off", seed: 1, strategies: { default: evicting(0, 200), "hvx+rebalance": evicting(3, 200) } },
+      { physics: "overflow", key: "drs-off", seed: 2, strategies: { default: evicting(0, 100), "hvx+rebalance": evicting(5, 100) } },
+    ],
+  ).physics.overflow!["drs-off"]!;
+
+  it("given each seed's evictions and pod-hours, returns the rate per seed's mean and range", () => {
+    expect(got["hvx+rebalance"]!.evictionsPer100PodHours).to.deep.equal({ mean: 3.25, min: 1.5, max: 5 });
+    expect(got.default!.evictionsPer100PodHours).to.deep.equal({ mean: 0, min: 0, max: 0 });
+  });
+
+  it("given a run without pod-hours, counts it as 0, not as a division by zero", () => {
+    const none = acrossSeeds([1], [{ physics: "overflow", key: "drs-off", seed: 1, strategies: { default: evicting(0, 0) } }]);
+    expect(none.physics.overflow!["drs-off"]!.default!.evictionsPer100PodHours).to.deep.equal({ mean: 0, min: 0, max: 0 });
+  });
+});
+
 describe("acrossSeeds: the online class", () => {
   // seed 1: default 40 online contended, hvx 10 (cut 75 %); seed 2: default 0 (no cut counted), hvx 5
   const got = acrossSeeds(

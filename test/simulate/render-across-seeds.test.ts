@@ -12,6 +12,7 @@ function figures(onlinePodHours: { mean: number; min: number; max: number }, onl
     shareOfOracleCutPercent: null,
     vmotions: one(0),
     placedPods: one(100),
+    evictionsPer100PodHours: one(0),
     correlatedCoHostedPodHours: one(0),
     onlineContendedPodHours: one(onlineContended),
     onlineCutVsDefaultPercent: one(onlineContended === 40 ? 0 : 75),
@@ -35,4 +36,13 @@ describe("renderAcrossSeeds: the online class", () => {
 
   it("given no online pods under any strategy, adds no online table", () =>
     expect(renderAcrossSeeds(seeds({ default: figures(one(0), 0), hvx: figures(one(0), 0) }))).not.to.include("### The online class"));
+});
+
+describe("renderAcrossSeeds: evictions per 100 pod-hours", () => {
+  it("given a rebalancing strategy's rate, shows it with two digits in the strategy's row", () => {
+    const rebalance = { ...figures(one(0), 0), evictionsPer100PodHours: { mean: 1.53, min: 1.5, max: 1.58 } };
+    const lines = renderAcrossSeeds(seeds({ default: figures(one(0), 0), "hvx+rebalance": rebalance }));
+    expect(lines.find((l) => l.startsWith("| physics | DRS | strategy |"))).to.match(/\| evictions per 100 pod-hours \|$/);
+    expect(lines.find((l) => l.startsWith("| overflow | DRS off | hvx+rebalance |"))).to.match(/\| 1\.53 \[1\.50, 1\.58\] \|$/);
+  });
 });
