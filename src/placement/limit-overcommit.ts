@@ -19,11 +19,21 @@ export function limitOvercommitReasons(node: NodeView, podsOnNode: readonly PodV
 export function limitReasonsOf(node: NodeView, cpu: number, memory: number, policy: LimitsPolicy): Reason[] {
   const reasons: Reason[] = [];
   const check = (resource: "cpu" | "memory", limits: number, allocatable: number, max: number) => {
-    if (allocatable <= 0) return;
-    const ratio = limits / allocatable;
-    if (ratio > max) reasons.push({ code: "limit_overcommit", resource, limits, allocatable, ratio, max });
+    if (over(limits, allocatable, max))
+      reasons.push({ code: "limit_overcommit", resource, limits, allocatable, ratio: limits / allocatable, max });
   };
   check("cpu", cpu, node.allocatable.cpuMilli, policy.maxCpuOvercommit);
   check("memory", memory, node.allocatable.memoryBytes, policy.maxMemoryOvercommit);
   return reasons;
+}
+
+/** Whether `limitReasonsOf` has a reason for these sums, without building one. */
+export function overcommitsLimits(node: NodeView, cpu: number, memory: number, policy: LimitsPolicy): boolean {
+  return (
+    over(cpu, node.allocatable.cpuMilli, policy.maxCpuOvercommit) || over(memory, node.allocatable.memoryBytes, policy.maxMemoryOvercommit)
+  );
+}
+
+function over(limits: number, allocatable: number, max: number): boolean {
+  return allocatable > 0 && limits / allocatable > max;
 }

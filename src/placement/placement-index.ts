@@ -7,7 +7,7 @@ import { NO_PENDING, patchedPending, pendingDemand, projectHost, sumPending, typ
 import { buildHostOccupancy, reoccupy, type HostOccupancy } from "./host-occupancy.js";
 import { mapNodeToVm, vmIndexOf, type VmIndex } from "./map-node.js";
 import { CappedMap, MAX_ENTRIES_PER_TABLE } from "./capped-map.js";
-import { limitReasonsOf } from "./limit-overcommit.js";
+import { limitReasonsOf, overcommitsLimits } from "./limit-overcommit.js";
 import { KeptDecisions } from "./kept-decisions.js";
 import { computePodTotals, listed, patchedTotals, patchedUids, podTotals, type PodTotals } from "./pod-totals.js";
 import type { LimitsPolicy, PlacementPolicy, ThresholdPolicy } from "./policy.js";
@@ -28,6 +28,8 @@ export const MAX_KEPT_DECISIONS = 25_000;
 
 /** Owners (and excepted uids) whose last fewest-replicas count is kept per snapshot; more start afresh. */
 const KEPT_LEAST = 256;
+
+const NO_LIMIT_REASONS: readonly Reason[] = Object.freeze([]);
 
 /** What one ESXi host looks like to placement in one snapshot pair: its pods, their sums, the burst guard's projection. */
 export interface HostEntry {
@@ -357,6 +359,8 @@ export class PlacementIndex {
     const self = listed(entry.totals, incoming);
     const cpu = entry.totals.cpuLimitsMilli + (self ? 0 : incoming.limits.cpuMilli);
     const memory = entry.totals.memoryLimitsBytes + (self ? 0 : incoming.limits.memoryBytes);
+    // Most nodes have room: one comparison per resource, no key.
+    if (!overcommitsLimits(entry.node, cpu, memory, policy)) return NO_LIMIT_REASONS;
     const key = `${entry.node.name}\n${cpu}\n${memory}`;
     let reasons = this.limits.get(key);
     if (!reasons) this.limits.set(key, (reasons = Object.freeze(limitReasonsOf(entry.node, cpu, memory, policy))));

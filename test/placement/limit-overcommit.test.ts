@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import type { NodeView, PodView } from "../../src/model/cluster.js";
-import { limitOvercommitReasons } from "../../src/placement/limit-overcommit.js";
+import { limitOvercommitReasons, overcommitsLimits } from "../../src/placement/limit-overcommit.js";
 import { formatReason } from "../../src/protocol/format-reason.js";
 import { amounts, GiB, nodeView, podView } from "../fixtures/cluster.js";
 import { DEFAULT_POLICY } from "../fixtures/policy.js";
@@ -93,6 +93,16 @@ describe("limitOvercommitReasons", () => {
     it(c.name, () => {
       const reasons = limitOvercommitReasons(c.node ?? node, c.pods, c.incoming, LIMITS);
       expect(reasons.map(formatReason)).to.deep.equal(c.want);
+      // The placement index's shortcut agrees: no reason, no key built.
+      const pods = c.pods.some((p) => p.uid === c.incoming.uid) ? c.pods : [...c.pods, c.incoming];
+      const sum = (pick: (p: PodView) => number) => pods.reduce((a, p) => a + pick(p), 0);
+      const over = overcommitsLimits(
+        c.node ?? node,
+        sum((p) => p.limits.cpuMilli),
+        sum((p) => p.limits.memoryBytes),
+        LIMITS,
+      );
+      expect(over).to.equal(c.want.length > 0);
     });
   }
 
