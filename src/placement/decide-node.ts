@@ -77,6 +77,8 @@ interface RequestFacts {
   readonly podKey: string | undefined;
   /** The decisions kept for `podKey`. */
   readonly kept: KeptDecisions<NodeDecision> | undefined;
+  /** The pod's uid as the uid sets are asked for it: "" when no pod list of the view holds it (no set does). */
+  readonly listedUid: string;
 }
 
 /** What one request computes once and shares between its candidate nodes. */
@@ -106,6 +108,7 @@ export class RequestMemo {
     if (known && known.ctx === ctx && known.pod === pod) return known.facts;
     const { policy, cluster } = ctx;
     const index = this.index(ctx);
+    const listedUid = asListed(index, cluster?.pod.uid ?? "");
     const exemption = this.exemptionOf(pod, policy, cluster?.view.daemonSets);
     // Kubernetes-layer caps: not for fully exempt pods, and no opinion on a cluster view too old to trust.
     const k8sRules = cluster !== undefined && exemption?.scope !== "all" && clusterViewFresh(cluster.view, ctx.nowMs, policy);
@@ -115,7 +118,7 @@ export class RequestMemo {
     // What of the pod this decision depends on: nothing but the horizon without a cluster view (if not exempt).
     const podKey = cluster ? this.podKey(index, cluster, pod, exemption, k8sRules, policy) + ahead : exemption ? undefined : ahead;
     const kept = podKey === undefined ? undefined : index.keptDecisions<NodeDecision>(policy, podKey);
-    const facts = { index, exemption, k8sRules, horizonMs, podKey, kept };
+    const facts = { index, exemption, k8sRules, horizonMs, podKey, kept, listedUid };
     this.lastFacts = { ctx, pod, facts };
     return facts;
   }
@@ -172,7 +175,7 @@ export class RequestMemo {
       const facts = {
         pod: p,
         spread: this.spreadRule(cluster, pod, policy),
-        leastReplicas: (rule: SpreadRule) => this.leastReplicasOnCandidates(index, rule, p.uid),
+        leastReplicas: (rule: SpreadRule) => this.leastReplicasOnCandidates(index, rule, asListed(index, p.uid)),
         leastOnCandidates: (name: string, measure: CandidateMeasure, floor?: number) =>
           this.leastOnCandidates(index, policy, name, measure, floor),
       };
@@ -243,8 +246,8 @@ export function decideNode(
   memo: RequestMemo = new RequestMemo([node]),
 ): NodeDecision {
   const { policy, cluster } = ctx;
-  const { index, exemption, k8sRules, horizonMs, podKey, kept } = memo.facts(ctx, pod);
-  const uid = cluster?.pod.uid ?? "";
+  // The pod's uid, or "" when no pod list holds it: then no uid set of a node or host is asked.
+  const { index, exemption, k8sRules, horizonMs, podKey, kept, listedUid: uid } = memo.facts(ctx, pod);
   const readsNodes = cluster !== undefined && k8sRules;
   // A pod the cluster view already counts on this node is decided under its own key (below). A
   // kept decision counted the pods of the host the node maps to (`KeptDecisions.get` checks
@@ -294,6 +297,11 @@ export function decideNode(
   const untilStaleS = printsNoAge ? policy.thresholds.maxMetricAgeSeconds : undefined;
   table?.keep(node, entry.host.id, times, ctx.nowMs, listedHere ? undefined : entry.totals.uids, decision, untilStaleS);
   return decision;
+}
+
+/** `uid`, or "" when no pod list of the index's view holds it: a uid set is asked for it only then. */
+function asListed(index: PlacementIndex, uid: string): string {
+  return uid !== "" && index.listsUid(uid) ? uid : "";
 }
 
 /** Whether the cluster view counts the pod with `uid` ("" for none) on the node. */

@@ -8,6 +8,7 @@ import { buildHostOccupancy, reoccupy, type HostOccupancy } from "./host-occupan
 import { mapNodeToVm, vmIndexOf, type VmIndex } from "./map-node.js";
 import { CappedMap, MAX_ENTRIES_PER_TABLE } from "./capped-map.js";
 import { limitReasonsOf, overcommitsLimits } from "./limit-overcommit.js";
+import { ListedUids } from "./listed-uids.js";
 import { KeptDecisions } from "./kept-decisions.js";
 import { computePodTotals, listed, patchedTotals, patchedUids, podTotals, type PodTotals } from "./pod-totals.js";
 import type { LimitsPolicy, PlacementPolicy, ThresholdPolicy } from "./policy.js";
@@ -99,8 +100,8 @@ export class PlacementIndex {
   private readonly policies = new Map<PlacementPolicy, number>();
   /** Whole decisions per pod key (`keptDecisions`). */
   private readonly kept = new Map<string, KeptDecisions<unknown>>();
-  /** The cluster view served and its occupancy: replaced in place when only pod lists change (`advance`). */
-  private readonly cluster: { view: ClusterView | undefined; occupancy: HostOccupancy | undefined };
+  /** The cluster view served, its occupancy and listed uids (built when asked): replaced in place when pod lists change (`advance`). */
+  private readonly cluster: { view: ClusterView | undefined; occupancy: HostOccupancy | undefined; listed?: ListedUids };
 
   constructor(
     readonly inventory: InventoryView,
@@ -120,6 +121,7 @@ export class PlacementIndex {
           ? this.reuse(predecessor, view, sameVms)
           : buildHostOccupancy(view, this.vms, policy.nodeMapping)
         : undefined;
+    if (predecessor && view && !overlay) this.cluster.listed = predecessor.handOverListed(view);
     Object.freeze(this);
   }
 
@@ -131,6 +133,26 @@ export class PlacementIndex {
   /** Which nodes and pods sit on each host, for `view`. */
   get occupancy(): HostOccupancy | undefined {
     return this.cluster.occupancy;
+  }
+
+  /** The listed uids, patched to `view`'s lists, for the index that succeeds this one (this one builds them again if asked). */
+  private handOverListed(view: ClusterView): ListedUids | undefined {
+    const { listed, view: before } = this.cluster;
+    if (!listed || !before) return undefined;
+    this.cluster.listed = undefined;
+    listed.patch(changedNodes(before, view), before.podsByNode, view.podsByNode);
+    return listed;
+  }
+
+  /**
+   * False only when no pod list of the view holds a pod with `uid` (nor, then, any node's or
+   * host's uid set). An index for preemption's derived view says true: its sets are asked.
+   */
+  listsUid(uid: string): boolean {
+    const view = this.cluster.view;
+    if (this.overlay || !view) return true;
+    this.cluster.listed ??= new ListedUids(view.podsByNode);
+    return this.cluster.listed.has(uid);
   }
 
   /**
@@ -167,6 +189,7 @@ export class PlacementIndex {
     for (const v of this.verdicts.values()) for (const hostId of hostIds) v.alone.delete(hostId);
     for (const table of this.kept.values()) table.forget(changed, hostIds);
     this.least.clear();
+    this.cluster.listed?.patch(changed, before.podsByNode, view.podsByNode);
     this.cluster.view = view;
     const next = reoccupy(occupancy, view, known);
     this.cluster.occupancy = next;

@@ -263,15 +263,35 @@ describe("PlacementIndex", () => {
         let current: ClusterView = spreadView;
         const index = latest.indexFor(inventory, current, policy);
         index.hostEntry("host-3");
+        const uids = ["b-1", "b-2", "b-3", "never-listed"];
+        const listed = (i: PlacementIndex) => uids.map((uid) => i.listsUid(uid));
+        listed(index);
         for (const step of steps) {
           const before = index.hostEntry("host-3");
           current = step.next(current);
           expect(latest.indexFor(inventory, current, policy), step.name).to.equal(index);
           expect(index.hostEntry("host-3"), step.name).to.not.equal(before);
-          expect(plain(index, "host-3"), step.name).to.deep.equal(plain(new PlacementIndex(inventory, policy, current), "host-3"));
+          const fresh = new PlacementIndex(inventory, policy, current);
+          expect(plain(index, "host-3"), step.name).to.deep.equal(plain(fresh, "host-3"));
+          expect(listed(index), step.name).to.deep.equal(listed(fresh));
         }
       });
     }
+  });
+
+  it("given a new inventory and a view with a binding and a deletion, the next index lists the bound uid and not the deleted one", () => {
+    const latest = new LatestPlacementIndex();
+    const first = latest.indexFor(inventory, spreadView, DEFAULT_POLICY);
+    const gone = spreadPods[0]!.uid;
+    expect([first.listsUid(gone), first.listsUid("b-new")]).to.deep.equal([true, false]);
+    const bound = withBinding(spreadView, podView({ uid: "b-new" }), "n-hot", NOW_MS);
+    const next = { ...bound, podsByNode: new Map([...bound.podsByNode].map(([n, l]) => [n, l.filter((p) => p.uid !== gone)])) };
+    const polled = { ...inventory };
+    const second = latest.indexFor(polled, next, DEFAULT_POLICY);
+    expect(second).to.not.equal(first);
+    expect([second.listsUid(gone), second.listsUid("b-new")]).to.deep.equal([false, true]);
+    // The first index handed its table over: asked again, it answers for its own view.
+    expect([first.listsUid(gone), first.listsUid("b-new")]).to.deep.equal([true, false]);
   });
 
   it("given a view that differs in one host's pods, adopts the previous index's decisions elsewhere and decides that host's nodes again", () => {
