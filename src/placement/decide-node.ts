@@ -7,6 +7,7 @@ import { clusterViewFresh } from "./cluster-freshness.js";
 import { exemptionOf, type Exemption, type PodMeta } from "./exemption.js";
 import { replicasIn, spreadRuleOf, type SpreadRule } from "./host-spread.js";
 import type { KeptDecisions } from "./kept-decisions.js";
+import { KeptNode } from "./kept-node.js";
 import { PlacementIndex, type HostEntry, type NodeEntry } from "./placement-index.js";
 import type { PlacementPolicy } from "./policy.js";
 import { predictionHorizonMs } from "./predicted-heat.js";
@@ -61,6 +62,8 @@ export interface NodeDecision {
 
 const NO_REASONS: readonly Reason[] = Object.freeze([]);
 
+type KeptNodeDecision = KeptNode<Judgement, NodeDecision>;
+
 /** The snapshot index `ctx` names when it serves its snapshots, else a fresh one. */
 export function indexOf(ctx: PlacementContext): PlacementIndex {
   const view = ctx.cluster?.view;
@@ -76,7 +79,9 @@ interface RequestFacts {
   /** Key of the kept decisions; undefined: not kept (exempt pod without a cluster view). */
   readonly podKey: string | undefined;
   /** The decisions kept for `podKey`. */
-  readonly kept: KeptDecisions<NodeDecision> | undefined;
+  readonly kept: KeptDecisions<KeptNodeDecision> | undefined;
+  /** What the rules' adjustments read of the request's candidates (`KubernetesRule.relativeKey`). */
+  readonly relative: string;
   /** The pod's uid as the uid sets are asked for it: "" when no pod list of the view holds it (no set does). */
   readonly listedUid: string;
 }
@@ -117,8 +122,9 @@ export class RequestMemo {
     const ahead = horizonMs > 0 ? `|ahead ${horizonMs}` : "";
     // What of the pod this decision depends on: nothing but the horizon without a cluster view (if not exempt).
     const podKey = cluster ? this.podKey(index, cluster, pod, exemption, k8sRules, policy) + ahead : exemption ? undefined : ahead;
-    const kept = podKey === undefined ? undefined : index.keptDecisions<NodeDecision>(policy, podKey);
-    const facts = { index, exemption, k8sRules, horizonMs, podKey, kept, listedUid };
+    const kept = podKey === undefined ? undefined : index.keptDecisions<KeptNodeDecision>(policy, podKey);
+    const relative = cluster && k8sRules ? this.relativeKey(index, cluster, pod, policy) : "";
+    const facts = { index, exemption, k8sRules, horizonMs, podKey, kept, listedUid, relative };
     this.lastFacts = { ctx, pod, facts };
     return facts;
   }
@@ -166,6 +172,12 @@ export class RequestMemo {
     }
     this.keyPod = p;
     return (this.key = key);
+  }
+
+  /** What the Kubernetes-layer rules' adjustments read of this request's candidates (`KubernetesRule.relativeKey`). */
+  relativeKey(index: PlacementIndex, cluster: ClusterContext, pod: PodMeta | undefined, policy: PlacementPolicy): string {
+    const facts = this.podFacts(index, cluster, pod, policy);
+    return KUBERNETES_RULES.map((rule) => rule.relativeKey?.(facts) ?? "").join("|");
   }
 
   /** What the Kubernetes-layer rules read of the incoming pod, once per request. */
@@ -247,7 +259,9 @@ export function decideNode(
 ): NodeDecision {
   const { policy, cluster } = ctx;
   // The pod's uid, or "" when no pod list holds it: then no uid set of a node or host is asked.
-  const { index, exemption, k8sRules, horizonMs, podKey, kept, listedUid: uid } = memo.facts(ctx, pod);
+  const { index, exemption, k8sRules, horizonMs, podKey, kept, listedUid: uid, relative } = memo.facts(ctx, pod);
+  const exemptBy = exemption?.by;
+  const rescore = (judgement: Judgement) => judged(judgement, exemptBy, pod, ctx, index, memo, k8sRules);
   const readsNodes = cluster !== undefined && k8sRules;
   // A pod the cluster view already counts on this node is decided under its own key (below). A
   // kept decision counted the pods of the host the node maps to (`KeptDecisions.get` checks
@@ -255,11 +269,10 @@ export function decideNode(
   // informer's Node of that name: only then is the node's own list asked first.
   const sentByName = node.providerID === undefined && node.systemUUID === undefined;
   const askNodeFirst = !sentByName && readsNodes && countedOn(index.nodeEntry(node.name), uid);
-  const known = kept && !askNodeFirst && kept.get(node, ctx.nowMs, uid);
-  if (known) return known;
+  const known = kept && !askNodeFirst ? kept.get(node, ctx.nowMs, uid) : undefined;
+  if (known) return known.decisionFor(relative, rescore);
   const nodeEntry = readsNodes ? index.nodeEntry(node.name) : undefined;
   const onNode = countedOn(nodeEntry, uid);
-  const exemptBy = exemption?.by;
   const vm = index.vmOf(node);
   const entry = vm ? index.hostEntry(vm.hostId) : undefined;
   const host = entry?.host;
@@ -273,29 +286,40 @@ export function decideNode(
         ? rejected(node.name, false, nodeReasons, vm, host, undefined, exemptBy)
         : noOpinion(node.name, reason, policy, exemptBy, vm, undefined, undefined);
     // Nothing here reads an age; a pod counted on the node is not kept (its limits were not added twice).
-    if (!onNode) kept?.keep(node, undefined, [], ctx.nowMs, nodeEntry?.totals.uids, decision);
+    if (!onNode)
+      kept?.keep(
+        node,
+        undefined,
+        [],
+        ctx.nowMs,
+        nodeEntry?.totals.uids,
+        new KeptNode<Judgement, NodeDecision>(undefined, relative, decision),
+      );
     return decision;
   }
 
   // A pod already counted on the node or the host (a re-sent bound pod) is not counted twice: its uid joins the key.
   const listedHere = onNode || (uid !== "" && entry.totals.uids.has(uid));
-  const table = listedHere && podKey !== undefined ? index.keptDecisions<NodeDecision>(policy, `${podKey}|listed ${uid}`) : kept;
+  const table = listedHere && podKey !== undefined ? index.keptDecisions<KeptNodeDecision>(policy, `${podKey}|listed ${uid}`) : kept;
   if (listedHere) {
     const again = table?.get(node, ctx.nowMs, "");
-    if (again) return again;
+    if (again) return again.decisionFor(relative, rescore);
   }
   const nodeReasons = nodeEntry ? index.limitReasons(nodeEntry, cluster!.pod, policy.limits) : NO_REASONS;
   const present = index.hostAlone(entry, policy.thresholds, ctx.nowMs);
   const predicted = horizonMs > 0 ? index.predicted(entry, present, horizonMs, policy) : undefined;
   const assessment = index.assessment(entry, predicted?.assessment ?? present, vm, policy.thresholds, ctx.nowMs);
-  const decision = judged(node.name, vm, entry, assessment, predicted?.metrics, exemptBy, pod, ctx, index, memo, nodeReasons, k8sRules);
+  const judgement: Judgement = { name: node.name, vm, entry, assessment, scoring: predicted?.metrics, nodeReasons };
+  const decision = judged(judgement, exemptBy, pod, ctx, index, memo, k8sRules);
   const sampled = entry.projected;
   const times = [sampled.polledAtMs, sampled.metrics?.sampledAtMs, vm.metrics?.sampledAtMs];
   // The host's pods include the node's (the node is mapped to one of the host's VMs).
   // A judged pass prints no age: it stands until an age passes the maximum (kept-decisions.ts).
   const printsNoAge = decision.verdict === "pass" && decision.reasons.length === 0;
   const untilStaleS = printsNoAge ? policy.thresholds.maxMetricAgeSeconds : undefined;
-  table?.keep(node, entry.host.id, times, ctx.nowMs, listedHere ? undefined : entry.totals.uids, decision, untilStaleS);
+  // A decision that read no Kubernetes-layer adjustment answers any candidates.
+  const keptNode = new KeptNode<Judgement, NodeDecision>(decision.adjustments ? judgement : undefined, relative, decision);
+  table?.keep(node, entry.host.id, times, ctx.nowMs, listedHere ? undefined : entry.totals.uids, keptNode, untilStaleS);
   return decision;
 }
 
@@ -309,28 +333,32 @@ function countedOn(nodeEntry: NodeEntry | undefined, uid: string): boolean {
   return uid !== "" && nodeEntry !== undefined && nodeEntry.totals.uids.has(uid);
 }
 
+/** What a node's decision read of its VM, host and node entry: kept with it, to score it again (`KeptNode`). */
+interface Judgement {
+  readonly name: string;
+  readonly vm: VmView;
+  readonly entry: HostEntry;
+  readonly assessment: HostAssessment;
+  /** What the headroom score reads: the projected metrics, raised to their predicted peaks when there is a forecast. */
+  readonly scoring: HostMetrics | undefined;
+  readonly nodeReasons: readonly Reason[];
+}
+
 /** The decision once the node's VM and host are known and judged. */
 function judged(
-  name: string,
-  vm: VmView,
-  entry: HostEntry,
-  assessment: HostAssessment,
-  /** What the headroom score reads: the projected metrics, raised to their predicted peaks when there is a forecast. */
-  scoring: HostMetrics | undefined,
+  { name, vm, entry, assessment, scoring, nodeReasons }: Judgement,
   exemptBy: string | undefined,
   pod: PodMeta | undefined,
   ctx: PlacementContext,
   index: PlacementIndex,
   memo: RequestMemo,
-  nodeReasons: readonly Reason[],
   k8sRules: boolean,
 ): NodeDecision {
   const { policy, cluster } = ctx;
   const host = entry.host;
-  const node = { name };
   const pending = entry.pending;
   if (assessment.rejections.length > 0 && !exemptBy)
-    return { ...rejected(node.name, true, assessment.rejections, vm, host, assessment, exemptBy), pending };
+    return { ...rejected(name, true, assessment.rejections, vm, host, assessment, exemptBy), pending };
 
   let penalty = 0;
   let k8sReasons = nodeReasons;
@@ -342,14 +370,14 @@ function judged(
     // Nodes that add no reason of their own share the host's list (and so its rendered text).
     if (onHost.reasons.length > 0) k8sReasons = nodeReasons.length === 0 ? onHost.reasons : [...nodeReasons, ...onHost.reasons];
   }
-  if (k8sReasons.length > 0) return { ...rejected(node.name, false, k8sReasons, vm, host, assessment, exemptBy), ...weighed };
+  if (k8sReasons.length > 0) return { ...rejected(name, false, k8sReasons, vm, host, assessment, exemptBy), ...weighed };
   // No opinion on the host's data, but the Kubernetes-layer adjustments are known: keep them.
   if (assessment.staleness)
-    return { ...noOpinion(node.name, assessment.staleness, policy, exemptBy, vm, host, assessment, penalty), ...weighed };
+    return { ...noOpinion(name, assessment.staleness, policy, exemptBy, vm, host, assessment, penalty), ...weighed };
   const scoredOn = scoring ?? entry.projected.metrics!;
   const baseScore = scoreHost(assessment, scoredOn, vm.metrics, policy.thresholds);
   return {
-    node: node.name,
+    node: name,
     verdict: "pass",
     unresolvable: false,
     reasons: NO_REASONS,

@@ -279,6 +279,35 @@ describe("PlacementIndex", () => {
     }
   });
 
+  it("given one group's pods whose candidates' fewest replicas moves, re-scores kept decisions to a fresh index's answers", () => {
+    const index = new LatestPlacementIndex().indexFor(inventory, spreadView, DEFAULT_POLICY);
+    const scores = (uid: string, candidates: string[], shared: boolean) => {
+      const cluster = { view: spreadView, pod: { ...replica, uid } };
+      const ctx: PlacementContext = { inventory, policy: DEFAULT_POLICY, nowMs: NOW_MS + 500, cluster, ...(shared ? { index } : {}) };
+      return new Map(
+        prioritizeNodes(
+          pod,
+          candidates.map((name) => ({ name })),
+          ctx,
+        ).map((s) => [s.node, s.score]),
+      );
+    };
+    // Fewest replicas on the candidates' hosts: 1 with host-2's n-warm, 2 with host-3's alone, 0 with host-1's n-hot.
+    const rounds: Array<[string, string[]]> = [
+      ["r-1", ["n-warm", "n-cool-a"]],
+      ["r-2", ["n-cool-a", "n-cool-b"]],
+      ["r-3", ["n-warm", "n-cool-a"]],
+      ["r-4", ["n-cool-a", "n-cool-b"]],
+      ["r-5", ["n-hot", "n-cool-a"]],
+    ];
+    const coolA = rounds.map(([uid, candidates]) => {
+      const shared = scores(uid, candidates, true);
+      expect([...shared], uid).to.deep.equal([...scores(uid, candidates, false)]);
+      return shared.get("n-cool-a");
+    });
+    expect(coolA[0]).to.be.lessThan(coolA[1]!);
+  });
+
   it("given a new inventory and a view with a binding and a deletion, the next index lists the bound uid and not the deleted one", () => {
     const latest = new LatestPlacementIndex();
     const first = latest.indexFor(inventory, spreadView, DEFAULT_POLICY);

@@ -5,7 +5,10 @@ import { podView } from "../../fixtures/cluster.js";
 
 const spread: SpreadRule = { owner: "ReplicaSet/shop/web", required: false, maxSkew: 1, weights: DEFAULT_SPREAD_WEIGHTS };
 const base: PodFacts = { pod: podView({ uid: "a" }), spread, leastReplicas: () => 2, leastOnCandidates: () => undefined };
-const keyOf = (facts: PodFacts) => KUBERNETES_RULES.map((r) => r.podKey(facts)).join("|");
+const podKeyOf = (facts: PodFacts) => KUBERNETES_RULES.map((r) => r.podKey(facts)).join("|");
+const relativeKeyOf = (facts: PodFacts) => KUBERNETES_RULES.map((r) => r.relativeKey?.(facts) ?? "").join("|");
+/** What a decision depends on: the pod key and, for its score, the relative key. */
+const keyOf = (facts: PodFacts) => `${podKeyOf(facts)}#${relativeKeyOf(facts)}`;
 
 describe("Kubernetes-layer rules: the pod key holds what they read", () => {
   const differing: Array<{ name: string; facts: PodFacts }> = [
@@ -37,6 +40,18 @@ describe("Kubernetes-layer rules: the pod key holds what they read", () => {
     const pod = podView({ uid: "a", ownerKey: "ReplicaSet/shop/api" });
     const fewest = (points: number): PodFacts => ({ ...base, pod, leastOnCandidates: () => points });
     expect(keyOf(fewest(0))).to.not.equal(keyOf(fewest(3)));
+  });
+
+  it("given pods that differ only in a fewest-on-the-candidates count, gives them one pod key: a kept decision is re-scored", () => {
+    const pod = podView({ uid: "a", ownerKey: "ReplicaSet/shop/api" });
+    const other: PodFacts = { ...base, pod, leastReplicas: () => 3, leastOnCandidates: () => 3 };
+    expect(podKeyOf(other)).to.equal(podKeyOf({ ...base, pod }));
+    expect(relativeKeyOf(other)).to.not.equal(relativeKeyOf({ ...base, pod }));
+  });
+
+  it("given a required spread, keeps the fewest replicas in the pod key (it rejects by it)", () => {
+    const required = { ...base, spread: { ...spread, required: true } };
+    expect(podKeyOf({ ...required, leastReplicas: () => 3 })).to.not.equal(podKeyOf(required));
   });
 
   it("given a pod without a replica group, never counts replicas", () => {

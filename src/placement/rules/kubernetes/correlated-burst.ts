@@ -18,7 +18,8 @@ const NAME = "correlated-burst";
  */
 export const correlatedBurst: KubernetesRule = {
   name: NAME,
-  podKey: (facts) => (facts.pod.ownerKey === undefined ? "" : `${facts.pod.ownerKey}/${facts.pod.limits.cpuMilli}/${leastPoints(facts)}`),
+  podKey: (facts) => (facts.pod.ownerKey === undefined ? "" : `${facts.pod.ownerKey}/${facts.pod.limits.cpuMilli}`),
+  relativeKey: (facts) => (facts.pod.ownerKey === undefined ? "" : `${leastPoints(facts)}`),
   onHost: (entry, { facts, policy, index }) => {
     const check = judgeCorrelatedBurst(entry, facts.pod, index, policy);
     if (!check) return undefined;

@@ -53,8 +53,17 @@ export interface HostJudgement {
  */
 export interface KubernetesRule {
   readonly name: string;
-  /** Everything of the pod and its request the rule's verdict and penalty depend on, as text ("" for nothing). */
+  /**
+   * Everything of the pod and its request the rule's verdict and penalty depend on, as text ("" for
+   * nothing), but for what `relativeKey` names.
+   */
   readonly podKey: (facts: PodFacts) => string;
+  /**
+   * What of the request's candidates the rule's score adjustment alone reads (never its reasons), as
+   * text; absent: nothing. A fewest-on-any-candidate count moves with nearly every binding of the
+   * pod's group: a kept decision is then re-scored from its judgement, not decided again.
+   */
+  readonly relativeKey?: (facts: PodFacts) => string;
   /** Judges one host for the request, once per host and request (undefined: no opinion). */
   readonly onHost?: (entry: HostEntry, request: RuleRequest) => HostJudgement | undefined;
 }

@@ -7,7 +7,10 @@ import type { KubernetesRule } from "./kubernetes-rule.js";
  */
 export const replicaSpread: KubernetesRule = {
   name: "replica-spread",
-  podKey: ({ spread, leastReplicas }) => (spread ? `${spread.owner}/${spread.required}/${spread.maxSkew}/${leastReplicas(spread)}` : ""),
+  // A required spread rejects by the fewest count: then it is part of the pod key.
+  podKey: ({ spread, leastReplicas }) =>
+    spread ? `${spread.owner}/${spread.required}/${spread.maxSkew}${spread.required ? `/${leastReplicas(spread)}` : ""}` : "",
+  relativeKey: ({ spread, leastReplicas }) => (spread && !spread.required ? `${leastReplicas(spread)}` : ""),
   onHost: (entry, { facts }) => {
     const rule = facts.spread;
     if (!rule) return undefined;
