@@ -1,4 +1,6 @@
 import type { PodView, WorkloadClass } from "../model/cluster.js";
+import { OverlayMap } from "../model/overlay-map.js";
+import { OverlaySet } from "../model/overlay-set.js";
 import { burstsTogether } from "./bursts-together.js";
 
 /** Sums over one immutable list of pods (a node's or a host's), computed once per list. */
@@ -17,6 +19,9 @@ export interface PodTotals {
 export const NO_TOTALS: PodTotals = computePodTotals([]);
 
 const cache = new WeakMap<readonly PodView[], PodTotals>();
+
+/** Changed keys a patched set or map carries before it is copied flat (`OverlayMap.patched`). */
+const MAX_OVERLAID = 32;
 
 /**
  * Totals of a pod list. Snapshot lists never change after creation, so the totals are
@@ -55,8 +60,9 @@ export function computePodTotals(pods: readonly PodView[]): PodTotals {
 
 /**
  * `all`'s totals without `gone`'s (a sub-list of `all`) and with `added`'s: what `computePodTotals`
- * gives for the list so changed, in the size of the change (and one copy of the uid set). Undefined
- * when a sum is not a safe integer, where only the full sum is exact.
+ * gives for the list so changed, in the size of the change (the uid set and per-owner maps are
+ * overlays on `all`'s, `OverlayMap.patched`). Undefined when a sum is not a safe integer, where only
+ * the full sum is exact.
  */
 export function patchedTotals(
   all: PodTotals,
@@ -69,20 +75,28 @@ export function patchedTotals(
     const s = a - b + c;
     return Number.isSafeInteger(a) && Number.isSafeInteger(b) && Number.isSafeInteger(c) && Number.isSafeInteger(s) ? s : Number.NaN;
   };
+  const replicasByOwner = patchedCounts(all.replicasByOwner, gone.replicasByOwner, added.replicasByOwner, sum);
+  const burstLimitsMilliByOwner = patchedCounts(
+    all.burstLimitsMilliByOwner,
+    gone.burstLimitsMilliByOwner,
+    added.burstLimitsMilliByOwner,
+    sum,
+  );
+  if (!replicasByOwner || !burstLimitsMilliByOwner) return undefined;
   const patched: PodTotals = {
     cpuLimitsMilli: sum(all.cpuLimitsMilli, gone.cpuLimitsMilli, added.cpuLimitsMilli),
     memoryLimitsBytes: sum(all.memoryLimitsBytes, gone.memoryLimitsBytes, added.memoryLimitsBytes),
     uids,
-    replicasByOwner: patchedCounts(all.replicasByOwner, gone.replicasByOwner, added.replicasByOwner, sum),
+    replicasByOwner,
     cpuDemandMilli: sum(all.cpuDemandMilli, gone.cpuDemandMilli, added.cpuDemandMilli),
     cpuDemandMilliByClass: {
       online: sum(all.cpuDemandMilliByClass.online, gone.cpuDemandMilliByClass.online, added.cpuDemandMilliByClass.online),
       batch: sum(all.cpuDemandMilliByClass.batch, gone.cpuDemandMilliByClass.batch, added.cpuDemandMilliByClass.batch),
     },
-    burstLimitsMilliByOwner: patchedCounts(all.burstLimitsMilliByOwner, gone.burstLimitsMilliByOwner, added.burstLimitsMilliByOwner, sum),
+    burstLimitsMilliByOwner,
   };
   const numbers = [patched.cpuLimitsMilli, patched.memoryLimitsBytes, patched.cpuDemandMilli, patched.cpuDemandMilliByClass.online];
-  numbers.push(patched.cpuDemandMilliByClass.batch, ...patched.replicasByOwner.values(), ...patched.burstLimitsMilliByOwner.values());
+  numbers.push(patched.cpuDemandMilliByClass.batch);
   return numbers.every((n) => !Number.isNaN(n)) ? patched : undefined;
 }
 
@@ -93,28 +107,29 @@ export function patchedUids(
   added: readonly PodView[],
   list: readonly PodView[],
 ): ReadonlySet<string> {
-  const uids = new Set(all);
-  for (const p of gone) uids.delete(p.uid);
-  for (const p of added) if (p.uid !== "") uids.add(p.uid);
+  const addedUids = added.map((p) => p.uid).filter((uid) => uid !== "");
   // Two pods of one list may share a uid (a pod in flight on one node, bound on another): it stays while one is left.
-  for (const p of gone) if (p.uid !== "" && !uids.has(p.uid) && list.some((q) => q.uid === p.uid)) uids.add(p.uid);
-  return uids;
+  const removed = gone.map((p) => p.uid).filter((uid) => uid !== "" && !addedUids.includes(uid) && !list.some((q) => q.uid === uid));
+  return OverlaySet.patched(all, removed, addedUids, MAX_OVERLAID);
 }
 
-/** Per-key sums: `all` - `gone` + `added`; a key whose sum is 0 goes (every reader takes an absent key as 0). */
+/**
+ * Per-key sums: `all` - `gone` + `added`; a key whose sum is 0 goes (every reader takes an absent
+ * key as 0). Undefined when a changed sum is not a safe integer.
+ */
 function patchedCounts(
   all: ReadonlyMap<string, number>,
   gone: ReadonlyMap<string, number>,
   added: ReadonlyMap<string, number>,
   sum: (a: number, b: number, c: number) => number,
-): ReadonlyMap<string, number> {
-  const counts = new Map(all);
-  for (const key of new Set([...gone.keys(), ...added.keys()])) {
+): ReadonlyMap<string, number> | undefined {
+  const changes = new Map<string, number | undefined>();
+  for (const key of [...gone.keys(), ...added.keys()]) {
     const value = sum(all.get(key) ?? 0, gone.get(key) ?? 0, added.get(key) ?? 0);
-    if (value === 0) counts.delete(key);
-    else counts.set(key, value);
+    if (Number.isNaN(value)) return undefined;
+    changes.set(key, value === 0 ? undefined : value);
   }
-  return counts;
+  return OverlayMap.patched(all, changes, MAX_OVERLAID);
 }
 
 /**
