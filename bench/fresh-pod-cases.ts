@@ -4,7 +4,7 @@ import { sampleNamespace } from "../mocks/kube-apiserver/index.js";
 import type { RoundResult } from "./closed-loop.js";
 import { closedLoopRoundInProcess } from "./closed-loop-process.js";
 import type { ClusterWorld } from "./cluster-world.js";
-import { caseWanted, compare, CONNECTIONS, nextRoundFirstPod, SERIAL, STEADY_WARM_MS } from "./compare-rounds.js";
+import { caseWanted, compare, nextRoundFirstPod, SERIAL, STEADY_WARM_MS } from "./compare-rounds.js";
 import { percentile, type BenchFigure } from "./figure.js";
 import { startHvx, stopHvx, untilClusterAware, warmStarted, type HvxChild, type Server } from "./hvx-process.js";
 
@@ -40,7 +40,7 @@ export async function freshPlainCase(hvx: HvxChild, floor: Server, args: string,
 
 export const FRESH_CLUSTER_KEYS = [
   "http.fresh.clusterCache.bound",
-  "http.fresh.clusterCache.warmStart",
+  "http.fresh.clusterCache.warmStart.serial",
   "http.fresh.clusterCache.bound.serial",
 ];
 
@@ -48,8 +48,8 @@ export const FRESH_CLUSTER_KEYS = [
  * The default install mode (hvx watching the cluster through its informers, default settings)
  * on the full cluster cache, each pod created pending before its filter and bound to its
  * best-scored node after its prioritize. hvx starts as after a restart; from the moment its
- * informers have synced, pairs run in short rounds until the warm start from vCenter's history
- * is over (its p99 is the figure), then the steady rounds against the floor.
+ * informers have synced, pairs run serially in short rounds until the warm start from vCenter's
+ * history is over (its p99 is the figure), then the steady rounds against the floor.
  */
 export async function freshClusterCases(
   world: ClusterWorld,
@@ -88,7 +88,10 @@ export async function freshClusterCases(
   return [...bound, ...serial, ...warm];
 }
 
-/** Fresh bound pairs while the warm start lasts; every round trip of every round pooled. */
+/**
+ * Fresh bound pairs while the warm start lasts, one at a time as kube-scheduler sends them
+ * (SERIAL); every round trip of every round pooled.
+ */
 async function duringWarmStart(
   key: string,
   hvx: HvxChild,
@@ -108,7 +111,7 @@ async function duringWarmStart(
         bodyFile,
         durationMs: WARM_START_ROUND_MS,
         warmMs: 0,
-        connections: CONNECTIONS,
+        connections: SERIAL,
         fresh: { firstPod: nextRoundFirstPod(), kube, candidates, keepBound: KEEP_BOUND },
       }),
     );
