@@ -1,11 +1,10 @@
-import type { EntitySample } from "./perf-samples.js";
-
 /**
  * One entity's historical samples, kept as columns: a row per sample end time and, per counter,
  * one array of values by row. A warm start holds ten hosts' day and week at a time (about 120 000
  * samples); a Map of values per sample made each group hundreds of thousands of objects that lived
  * through the young generation's scavenges (20-150 ms each, 88 over 20 ms in one warm start) and
- * then filled the old one. A sample is built as an `EntitySample` only when it is read.
+ * then filled the old one. Rows are read column by column (`perf-samples.ts`, `historySamples`):
+ * building a Map per row read was a quarter of a warm start's CPU.
  */
 export class EntityHistory {
   /** Sample end time (vCenter's clock, epoch ms) -> row, in the order first seen. */
@@ -34,15 +33,18 @@ export class EntityHistory {
     return this.rowOf.keys();
   }
 
-  /** The sample ending at `atMs` with the counters it carries; undefined when there is none. */
-  sampleAt(atMs: number): EntitySample | undefined {
-    const row = this.rowOf.get(atMs);
-    if (row === undefined) return undefined;
-    const values = new Map<string, number>();
-    for (const [counter, column] of this.columns) {
-      const value = column[row];
-      if (value !== undefined) values.set(counter, value);
-    }
-    return { sampledAtMs: atMs, intervalS: this.intervalS[row]!, values };
+  /** The row of the sample ending at `atMs`; undefined when there is none. */
+  rowAt(atMs: number): number | undefined {
+    return this.rowOf.get(atMs);
+  }
+
+  /** The interval of a row's sample, s. */
+  intervalSAt(row: number): number {
+    return this.intervalS[row]!;
+  }
+
+  /** A counter's values by row (a hole: that sample did not carry it); undefined when no sample did. */
+  column(counter: string): ReadonlyArray<number | undefined> | undefined {
+    return this.columns.get(counter);
   }
 }

@@ -5,12 +5,12 @@ import { resolveCounterKeys, type CounterIndex } from "./counter-catalogue.js";
 import { deriveHostMetrics, deriveVmMetrics, type HostVmInput, type MemStateScale } from "../model/derive-metrics.js";
 import { indexHistorySamples } from "./history-samples.js";
 import { buildPerfBatches, type PerfTarget, type PerfWindow } from "./perf-batches.js";
-import { toRawHostSample, toRawVmSample } from "./perf-samples.js";
+import { historyHostSamples, historyVmSamples } from "./perf-samples.js";
 import type { EntityHistory } from "./entity-history.js";
 import { queryBatch, type PerfLimit } from "./poll-cycle.js";
 import { VcenterAuthError } from "./vcenter-auth-error.js";
 import type { VijsonClient } from "./vijson-client.js";
-import type { PerfEntityMetric } from "./vijson-types.js";
+import type { PerfEntityMetric, PerfQuerySpec } from "./vijson-types.js";
 import type { WantedCounters } from "./wanted-counters.js";
 
 const DAY_MS = 86_400_000;
@@ -89,14 +89,19 @@ export async function warmStartHistory(
   const slices = new Slices();
   for (let from = 0; from < hostIds.length; from += HOSTS_PER_READ) {
     const group = hostIds.slice(from, from + HOSTS_PER_READ);
+    const entitiesOf = new Map<string, string[]>();
     const targets: PerfTarget[] = [];
     for (const id of group) {
       const host = view.hosts.get(id);
       if (!host || host.connectionState !== "CONNECTED") continue;
+      const entities = [id];
       targets.push({ type: "HostSystem", id, counterIds: hostKeys });
       for (const vmId of host.vmIds) {
-        if (view.vms.get(vmId)?.powerState === "POWERED_ON") targets.push({ type: "VirtualMachine", id: vmId, counterIds: vmKeys });
+        if (view.vms.get(vmId)?.powerState !== "POWERED_ON") continue;
+        entities.push(vmId);
+        targets.push({ type: "VirtualMachine", id: vmId, counterIds: vmKeys });
       }
+      entitiesOf.set(id, entities);
     }
     if (targets.length === 0) continue;
     for (const [w, spec] of HISTORY_WINDOWS.entries()) {
@@ -105,8 +110,13 @@ export async function warmStartHistory(
         startTime: iso(vcenterNowMs - spec.fromAgoMs),
         endTime: iso(vcenterNowMs - spec.toAgoMs),
       };
+      const batches = buildPerfBatches(targets, Math.min(HISTORY_METRICS_PER_QUERY, deps.perfLimit.maxMetrics), window);
+      const complete = hostsCompleteAfter(batches, entitiesOf);
       const indexed = new Map<string, EntityHistory>();
-      for (const batch of buildPerfBatches(targets, Math.min(HISTORY_METRICS_PER_QUERY, deps.perfLimit.maxMetrics), window)) {
+      // Hosts of the group still to record that read each entity: a VM two hosts list (as a vMotion may show) stays until both are.
+      const readers = new Map<string, number>();
+      for (const entities of entitiesOf.values()) for (const e of entities) readers.set(e, (readers.get(e) ?? 0) + 1);
+      for (const [b, batch] of batches.entries()) {
         let results: PerfEntityMetric[] = [];
         try {
           results = await queryBatch(deps, batch, deps.perfLimit);
@@ -123,12 +133,17 @@ export async function warmStartHistory(
           indexHistorySamples([entity], deps.index, indexed);
           await slices.due();
         }
-      }
-      for (const id of group) {
-        const n = await recordHost(view, id, indexed, profiles, deps.memStateScale, offsetMs, slices);
-        if (n > 0) warmed.add(id);
-        samples += n;
-        await slices.next();
+        for (const id of complete[b]!) {
+          const n = await recordHost(view, id, indexed, profiles, deps.memStateScale, offsetMs, slices);
+          if (n > 0) warmed.add(id);
+          samples += n;
+          for (const entity of entitiesOf.get(id)!) {
+            const left = readers.get(entity)! - 1;
+            readers.set(entity, left);
+            if (left === 0) indexed.delete(entity);
+          }
+          await slices.next();
+        }
       }
     }
   }
@@ -149,24 +164,26 @@ async function recordHost(
   if (!host || !history) return 0;
   const vms = host.vmIds.flatMap((id) => {
     const vm = view.vms.get(id);
-    return vm?.powerState === "POWERED_ON" ? [{ vm, history: indexed.get(id) }] : [];
+    if (vm?.powerState !== "POWERED_ON") return [];
+    const vmHistory = indexed.get(id);
+    return [{ vm, sampleAt: vmHistory ? historyVmSamples(vmHistory) : () => undefined }];
   });
+  const hostSampleAt = historyHostSamples(history);
   let n = 0;
   for (const atMs of history.times()) {
     await slices.due();
-    const sample = history.sampleAt(atMs)!;
-    const inputs: HostVmInput[] = vms.map(({ vm, history: vmHistory }) => {
-      const vmSample = vmHistory?.sampleAt(atMs);
+    const inputs: HostVmInput[] = vms.map(({ vm, sampleAt }) => {
+      const vmSample = sampleAt(atMs);
       return {
         vcpus: vm.vcpus,
         memoryMiB: vm.memoryMiB,
         poweredOn: true,
-        ...(vmSample ? { metrics: deriveVmMetrics(toRawVmSample(vmSample), vm.vcpus) } : {}),
+        ...(vmSample ? { metrics: deriveVmMetrics(vmSample, vm.vcpus) } : {}),
       };
     });
-    const metrics = deriveHostMetrics({ raw: toRawHostSample(sample), memoryMiB: host.memoryMiB, vms: inputs, memStateScale });
+    const metrics = deriveHostMetrics({ raw: hostSampleAt(atMs)!, memoryMiB: host.memoryMiB, vms: inputs, memStateScale });
     if (!metrics) continue;
-    profiles.profileOf(hostId).record(atMs - offsetMs, sample.intervalS, metrics);
+    profiles.profileOf(hostId).record(atMs - offsetMs, history.intervalSAt(history.rowAt(atMs)!), metrics);
     n++;
   }
   return n;
@@ -186,6 +203,27 @@ class Slices {
     await new Promise<void>((resolve) => setImmediate(resolve));
     this.startMs = performance.now();
   }
+}
+
+/**
+ * The hosts whose every entity (the host, its VMs) has had its last metric asked by batch `b`,
+ * by batch: such a host is recorded and its history dropped right after that batch's answer, so
+ * a group holds one or two hosts' rows at a time, not ten (held young, they were copied by every
+ * scavenge: 10-20 ms each in a warm start of 250 hosts).
+ */
+function hostsCompleteAfter(
+  batches: ReadonlyArray<readonly PerfQuerySpec[]>,
+  entitiesOf: ReadonlyMap<string, readonly string[]>,
+): string[][] {
+  const lastBatchOf = new Map<string, number>();
+  for (const [b, batch] of batches.entries()) for (const spec of batch) lastBatchOf.set(spec.entity.value, b);
+  const out = batches.map((): string[] => []);
+  for (const [hostId, entities] of entitiesOf) {
+    const last = Math.max(...entities.map((e) => lastBatchOf.get(e) ?? -1));
+    // A host none of whose counters vCenter knows is asked nothing and has nothing to record.
+    if (last >= 0) out[last]!.push(hostId);
+  }
+  return out;
 }
 
 function iso(ms: number): string {

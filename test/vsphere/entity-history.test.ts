@@ -5,6 +5,15 @@ const T1 = 1_764_410_700_000;
 const T2 = T1 + 300_000;
 const T3 = T1 + 600_000;
 
+/** The sample ending at `atMs` as time, interval and values by counter (read through rowAt, intervalSAt, column). */
+function sampleOf(h: EntityHistory, atMs: number, counters: readonly string[]) {
+  const row = h.rowAt(atMs);
+  if (row === undefined) return undefined;
+  const values = counters.flatMap((c) => (h.column(c)?.[row] === undefined ? [] : [[c, h.column(c)![row]] as const]));
+  return { sampledAtMs: atMs, intervalS: h.intervalSAt(row), values: Object.fromEntries(values) };
+}
+const COUNTERS = ["cpu.ready.summation", "mem.vmmemctl.average", "mem.swapped.average"];
+
 describe("EntityHistory", () => {
   it("given samples added out of time order, lists their times in the order first seen", () => {
     const h = new EntityHistory();
@@ -21,13 +30,10 @@ describe("EntityHistory", () => {
     const again = h.row(T1, 300);
     h.set(again, "cpu.ready.summation", 150);
     h.set(again, "mem.vmmemctl.average", 2048);
-    expect(h.sampleAt(T1)).to.deep.equal({
+    expect(sampleOf(h, T1, COUNTERS)).to.deep.equal({
       sampledAtMs: T1,
       intervalS: 300,
-      values: new Map([
-        ["cpu.ready.summation", 150],
-        ["mem.vmmemctl.average", 2048],
-      ]),
+      values: { "cpu.ready.summation": 150, "mem.vmmemctl.average": 2048 },
     });
   });
 
@@ -35,13 +41,14 @@ describe("EntityHistory", () => {
     const h = new EntityHistory();
     h.row(T1, 300);
     h.set(h.row(T2, 300), "mem.swapped.average", 0);
-    expect(h.sampleAt(T1)?.values).to.deep.equal(new Map());
-    expect(h.sampleAt(T2)?.values).to.deep.equal(new Map([["mem.swapped.average", 0]]));
+    expect(sampleOf(h, T1, COUNTERS)?.values).to.deep.equal({});
+    expect(sampleOf(h, T2, COUNTERS)?.values).to.deep.equal({ "mem.swapped.average": 0 });
+    expect(h.column("cpu.ready.summation")).to.equal(undefined);
   });
 
   it("given a time it has no sample for, returns undefined", () => {
     const h = new EntityHistory();
     h.row(T1, 300);
-    expect(h.sampleAt(T2)).to.equal(undefined);
+    expect(h.rowAt(T2)).to.equal(undefined);
   });
 });

@@ -166,6 +166,76 @@ describe("warmStartHistory", () => {
     expect(outcome).to.deep.equal({ warmedHosts: 0, samples: 0, failedWindows: 0 });
   });
 
+  it("given a group's history over three answers, records each host right after the answer that completes it, so the group's rows are never all held", async () => {
+    // 3 hosts x (6 host + 4 VMs x 4 VM counters) = 66 metrics: answers of 32 carry host-0; host-1's rest; host-2's rest.
+    const hosts = Array.from({ length: 3 }, (_, h) => hostView({ id: `host-${h}`, name: `esx-${h}` }));
+    const vms = hosts.flatMap((host, h) =>
+      [0, 1, 2, 3].map((k) => vmView({ id: `vm-${h}-${k}`, name: `node-${h}-${k}`, hostId: host.id })),
+    );
+    const events: string[] = [];
+    class LoggedProfiles extends HostLoadProfiles {
+      override profileOf(hostId: string) {
+        if (events[events.length - 1] !== `record ${hostId}`) events.push(`record ${hostId}`);
+        return super.profileOf(hostId);
+      }
+    }
+    const usageKeys = ["cpu.usage.average", "mem.usage.average"].map((n) => INDEX.keyByName.get(n)!);
+    const outcome = await warmStartHistory(
+      historyDeps(async (specs) => {
+        events.push(`answer ${specs[0]!.intervalId} ${[...new Set(specs.map((s) => s.entity.value.split("-")[1]))].join(",")}`);
+        return specs.map((s) => ({
+          entity: s.entity,
+          sampleInfo: [{ timestamp: new Date(T0_MS - s.intervalId * 1000).toISOString(), interval: s.intervalId }],
+          value: usageKeys.map((counterId) => ({ id: { counterId, instance: "" }, value: [2500] })),
+        }));
+      }),
+      inventoryOf(hosts, vms),
+      hosts.map((h) => h.id),
+      new LoggedProfiles(),
+      T0_MS,
+      0,
+    );
+    expect(outcome).to.deep.equal({ warmedHosts: 3, samples: 6, failedWindows: 0 });
+    const perInterval = ["answer 0,1", "record host-0", "answer 1,2", "record host-1", "answer 2", "record host-2"];
+    expect(events).to.deep.equal([
+      ...perInterval.map((e) => e.replace("answer", "answer 1800")),
+      ...perInterval.map((e) => e.replace("answer", "answer 300")),
+    ]);
+  });
+
+  it("given a VM two hosts list (as during a vMotion), derives both hosts' ready % from its history", async () => {
+    const hosts = [0, 1].map((h) => hostView({ id: `host-${h}`, name: `esx-${h}` }));
+    const view = inventoryOf(hosts, [vmView({ id: "vm-1", name: "node-1", hostId: "host-0", vcpus: 2 })]);
+    (view.hosts.get("host-1")!.vmIds as string[]).push("vm-1");
+    const readyPercent = new Map<string, unknown>();
+    const profiles = {
+      profileOf: (hostId: string) => ({
+        record: (_atMs: number, _s: number, m: { cpuReadyPercent?: number }) => readyPercent.set(hostId, m.cpuReadyPercent),
+      }),
+    } as unknown as HostLoadProfiles;
+    const key = (name: string) => INDEX.keyByName.get(name)!;
+    await warmStartHistory(
+      historyDeps(async (specs) =>
+        specs.map((s) => ({
+          entity: s.entity,
+          sampleInfo: [{ timestamp: new Date(T0_MS - s.intervalId * 1000).toISOString(), interval: s.intervalId }],
+          value: [
+            s.entity.type === "HostSystem"
+              ? { id: { counterId: key("cpu.usage.average"), instance: "" }, value: [2500] }
+              : { id: { counterId: key("cpu.ready.summation"), instance: "" }, value: [s.intervalId * 100] },
+          ],
+        })),
+      ),
+      view,
+      ["host-0", "host-1"],
+      profiles,
+      T0_MS,
+      0,
+    );
+    // ready ms per interval / (interval ms x 2 vCPUs) = 100 x s / (1000 x s x 2) = 5 %
+    expect(Object.fromEntries(readyPercent)).to.deep.equal({ "host-0": 5, "host-1": 5 });
+  });
+
   it("given 3 hosts' history answered without I/O, gives the event loop a turn between every two hosts' recording, so requests are answered during a warm start", async () => {
     const hosts = Array.from({ length: 3 }, (_, h) => hostView({ id: `host-${h}`, name: `esx-${h}` }));
     const events: string[] = [];
