@@ -25,9 +25,11 @@ const HOSTS_PER_READ = 10;
 /**
  * Work done between two turns of the event loop: history is indexed and recorded in slices of
  * about this long (and one host at most), so a placement request waits behind a slice, not
- * behind a group of hosts (10 hosts x 20 VMs x 576 samples held the loop for 0.5-1 s).
+ * behind a group of hosts (10 hosts x 20 VMs x 576 samples held the loop for 0.5-1 s). A
+ * request arriving during a slice waits for its rest; on a loaded node a slice's CPU also
+ * stretches in wall time, so slices are short: 2 ms (one turn costs microseconds).
  */
-const SLICE_MS = 5;
+const SLICE_MS = 2;
 
 /**
  * Metrics per historical QueryPerf, below vCenter's limit: a reply is parsed (JSON, then its
@@ -166,20 +168,17 @@ async function recordHost(
     const vm = view.vms.get(id);
     if (vm?.powerState !== "POWERED_ON") return [];
     const vmHistory = indexed.get(id);
-    return [{ vm, sampleAt: vmHistory ? historyVmSamples(vmHistory) : () => undefined }];
+    // Without a sample at a time the VM counts as this input (one object per VM, not per sample).
+    const unsampled: HostVmInput = { vcpus: vm.vcpus, memoryMiB: vm.memoryMiB, poweredOn: true };
+    return [{ unsampled, sampleAt: vmHistory ? historyVmSamples(vmHistory) : () => undefined }];
   });
   const hostSampleAt = historyHostSamples(history);
   let n = 0;
   for (const atMs of history.times()) {
     await slices.due();
-    const inputs: HostVmInput[] = vms.map(({ vm, sampleAt }) => {
+    const inputs: HostVmInput[] = vms.map(({ unsampled, sampleAt }) => {
       const vmSample = sampleAt(atMs);
-      return {
-        vcpus: vm.vcpus,
-        memoryMiB: vm.memoryMiB,
-        poweredOn: true,
-        ...(vmSample ? { metrics: deriveVmMetrics(vmSample, vm.vcpus) } : {}),
-      };
+      return vmSample ? { ...unsampled, metrics: deriveVmMetrics(vmSample, unsampled.vcpus) } : unsampled;
     });
     const metrics = deriveHostMetrics({ raw: hostSampleAt(atMs)!, memoryMiB: host.memoryMiB, vms: inputs, memStateScale });
     if (!metrics) continue;
@@ -198,9 +197,10 @@ class Slices {
     if (performance.now() - this.startMs >= SLICE_MS) await this.next();
   }
 
-  /** Ends this slice: yields now. */
+  /** Ends this slice: yields now, for at least as long as the slice ran. */
   async next(): Promise<void> {
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    const ranMs = performance.now() - this.startMs;
+    await new Promise<void>((resolve) => setTimeout(resolve, ranMs));
     this.startMs = performance.now();
   }
 }

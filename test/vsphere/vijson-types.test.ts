@@ -34,6 +34,26 @@ const bad: Array<{ name: string; spoil: (r: Reply) => void; want: string }> = [
     want: "0.value.0.value: expected an array of numbers",
   },
   {
+    name: "a series whose counterId is a string",
+    spoil: (r) => ((r[0]!.value[0]!.id as { counterId: unknown }).counterId = "7013"),
+    want: "0.value.0.id.counterId: expected an integer",
+  },
+  {
+    name: "a series whose instance is a number",
+    spoil: (r) => ((r[0]!.value[0]!.id as { instance: unknown }).instance = 0),
+    want: "0.value.0.id.instance: expected a string",
+  },
+  {
+    name: "series that are not an array",
+    spoil: (r) => ((r[0] as { value: unknown }).value = { id: 1 }),
+    want: "0.value: expected an array of series",
+  },
+  {
+    name: "a null series",
+    spoil: (r) => ((r[0]!.value as unknown[])[0] = null),
+    want: "0.value.0: expected a series object",
+  },
+  {
     name: "a sample without its timestamp",
     spoil: (r) => delete (r[0]!.sampleInfo[1] as { timestamp?: string }).timestamp,
     want: "0.sampleInfo: expected an array of {timestamp: string, interval: number}",
