@@ -91,21 +91,24 @@ export function decodeMemState(raw: number, scale: MemStateScale = "five"): MemS
   return (scale === "five" ? FIVE_STATES : FOUR_STATES)[raw];
 }
 
-/** A counter that cannot be converted (no vCPUs, no interval) is left unknown, never 0. */
+/**
+ * A counter that cannot be converted (no vCPUs, no interval) is left unknown, never 0. Fields are
+ * set one by one, not spread from conditional objects: a warm start derives millions of samples,
+ * and each spread allocated an object.
+ */
 export function deriveVmMetrics(raw: RawVmSample, vcpus: number): VmMetrics {
-  return {
-    sampledAtMs: raw.sampledAtMs,
-    ...(raw.readyMs !== undefined && vcpus > 0 && raw.intervalS > 0
-      ? { cpuReadyPercent: readyPercentPerVcpu(raw.readyMs, raw.intervalS, vcpus) }
-      : {}),
-    // Co-stop is time in the interval like ready: the same conversion.
-    ...(raw.costopMs !== undefined && vcpus > 0 && raw.intervalS > 0
-      ? { cpuCostopPercent: readyPercentPerVcpu(raw.costopMs, raw.intervalS, vcpus) }
-      : {}),
-    ...(raw.balloonKB !== undefined ? { balloonMiB: kbToMiB(raw.balloonKB) } : {}),
-    ...(raw.swappedKB !== undefined ? { swappedMiB: kbToMiB(raw.swappedKB) } : {}),
-  };
+  const out: Mutable<VmMetrics> = { sampledAtMs: raw.sampledAtMs };
+  if (raw.readyMs !== undefined && vcpus > 0 && raw.intervalS > 0)
+    out.cpuReadyPercent = readyPercentPerVcpu(raw.readyMs, raw.intervalS, vcpus);
+  // Co-stop is time in the interval like ready: the same conversion.
+  if (raw.costopMs !== undefined && vcpus > 0 && raw.intervalS > 0)
+    out.cpuCostopPercent = readyPercentPerVcpu(raw.costopMs, raw.intervalS, vcpus);
+  if (raw.balloonKB !== undefined) out.balloonMiB = kbToMiB(raw.balloonKB);
+  if (raw.swappedKB !== undefined) out.swappedMiB = kbToMiB(raw.swappedKB);
+  return out;
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** A VM as the host derivation sees it. */
 export interface HostVmInput {
@@ -147,18 +150,17 @@ export function deriveHostMetrics(input: HostDerivationInput): HostMetrics | und
   const swappedMiB = raw.swappedKB !== undefined ? kbToMiB(raw.swappedKB) : sumOverAll(on, (m) => m.swappedMiB);
   const memState = raw.memState !== undefined ? decodeMemState(raw.memState, input.memStateScale) : undefined;
   const cpuCostopPercent = vcpuWeightedMean(on, (m) => m.cpuCostopPercent);
-  return {
-    sampledAtMs: raw.sampledAtMs,
-    ...(readyVcpus > 0 ? { cpuReadyPercent: readyWeighted / readyVcpus } : {}),
-    ...(cpuCostopPercent !== undefined ? { cpuCostopPercent } : {}),
-    ...(raw.cpuUsageFixed !== undefined ? { cpuUsagePercent: fixedPointPercent(raw.cpuUsageFixed) } : {}),
-    ...(raw.memUsageFixed !== undefined ? { memUsagePercent: fixedPointPercent(raw.memUsageFixed) } : {}),
-    ...(balloonMiB !== undefined ? { balloonMiB } : {}),
-    ...(balloonMiB !== undefined && input.memoryMiB > 0 ? { balloonPercent: (balloonMiB / input.memoryMiB) * 100 } : {}),
-    ...(swappedMiB !== undefined ? { swappedMiB } : {}),
-    ...(raw.swapInKBps !== undefined ? { swapInKBps: raw.swapInKBps } : {}),
-    ...(memState !== undefined ? { memState } : {}),
-  };
+  const out: Mutable<HostMetrics> = { sampledAtMs: raw.sampledAtMs };
+  if (readyVcpus > 0) out.cpuReadyPercent = readyWeighted / readyVcpus;
+  if (cpuCostopPercent !== undefined) out.cpuCostopPercent = cpuCostopPercent;
+  if (raw.cpuUsageFixed !== undefined) out.cpuUsagePercent = fixedPointPercent(raw.cpuUsageFixed);
+  if (raw.memUsageFixed !== undefined) out.memUsagePercent = fixedPointPercent(raw.memUsageFixed);
+  if (balloonMiB !== undefined) out.balloonMiB = balloonMiB;
+  if (balloonMiB !== undefined && input.memoryMiB > 0) out.balloonPercent = (balloonMiB / input.memoryMiB) * 100;
+  if (swappedMiB !== undefined) out.swappedMiB = swappedMiB;
+  if (raw.swapInKBps !== undefined) out.swapInKBps = raw.swapInKBps;
+  if (memState !== undefined) out.memState = memState;
+  return out;
 }
 
 /**
@@ -167,7 +169,8 @@ export function deriveHostMetrics(input: HostDerivationInput): HostMetrics | und
  * host sample.
  */
 function hasOwnCounter(raw: RawHostSample): boolean {
-  return Object.entries(raw).some(([key, value]) => key !== "sampledAtMs" && value !== undefined);
+  for (const key in raw) if (key !== "sampledAtMs" && raw[key as keyof RawHostSample] !== undefined) return true;
+  return false;
 }
 
 /** The vCPU-weighted mean of a per-vCPU VM value over the VMs that reported it (as ready); undefined when none did. */
