@@ -277,7 +277,7 @@ function entityMetric(state: MockState, p: ParsedSpec, e: PerfEntity): { metric?
 
 /**
  * Timestamps already written, by epoch ms: a history reply repeats the same 288 for every entity,
- * and writing each again was a seventh of the mock's CPU in a 250-host warm start, CPU the
+ * and writing each again was over a quarter of the mock's CPU in a 250-host warm start, CPU the
  * benchmarks' mock takes from hvx on the same cores. Bounded: cleared at 10 000 entries.
  */
 const viTimestamps = new Map<number, string>();

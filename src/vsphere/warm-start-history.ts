@@ -208,8 +208,7 @@ class Slices {
 /**
  * The hosts whose every entity (the host, its VMs) has had its last metric asked by batch `b`,
  * by batch: such a host is recorded and its history dropped right after that batch's answer, so
- * a group holds one or two hosts' rows at a time, not ten (held young, they were copied by every
- * scavenge: 10-20 ms each in a warm start of 250 hosts).
+ * a group holds one or two hosts' rows at a time, not ten.
  */
 function hostsCompleteAfter(
   batches: ReadonlyArray<readonly PerfQuerySpec[]>,
