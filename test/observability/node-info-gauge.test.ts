@@ -59,6 +59,29 @@ describe("registerNodeInfoGauge", () => {
     ]);
   });
 
+  it("given a scrape after pods alone changed (same nodes and inventory), maps no node again and keeps the series", async () => {
+    const inventory = inventoryOf(hosts, [vmView({ id: "vm-1", name: "worker-a", hostId: "host-1", biosUuid: undefined })]);
+    const base = clusterViewOf([nodeView({ name: "worker-a" })]);
+    let mapped = 0;
+    const nodes = Object.assign(new Map(base.nodes), {
+      values() {
+        mapped++;
+        return Map.prototype.values.call(this);
+      },
+    });
+    let cluster: ClusterView = { ...base, nodes };
+    const registry = setup(
+      () => inventory,
+      () => cluster,
+    );
+    const first = await infoSeries(registry);
+    cluster = { ...cluster, podsByNode: new Map() };
+    expect(await infoSeries(registry))
+      .to.deep.equal(first)
+      .and.to.have.length(1);
+    expect(mapped).to.equal(1);
+  });
+
   it("given no cluster cache, exports nothing", async () => {
     const registry = setup(
       () => inventoryOf(hosts, [vmView({ hostId: "host-1" })]),
