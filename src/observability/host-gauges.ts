@@ -5,6 +5,7 @@ import { assessHost, type HostAssessment } from "../placement/assess-host.js";
 import { hostOccupancyOf } from "../placement/host-occupancy.js";
 import type { PlacementPolicy } from "../placement/policy.js";
 import { HOST_METRIC_RULES, isOn } from "../placement/rules/index.js";
+import { ShownSeries } from "./shown-series.js";
 
 /** A heat word as the gauges label it: `unknown` when hvx has no opinion (missing or stale data). */
 export type HeatLabel = "hot" | "warm" | "cool" | "unknown";
@@ -97,21 +98,22 @@ export function registerHostGauges(registry: Registry, deps: HostGaugeDeps): voi
       }
     },
   });
-  new Gauge<"node" | "heat">({
+  const nodeHeat: Gauge<"node" | "heat"> = new Gauge<"node" | "heat">({
     name: "hvx_node_heat",
     help: "1 for the heat of the ESXi host under each mapped Kubernetes node, its own VM included (unknown: missing or stale data).",
     labelNames: ["node", "heat"],
     registers,
     collect() {
-      this.reset();
       const view = deps.cluster?.();
-      if (!view) return;
+      const heats = new Map<string, Record<"node" | "heat", string>>();
       const inventory = deps.inventory();
       const nowMs = deps.clock();
-      for (const [node, vm] of hostOccupancyOf(view, inventory, deps.policy.nodeMapping).vmOfNode) {
+      for (const [node, vm] of view ? hostOccupancyOf(view, inventory, deps.policy.nodeMapping).vmOfNode : []) {
         const host = inventory.hosts.get(vm.hostId);
-        if (host) this.set({ node, heat: heatLabel(assessHost(host, vm, deps.policy.thresholds, nowMs)) }, 1);
+        if (host) heats.set(node, { node, heat: heatLabel(assessHost(host, vm, deps.policy.thresholds, nowMs)) });
       }
+      nodeSeries.show(heats);
     },
   });
+  const nodeSeries = new ShownSeries(nodeHeat);
 }

@@ -2,6 +2,7 @@ import { Gauge, type Registry } from "prom-client";
 import type { ClusterView } from "../model/cluster.js";
 import type { InventoryView } from "../model/inventory.js";
 import { hostOccupancyOf } from "../placement/host-occupancy.js";
+import { ShownSeries } from "./shown-series.js";
 import type { NodeMappingRule } from "../placement/policy.js";
 
 export interface NodeInfoDeps {
@@ -18,13 +19,11 @@ export interface NodeInfoDeps {
  * maps to a VM on a polled host: the join key from Kubernetes-side metrics to ESXi hosts
  * (`* on(node) group_left(host) hvx_node_info`). Computed at scrape time, so a node that left
  * the cache, or whose VM moved to another host, keeps no stale series. A scrape with the same
- * nodes and inventory as the last one changes nothing, and only changed nodes' series are
- * touched: with 5000 nodes, setting every series again held the event loop for about 20 ms.
+ * nodes and inventory as the last one maps no node again (`ShownSeries` sets only what changed).
  */
 export function registerNodeInfoGauge(registry: Registry, deps: NodeInfoDeps): void {
   let shown: { nodes: ClusterView["nodes"]; inventory: InventoryView } | undefined;
-  const series = new Map<string, NodeInfoLabels>();
-  new Gauge<keyof NodeInfoLabels>({
+  const gauge: Gauge<NodeInfoLabel> = new Gauge<NodeInfoLabel>({
     name: "hvx_node_info",
     help: "1 per mapped Kubernetes node: its VM, ESXi host, vSphere cluster and vCenter (join key for Kubernetes-side metrics).",
     labelNames: ["node", "vm", "host", "cluster", "vcenter"],
@@ -34,40 +33,21 @@ export function registerNodeInfoGauge(registry: Registry, deps: NodeInfoDeps): v
       const inventory = deps.inventory();
       if (view && shown?.nodes === view.nodes && shown.inventory === inventory) return;
       shown = view ? { nodes: view.nodes, inventory } : undefined;
-      const now = view ? nodeInfo(view, inventory, deps) : new Map<string, NodeInfoLabels>();
-      for (const [node, labels] of series) {
-        if (sameLabels(now.get(node), labels)) continue;
-        this.remove(labels);
-        series.delete(node);
-      }
-      for (const [node, labels] of now) {
-        if (series.has(node)) continue;
-        this.set(labels, 1);
-        series.set(node, labels);
-      }
+      series.show(view ? nodeInfo(view, inventory, deps) : new Map());
     },
   });
+  const series = new ShownSeries(gauge);
 }
 
-interface NodeInfoLabels {
-  readonly node: string;
-  readonly vm: string;
-  readonly host: string;
-  readonly cluster: string;
-  readonly vcenter: string;
-}
+type NodeInfoLabel = "node" | "vm" | "host" | "cluster" | "vcenter";
 
-function nodeInfo(view: ClusterView, inventory: InventoryView, deps: NodeInfoDeps): Map<string, NodeInfoLabels> {
-  const info = new Map<string, NodeInfoLabels>();
+function nodeInfo(view: ClusterView, inventory: InventoryView, deps: NodeInfoDeps): Map<string, Record<NodeInfoLabel, string>> {
+  const info = new Map<string, Record<NodeInfoLabel, string>>();
   for (const [node, vm] of hostOccupancyOf(view, inventory, deps.nodeMapping).vmOfNode) {
     const host = inventory.hosts.get(vm.hostId);
     if (host) info.set(node, { node, vm: vm.name, host: host.name, cluster: host.clusterName ?? "", vcenter: deps.vcenter });
   }
   return info;
-}
-
-function sameLabels(a: NodeInfoLabels | undefined, b: NodeInfoLabels): boolean {
-  return a !== undefined && a.vm === b.vm && a.host === b.host && a.cluster === b.cluster && a.vcenter === b.vcenter;
 }
 
 /** The host name of a vCenter URL (no scheme, port, path or user info): `vc01.example.com`. */

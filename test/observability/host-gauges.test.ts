@@ -176,6 +176,23 @@ describe("registerHostGauges", () => {
     ]);
   });
 
+  it("given a node's host turning hot and a node leaving between scrapes, keeps one series per node, at its new heat", async () => {
+    const vms = [
+      vmView({ id: "vm-1", name: "worker-1", hostId: "host-1", biosUuid: undefined }),
+      vmView({ id: "vm-2", name: "worker-2", hostId: "host-1", biosUuid: undefined }),
+    ];
+    let inventory = inventoryOf([cool], vms);
+    let cluster = clusterViewOf([nodeView({ name: "worker-1" }), nodeView({ name: "worker-2" })]);
+    const registry = setup(
+      () => inventory,
+      () => cluster,
+    );
+    expect(await seriesOf(registry, "hvx_node_heat")).to.have.length(2);
+    inventory = inventoryOf([{ ...hot, id: cool.id, name: cool.name }], vms);
+    cluster = clusterViewOf([nodeView({ name: "worker-1" })]);
+    expect(await seriesOf(registry, "hvx_node_heat")).to.deep.equal([{ labels: { node: "worker-1", heat: "hot" }, value: 1 }]);
+  });
+
   it("given no cluster cache, hvx_node_heat has no series", async () => {
     const registry = setup(
       () => inventoryOf([cool], [vmView({ hostId: "host-1" })]),
