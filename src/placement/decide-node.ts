@@ -84,6 +84,8 @@ interface RequestFacts {
   readonly relative: string;
   /** The pod's uid as the uid sets are asked for it: "" when no pod list of the view holds it (no set does). */
   readonly listedUid: string;
+  /** Scores a kept judgement again for this request (`KeptNode`). */
+  readonly rescore: (judgement: Judgement) => NodeDecision;
 }
 
 /** What one request computes once and shares between its candidate nodes. */
@@ -124,7 +126,8 @@ export class RequestMemo {
     const podKey = cluster ? this.podKey(index, cluster, pod, exemption, k8sRules, policy) + ahead : exemption ? undefined : ahead;
     const kept = podKey === undefined ? undefined : index.keptDecisions<KeptNodeDecision>(policy, podKey);
     const relative = cluster && k8sRules ? this.relativeKey(index, cluster, pod, policy) : "";
-    const facts = { index, exemption, k8sRules, horizonMs, podKey, kept, listedUid, relative };
+    const rescore = (judgement: Judgement) => judged(judgement, exemption?.by, pod, ctx, index, this, k8sRules);
+    const facts = { index, exemption, k8sRules, horizonMs, podKey, kept, listedUid, relative, rescore };
     this.lastFacts = { ctx, pod, facts };
     return facts;
   }
@@ -259,9 +262,8 @@ export function decideNode(
 ): NodeDecision {
   const { policy, cluster } = ctx;
   // The pod's uid, or "" when no pod list holds it: then no uid set of a node or host is asked.
-  const { index, exemption, k8sRules, horizonMs, podKey, kept, listedUid: uid, relative } = memo.facts(ctx, pod);
+  const { index, exemption, k8sRules, horizonMs, podKey, kept, listedUid: uid, relative, rescore } = memo.facts(ctx, pod);
   const exemptBy = exemption?.by;
-  const rescore = (judgement: Judgement) => judged(judgement, exemptBy, pod, ctx, index, memo, k8sRules);
   const readsNodes = cluster !== undefined && k8sRules;
   // A pod the cluster view already counts on this node is decided under its own key (below). A
   // kept decision counted the pods of the host the node maps to (`KeptDecisions.get` checks
