@@ -47,6 +47,8 @@ type Step =
   | { kind: "again"; verb: Verb }
   /** The last request's candidates for another pod (the next replica), or for one the informer lists on a candidate. */
   | { kind: "sibling"; verb: Verb; pod: number; listed: boolean }
+  /** The last request's pod with some of its candidates (kube-scheduler's prioritize sends only the nodes that passed). */
+  | { kind: "narrowed"; verb: Verb; keep: number[] }
   | { kind: "create"; template: number }
   | { kind: "recreate"; pod: number }
   | { kind: "bind"; pod: number; node: number }
@@ -98,6 +100,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
     }),
   },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant("sibling"), verb, pod: nat(200), listed: fc.boolean() }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("narrowed"), verb, keep: fc.uniqueArray(nat(7), { maxLength: 8 }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("create"), template: nat(TEMPLATE_COUNT - 1) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("recreate"), pod: nat(200) }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("bind"), pod: nat(200), node: nat(20) }) },
@@ -247,7 +250,7 @@ function runSteps(steps: readonly Step[], options: RunOptions): number {
   const rig = new Rig(options);
   const world = rig.world;
   let lastBindMs = world.nowMs;
-  let last: { verb: Verb; text: string; nodesMode: boolean; names: number[]; identities: number[] } | undefined;
+  let last: { verb: Verb; text: string; pod: number; nodesMode: boolean; names: number[]; identities: number[] } | undefined;
   const ask = (i: number, v: Verb | "preempt", text: string) => {
     const { long, cold, ledgers } = rig.ask(v, text);
     const where = `step ${i} (${v} at ${world.nowMs}): ${text}`;
@@ -271,7 +274,15 @@ function runSteps(steps: readonly Step[], options: RunOptions): number {
         if (!last) return;
         const listed = step.listed ? last.names.flatMap((n) => world.podsOn(CANDIDATE_NAMES[n]!)) : [];
         const pod = listed.length > 0 ? listed[step.pod % listed.length]! : step.pod;
-        last = { ...last, verb: step.verb, text: requestBody(world, pod, last.nodesMode, last.names, last.identities) };
+        last = { ...last, pod, verb: step.verb, text: requestBody(world, pod, last.nodesMode, last.names, last.identities) };
+        return ask(i, step.verb, last.text);
+      }
+      case "narrowed": {
+        if (!last) return;
+        const kept = last.names.map((_, k) => k).filter((k) => step.keep.includes(k));
+        const names = kept.map((k) => last!.names[k]!);
+        const identities = kept.map((k) => last!.identities[k] ?? 0);
+        last = { ...last, names, identities, verb: step.verb, text: requestBody(world, last.pod, last.nodesMode, names, identities) };
         return ask(i, step.verb, last.text);
       }
       case "create":
