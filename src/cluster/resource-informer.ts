@@ -205,7 +205,7 @@ export class ResourceInformer<V> {
     do {
       const page = await this.o.listPage(token, this.o.fieldSelector);
       resourceVersion = page.metadata?.resourceVersion ?? resourceVersion;
-      for (const item of page.items) items.push(this.slim(item, this.convert(item, "list")));
+      for (const item of page.items) items.push(slimCopy(item, this.convert(item, "list")));
       token = page.metadata?._continue || undefined;
     } while (token !== undefined);
     if (this.lists++ > 0) {
@@ -227,21 +227,11 @@ export class ResourceInformer<V> {
     }
   }
 
-  /** Reduces `obj` in place to what ListWatch needs (name, namespace, resourceVersion). */
-  private slim(obj: Carrier, converted?: { view: V | undefined }): Carrier {
-    const { name, namespace, resourceVersion } = obj.metadata ?? {};
-    for (const k of Object.keys(obj)) delete (obj as Record<string, unknown>)[k];
-    obj.metadata = { name, namespace, resourceVersion };
-    if (converted) obj[VIEW] = converted;
-    else delete obj[VIEW];
-    return obj;
-  }
-
   private apply(obj: Carrier, type: "add" | "update"): void {
     const carried = obj[VIEW] as { view: V | undefined } | undefined;
     const { view } = carried ?? this.convert(obj, "watch");
     const key = objectKey(obj);
-    this.slim(obj);
+    slimInPlace(obj);
     this.o.metrics?.events.inc({ resource: this.o.resource, type });
     this.o.onChange(key, view);
   }
@@ -270,4 +260,22 @@ export class ResourceInformer<V> {
     }, delayMs);
     this.retryTimer.unref();
   }
+}
+
+/** A new object with what ListWatch needs of a listed `obj` (name, namespace, resourceVersion), carrying its view until `apply`. */
+function slimCopy(obj: KubernetesObject, converted: { view: unknown }): Carrier {
+  const { name, namespace, resourceVersion } = obj.metadata ?? {};
+  return { metadata: { name, namespace, resourceVersion }, [VIEW]: converted };
+}
+
+/**
+ * Reduces an object ListWatch keeps (a watch event's, or a listed one's copy) in place to what it
+ * needs. Properties are set to undefined, not deleted: deleting one turns the object into a
+ * dictionary, about 0.4 KB more for each of the cluster's pods and nodes.
+ */
+function slimInPlace(obj: Carrier): void {
+  const { name, namespace, resourceVersion } = obj.metadata ?? {};
+  for (const k of Object.keys(obj)) (obj as Record<string, unknown>)[k] = undefined;
+  obj.metadata = { name, namespace, resourceVersion };
+  if (obj[VIEW] !== undefined) obj[VIEW] = undefined;
 }

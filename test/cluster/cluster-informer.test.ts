@@ -84,6 +84,28 @@ describe("ClusterInformer against the fake API server (real client-node)", funct
     expect(fake.controls.stats().lists).to.be.at.least(4, "nodes in two pages of 1, pods and namespaces");
   });
 
+  it("given listed and watched objects, the library's cache keeps of each only its name, namespace and resourceVersion", async () => {
+    const inf = newInformer();
+    await inf.start();
+    fake.controls.upsertPod(samplePod({ namespace: "team-a", name: "pending", nodeName: "n2", cpu: "250m" }));
+    fake.controls.upsertNode(sampleNode({ name: "n3" }));
+    await eventually(() => expect(podNames(inf, "n2")).to.deep.equal(["pending"]));
+    await eventually(() => expect(inf.latest().nodes.has("n3")).to.equal(true));
+    const caches = (inf as unknown as { informers: { informer: { list(): object[] } }[] }).informers.map((i) => i.informer.list());
+    const kept = caches.flat();
+    expect(kept.length, "2 + 1 nodes, 2 live pods, 1 namespace").to.equal(6);
+    for (const obj of kept) {
+      const defined = (o: object) => Object.entries(o).filter(([, v]) => v !== undefined);
+      expect(defined(obj).map(([k]) => k)).to.deep.equal(["metadata"]);
+      const metadata = (obj as { metadata: object }).metadata;
+      expect(Object.keys(metadata).sort()).to.deep.equal(["name", "namespace", "resourceVersion"]);
+      expect(
+        Object.getOwnPropertySymbols(obj).every((k) => (obj as Record<symbol, unknown>)[k] === undefined),
+        "no view left on it",
+      ).to.equal(true);
+    }
+  });
+
   it("given watch ADDED, MODIFIED and DELETED events, reflects them in latest()", async () => {
     const inf = newInformer();
     await inf.start();
