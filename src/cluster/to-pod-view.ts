@@ -2,6 +2,7 @@ import type { PodEvictionFacts, PodView, ResourceAmounts } from "../model/cluste
 import { daemonSetControllerUid, EXEMPT_ANNOTATION } from "../placement/exemption.js";
 import { podDemand, type PodResourceSpec } from "../placement/pod-demand.js";
 import { classifyWorkload, DEFAULT_WORKLOAD_CLASSIFICATION, type WorkloadClassification } from "../placement/workload-class.js";
+import { SharedValues } from "./shared-values.js";
 
 /**
  * The parts of a `v1.Pod` hvx looks at. Timestamps arrive as RFC 3339 text (watch events) or as
@@ -44,6 +45,16 @@ export interface PodWire {
 }
 
 const REPLICA_OWNERS = new Set(["ReplicaSet", "StatefulSet", "Job"]);
+
+/** Distinct values a pod view shares with other pods' (amounts, eviction facts, owner keys); bounded. */
+const MAX_SHARED_VALUES = 4096;
+const sharedAmounts = new SharedValues<ResourceAmounts>(MAX_SHARED_VALUES);
+const sharedEvictionFacts = new SharedValues<PodEvictionFacts>(MAX_SHARED_VALUES);
+const sharedOwnerKeys = new SharedValues<string>(MAX_SHARED_VALUES);
+
+function amounts(a: ResourceAmounts): ResourceAmounts {
+  return sharedAmounts.shared(`${a.cpuMilli}/${a.memoryBytes}`, a);
+}
 export const APP_NAME_LABEL = "app.kubernetes.io/name";
 /** Set by the Deployment controller on its ReplicaSets' pods; the ReplicaSet is named `<deployment>-<hash>`. */
 export const POD_TEMPLATE_HASH_LABEL = "pod-template-hash";
@@ -73,12 +84,12 @@ export function toPodView(
     namespace,
     name,
     uid: meta.uid ?? "",
-    requests: demand.requests,
-    limits: demand.limits,
-    expectedDemand: demand.expectedDemand,
+    requests: amounts(demand.requests),
+    limits: amounts(demand.limits),
+    expectedDemand: amounts(demand.expectedDemand),
     terminal: phase === "Succeeded" || phase === "Failed",
   };
-  if (demand.originalRequests) view.originalRequests = demand.originalRequests;
+  if (demand.originalRequests) view.originalRequests = amounts(demand.originalRequests);
   const nodeName = pod.spec?.nodeName;
   if (nodeName) {
     view.nodeName = nodeName;
@@ -88,8 +99,9 @@ export function toPodView(
     if (unschedulable) view.unschedulableMessage = unschedulable;
   }
   const ownerKey = ownerKeyOf(pod);
-  if (ownerKey) view.ownerKey = ownerKey;
-  const eviction = (view.eviction = evictionFactsOf(pod));
+  if (ownerKey) view.ownerKey = sharedOwnerKeys.shared(ownerKey, ownerKey);
+  const facts = evictionFactsOf(pod);
+  const eviction = (view.eviction = sharedEvictionFacts.shared(JSON.stringify(facts), facts));
   const workloadClass = classifyWorkload({ ...eviction, labels: meta.labels ?? {}, qosClass: pod.status?.qosClass }, classes);
   if (workloadClass !== undefined) view.workloadClass = workloadClass;
   return view;

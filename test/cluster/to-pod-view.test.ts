@@ -247,3 +247,36 @@ describe("evictionFactsOf", () => {
     });
   }
 });
+
+describe("toPodView shares what pods of one template have in common", () => {
+  const replica = (name: string, uid: string, cpuLimit = "1"): PodWire => ({
+    metadata: {
+      namespace: "ns",
+      name,
+      uid,
+      labels: { "pod-template-hash": "abc" },
+      ownerReferences: [{ kind: "ReplicaSet", name: "web-abc", controller: true }],
+    },
+    spec: { nodeName: "n1", containers: [{ resources: { requests: { cpu: "250m" }, limits: { cpu: cpuLimit, memory: "1Gi" } } }] },
+    status: { phase: "Running" },
+  });
+
+  it("given two replicas, their amounts, eviction facts and owner key are the same frozen objects, their own fields their own", () => {
+    const a = toPodView(replica("web-abc-1", "u1"), defaults, undefined);
+    const b = toPodView(replica("web-abc-2", "u2"), defaults, undefined);
+    for (const field of ["requests", "limits", "expectedDemand", "eviction"] as const) {
+      expect(b[field], field).to.equal(a[field]);
+      expect(Object.isFrozen(a[field]), field).to.equal(true);
+    }
+    expect(b.ownerKey).to.equal("Deployment/ns/web").and.to.equal(a.ownerKey);
+    expect([a.name, a.uid, b.name, b.uid]).to.deep.equal(["web-abc-1", "u1", "web-abc-2", "u2"]);
+  });
+
+  it("given a replica with another CPU limit, its limits are its own object; its equal requests are shared", () => {
+    const small = toPodView(replica("web-abc-1", "u1"), defaults, undefined);
+    const view = toPodView(replica("web-abc-3", "u3", "2"), defaults, undefined);
+    expect(view.limits).to.deep.equal({ cpuMilli: 2000, memoryBytes: 1024 ** 3 });
+    expect(view.limits).to.not.equal(small.limits);
+    expect(view.requests).to.equal(small.requests);
+  });
+});
