@@ -296,6 +296,8 @@ const correlationSchema = z
     hardShare: finite.gt(0).optional(),
     /** Count the replica groups learnt (from trusted host history) to burst with the pod's own into its group. */
     learnGroups: z.boolean().default(true),
+    /** Even a bursting group's replica spread in proportion to each host's room (capacity minus non-Kubernetes load), not by count. */
+    spreadByRoom: z.boolean().default(true),
   })
   .strict()
   .default({});

@@ -13,9 +13,20 @@ export interface CorrelationPolicy {
   readonly hardShare?: number;
   /** Count the groups learnt to burst with the pod's own (correlated-groups.ts) into its group. */
   readonly learnGroups: boolean;
+  /**
+   * The replica spread of a bursting group evens its replicas in proportion to each host's burst room
+   * (room-weighted-spread.ts) instead of by plain count, so it does not push back what the cap moves off.
+   */
+  readonly spreadByRoom: boolean;
 }
 
-export const DEFAULT_CORRELATION_POLICY: CorrelationPolicy = { enabled: true, softShare: 0.75, maxPenalty: 6, learnGroups: true };
+export const DEFAULT_CORRELATION_POLICY: CorrelationPolicy = {
+  enabled: true,
+  softShare: 0.75,
+  maxPenalty: 6,
+  learnGroups: true,
+  spreadByRoom: true,
+};
 
 export interface CorrelatedBurstCheck {
   /** The correlated group's expected CPU on the host with the incoming pod, MHz. */

@@ -50,6 +50,11 @@ export function replicasIn(totals: PodTotals, podsOnHost: readonly PodView[], ow
   return podsOnHost.some((p) => p.uid === exceptUid && p.ownerKey === owner) ? n - 1 : n;
 }
 
+/** The spread's points for `above` replicas over even, capped (0 for none or fewer). */
+export function spreadPoints(above: number, weights: SpreadWeights): number {
+  return Math.min(weights.maxSpreadPenalty, weights.spreadPenaltyPerReplica * Math.max(0, above));
+}
+
 export interface SpreadCheck {
   readonly penalty: number;
   readonly reason?: Reason;
@@ -62,8 +67,7 @@ export interface SpreadCheck {
  * maxSkew is filtered out.
  */
 export function checkSpread(host: HostView, onHost: number, leastOnCandidates: number, rule: SpreadRule): SpreadCheck {
-  const above = Math.max(0, onHost - leastOnCandidates);
-  const penalty = Math.min(rule.weights.maxSpreadPenalty, rule.weights.spreadPenaltyPerReplica * above);
+  const penalty = spreadPoints(onHost - leastOnCandidates, rule.weights);
   if (rule.required && onHost + 1 - leastOnCandidates > rule.maxSkew) {
     return {
       penalty,
