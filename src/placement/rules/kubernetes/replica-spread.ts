@@ -1,4 +1,3 @@
-import type { PodView } from "../../../model/cluster.js";
 import { burstsTogether } from "../../bursts-together.js";
 import { burstRoomOf } from "../../host-burst-room.js";
 import { checkSpread, replicasIn, spreadPoints, type SpreadRule } from "../../host-spread.js";
@@ -26,12 +25,12 @@ export const replicaSpread: KubernetesRule = {
     const density = leastDensity(facts, rule);
     return density === undefined ? `${facts.leastReplicas(rule)}` : `d${density}`;
   },
-  onHost: (entry, { facts, policy, index }) => {
+  onHost: (entry, { facts, index }) => {
     const rule = facts.spread;
     if (!rule) return undefined;
     const onHost = replicasIn(entry.totals, entry.podsOnHost, rule.owner, facts.pod.uid);
     const density = rule.required ? undefined : leastDensity(facts, rule);
-    if (density !== undefined && byRoom(facts.pod, policy)) return roomWeighted(entry, index, onHost, density, rule);
+    if (density !== undefined) return roomWeighted(entry, index, onHost, density, rule);
     const least = facts.leastReplicas(rule);
     const check = checkSpread(entry.host, onHost, least, rule);
     return {
@@ -41,18 +40,22 @@ export const replicaSpread: KubernetesRule = {
   },
 };
 
-/** Whether the pod's spread weighs hosts by their burst room: a bursting group, with the cap and `spreadByRoom` on. */
-function byRoom(pod: PodView, policy: PlacementPolicy): boolean {
+/** Whether the policy weighs a bursting group's spread by room: the cap and `spreadByRoom` on. */
+function byRoom(policy: PlacementPolicy): boolean {
   const cap = policy.correlation;
-  return cap !== undefined && cap.enabled && cap.spreadByRoom && pod.ownerKey !== undefined && burstsTogether(pod.ownerKey);
+  return cap !== undefined && cap.enabled && cap.spreadByRoom;
 }
 
-/** The least replica density of the pod's group on any candidate's host (`replicaDensity`); undefined when not weighed by room. */
+/**
+ * The least replica density of the pod's group on any candidate's host (`replicaDensity`); undefined
+ * when not weighed by room (a group that does not burst together, the policy's choice, no candidate host known).
+ */
 function leastDensity(facts: PodFacts, rule: SpreadRule): number | undefined {
+  if (!burstsTogether(rule.owner)) return undefined;
   return facts.leastOnCandidates(
     NAME,
     (entry, index, policy) =>
-      byRoom(facts.pod, policy)
+      byRoom(policy)
         ? replicaDensity(replicasIn(entry.totals, entry.podsOnHost, rule.owner, facts.pod.uid), weightOf(index, entry))
         : undefined,
     1,
