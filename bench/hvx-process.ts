@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { stringify } from "yaml";
 import type { MockVcenterHandle, Scenario } from "../mocks/vcenter/index.js";
+import { deploymentNodeOptions } from "../test/manifests/deployment-node-options.js";
 
 /** The processes an HTTP benchmark drives: `hvx serve` as a user starts it, and the floor (extender-floor.ts). */
 export interface Server {
@@ -94,8 +95,16 @@ export async function startHvx(
     }),
   );
   const prof = process.env.HVX_BENCH_CPU_PROF;
-  const args = [...(prof ? ["--cpu-prof", "--cpu-prof-dir", prof] : []), join(distDir, "src", "cli.js"), "serve", "--config", file];
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "inherit"] });
+  const v8 = hvxNodeFlags();
+  const args = [
+    ...(prof ? ["--cpu-prof", "--cpu-prof-dir", prof] : []),
+    ...v8.flags,
+    join(distDir, "src", "cli.js"),
+    "serve",
+    "--config",
+    file,
+  ];
+  const child = spawn(process.execPath, args, { stdio: ["ignore", v8.stdout, "inherit"] });
   // 50 000 pods to list and 250 hosts of history to read on 2 shared cores: a minute was not always enough.
   const deadline = Date.now() + 180_000;
   while (Date.now() < deadline) {
@@ -106,6 +115,17 @@ export async function startHvx(
   }
   child.kill("SIGTERM");
   throw new Error("hvx serve not ready within 180 s");
+}
+
+/**
+ * The V8 flags `hvx serve` runs with: the manifest's NODE_OPTIONS, as in a pod (heap and young
+ * generation sizes change every garbage-collection figure), unless HVX_BENCH_NODE_FLAGS names
+ * others ("" for V8's defaults; `--trace-gc` and the like print on stdout, passed through then).
+ */
+function hvxNodeFlags(): { flags: string[]; stdout: "inherit" | "ignore" } {
+  const own = process.env.HVX_BENCH_NODE_FLAGS;
+  if (own === undefined) return { flags: deploymentNodeOptions(), stdout: "ignore" };
+  return { flags: own.split(/\s+/).filter((flag) => flag !== ""), stdout: "inherit" };
 }
 
 /** Whether the first warm start from vCenter's history has ended (its counter counts every host it tried, at once). */
