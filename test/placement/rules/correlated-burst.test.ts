@@ -1,14 +1,14 @@
 import { expect } from "chai";
 import { renderExplainTable } from "../../../src/explain-table.js";
 import type { HostForecast } from "../../../src/model/host-forecast.js";
-import type { NodeIdentity } from "../../../src/model/node.js";
 import type { PlacementContext } from "../../../src/placement/decide-node.js";
 import { explainNodes } from "../../../src/placement/explain-node.js";
 import { filterNodes, prioritizeNodes } from "../../../src/placement/filter-nodes.js";
 import { formatReasons } from "../../../src/protocol/format-reason.js";
 import { toExplainWire } from "../../../src/protocol/explain-wire.js";
 import { amounts, clusterViewOf, nodeView, podMetaOf, podView } from "../../fixtures/cluster.js";
-import { hostView, inventoryOf, NOW_MS, vmView } from "../../fixtures/inventory.js";
+import { dbAndQuietInventory, dbAndQuietNodes } from "../../fixtures/db-and-quiet-hosts.js";
+import { NOW_MS } from "../../fixtures/inventory.js";
 import { DEFAULT_POLICY } from "../../fixtures/policy.js";
 
 // Two 32-core hosts at 2600 MHz (83 200 MHz). esx-db carries a 16-vCPU database VM beside its
@@ -18,23 +18,8 @@ import { DEFAULT_POLICY } from "../../fixtures/policy.js";
 // Six api replicas (limit 2 CPUs) on each node, the incoming one makes 7: 14 x 2600 = 36 400 MHz:
 //   esx-db:    36 400 / 41 600 = 0.875 -> round(6 x (0.875 - 0.75) / 0.25) = 3 points
 //   esx-quiet: 36 400 / 83 200 = 0.4375 -> 0 points (the fewest of the candidates)
-const uuid = (n: number) => `4226000${n}-e4e0-c681-b5dd-f69dfa98103${n}`;
-const inventory = (dbUsage: number | undefined) =>
-  inventoryOf(
-    [
-      hostView({ id: "host-1", name: "esx-db", metrics: { cpuUsagePercent: dbUsage } }),
-      hostView({ id: "host-2", name: "esx-quiet", metrics: { cpuUsagePercent: 20 } }),
-    ],
-    [
-      vmView({ id: "vm-1", name: "node-db", hostId: "host-1", biosUuid: uuid(1), vcpus: 16 }),
-      vmView({ id: "vm-9", name: "postgres", hostId: "host-1", biosUuid: uuid(9), vcpus: 16 }),
-      vmView({ id: "vm-2", name: "node-quiet", hostId: "host-2", biosUuid: uuid(2), vcpus: 16 }),
-    ],
-  );
-const nodes: NodeIdentity[] = [
-  { name: "node-db", providerID: `vsphere://${uuid(1)}` },
-  { name: "node-quiet", providerID: `vsphere://${uuid(2)}` },
-];
+const inventory = dbAndQuietInventory;
+const nodes = dbAndQuietNodes;
 const API = "ReplicaSet/shop/api";
 const replica = (nodeName: string) => podView({ nodeName, ownerKey: API, limits: amounts(2, 1) });
 const bound = [...Array.from({ length: 6 }, () => replica("node-db")), ...Array.from({ length: 6 }, () => replica("node-quiet"))];

@@ -1,13 +1,13 @@
 import { expect } from "chai";
 import { renderExplainTable } from "../../../src/explain-table.js";
 import type { PodView } from "../../../src/model/cluster.js";
-import type { NodeIdentity } from "../../../src/model/node.js";
 import type { PlacementContext } from "../../../src/placement/decide-node.js";
 import { explainNodes } from "../../../src/placement/explain-node.js";
 import { HOST_SPREAD_ANNOTATION } from "../../../src/placement/host-spread.js";
 import { toExplainWire } from "../../../src/protocol/explain-wire.js";
 import { amounts, clusterViewOf, nodeView, podMetaOf, podView } from "../../fixtures/cluster.js";
-import { hostView, inventoryOf, NOW_MS, vmView } from "../../fixtures/inventory.js";
+import { dbAndQuietInventory, dbAndQuietNodes } from "../../fixtures/db-and-quiet-hosts.js";
+import { NOW_MS } from "../../fixtures/inventory.js";
 import { DEFAULT_POLICY } from "../../fixtures/policy.js";
 
 // Two 32-core hosts at 2600 MHz (83 200 MHz). esx-db carries a 16-vCPU database VM beside its
@@ -17,23 +17,8 @@ import { DEFAULT_POLICY } from "../../fixtures/policy.js";
 //   plain count:  esx-db 3 = the fewest (0 points); esx-quiet 6 - 3 = 3 above -> 6 points.
 //   by room:      densities with the pod (3 + 1) / 0.5 = 8 and (6 + 1) / 1 = 7: esx-quiet is the leanest;
 //                 esx-db's even count is 7 x 0.5 - 1 = 2.5, 0.5 above -> 1 point; esx-quiet 0.
-const uuid = (n: number) => `4226000${n}-e4e0-c681-b5dd-f69dfa98103${n}`;
-const inventory = (dbUsage: number | undefined) =>
-  inventoryOf(
-    [
-      hostView({ id: "host-1", name: "esx-db", metrics: { cpuUsagePercent: dbUsage } }),
-      hostView({ id: "host-2", name: "esx-quiet", metrics: { cpuUsagePercent: 20 } }),
-    ],
-    [
-      vmView({ id: "vm-1", name: "node-db", hostId: "host-1", biosUuid: uuid(1), vcpus: 16 }),
-      vmView({ id: "vm-9", name: "postgres", hostId: "host-1", biosUuid: uuid(9), vcpus: 16 }),
-      vmView({ id: "vm-2", name: "node-quiet", hostId: "host-2", biosUuid: uuid(2), vcpus: 16 }),
-    ],
-  );
-const nodes: NodeIdentity[] = [
-  { name: "node-db", providerID: `vsphere://${uuid(1)}` },
-  { name: "node-quiet", providerID: `vsphere://${uuid(2)}` },
-];
+const inventory = dbAndQuietInventory;
+const nodes = dbAndQuietNodes;
 const API = "ReplicaSet/shop/api";
 const replicas = (owner: string, nodeName: string, n: number) =>
   Array.from({ length: n }, () => podView({ nodeName, ownerKey: owner, limits: amounts(0.5, 1) }));
