@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { SharedValues } from "../../src/cluster/shared-values.js";
+import { MAX_KEY_CHARS, SharedValues } from "../../src/cluster/shared-values.js";
 
 describe("SharedValues", () => {
   it("given a key seen before, returns the value kept for it, frozen, not the new one", () => {
@@ -18,5 +18,14 @@ describe("SharedValues", () => {
     const fresh = "a".repeat(1);
     expect(values.shared("a", fresh)).to.equal(fresh);
     expect(values.size).to.equal(2);
+  });
+
+  it("given a key longer than MAX_KEY_CHARS, returns the value without keeping it", () => {
+    const values = new SharedValues<{ n: number }>(8);
+    const long = "x".repeat(MAX_KEY_CHARS + 1);
+    const value = { n: 1 };
+    expect(values.shared(long, value)).to.equal(value);
+    expect(values.shared(long, { n: 1 })).to.not.equal(value);
+    expect(values.size).to.equal(0);
   });
 });
