@@ -1,6 +1,6 @@
 import type { HostMetrics, HostView, VmView } from "../model/inventory.js";
 import type { ThresholdPolicy } from "./policy.js";
-import type { HostRef, Reason } from "./reason.js";
+import { NO_REASONS, type HostRef, type Reason } from "./reason.js";
 import { HOST_METRIC_RULES, judgeMemoryState, judgeValue, memoryState, VM_METRIC_RULES } from "./rules/index.js";
 import { hostHeadroom } from "./score-host.js";
 
@@ -23,8 +23,6 @@ export interface HostAssessment {
   /** Age of the host sample in whole seconds (undefined without a sample). */
   readonly ageS?: number;
 }
-
-const NO_REASONS: readonly Reason[] = Object.freeze([]);
 
 /**
  * Judges one ESXi host, and the node's own VM when given, against the thresholds.

@@ -12,7 +12,7 @@ import { PlacementIndex, type HostEntry, type NodeEntry } from "./placement-inde
 import type { PlacementPolicy } from "./policy.js";
 import { predictionHorizonMs } from "./predicted-heat.js";
 import { KUBERNETES_RULES, type CandidateMeasure, type PodFacts, type ScoreAdjustment } from "./rules/kubernetes/index.js";
-import type { Reason } from "./reason.js";
+import { NO_REASONS, type Reason } from "./reason.js";
 import { penalise, scoreHost } from "./score-host.js";
 /** The Kubernetes side, when hvx watches the cluster: enables burst guard, limits and spread. */
 export interface ClusterContext {
@@ -59,8 +59,6 @@ export interface NodeDecision {
   readonly pending?: PendingDemand;
   readonly adjustments?: readonly ScoreAdjustment[];
 }
-
-const NO_REASONS: readonly Reason[] = Object.freeze([]);
 
 type KeptNodeDecision = KeptNode<Judgement, NodeDecision>;
 

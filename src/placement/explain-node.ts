@@ -99,7 +99,7 @@ function explainDecision(d: NodeDecision, node: NodeIdentity, ctx: PlacementCont
     penalties: {
       ...(d.pending && d.pending.pods > 0 ? { burstGuard: d.pending } : {}),
       limits: d.reasons.filter((r) => r.code === "limit_overcommit"),
-      adjustments: d.adjustments ?? [],
+      adjustments: (d.adjustments ?? []).map(({ rule, points, detail }) => ({ rule, points, ...(detail !== undefined ? { detail } : {}) })),
     },
     ...(baseScore !== undefined ? { baseScore } : {}),
     score: d.score,

@@ -14,7 +14,7 @@ import { computePodTotals, listed, patchedTotals, patchedUids, podTotals, type P
 import type { LimitsPolicy, PlacementPolicy, ThresholdPolicy } from "./policy.js";
 import { predictHeat, type PredictedHeat } from "./predicted-heat.js";
 import { HOST_METRIC_RULES } from "./rules/index.js";
-import type { Reason } from "./reason.js";
+import { NO_REASONS, type Reason } from "./reason.js";
 import type { HostJudgement } from "./rules/kubernetes/kubernetes-rule.js";
 import { stackedCpuOf } from "./stacked-overcommit.js";
 
@@ -29,8 +29,6 @@ export const MAX_KEPT_DECISIONS = 25_000;
 
 /** Owners (and excepted uids) whose last fewest-replicas count is kept per snapshot; more start afresh. */
 const KEPT_LEAST = 256;
-
-const NO_LIMIT_REASONS: readonly Reason[] = Object.freeze([]);
 
 /** What one ESXi host looks like to placement in one snapshot pair: its pods, their sums, the burst guard's projection. */
 export interface HostEntry {
@@ -383,7 +381,7 @@ export class PlacementIndex {
     const cpu = entry.totals.cpuLimitsMilli + (self ? 0 : incoming.limits.cpuMilli);
     const memory = entry.totals.memoryLimitsBytes + (self ? 0 : incoming.limits.memoryBytes);
     // Most nodes have room: one comparison per resource, no key.
-    if (!overcommitsLimits(entry.node, cpu, memory, policy)) return NO_LIMIT_REASONS;
+    if (!overcommitsLimits(entry.node, cpu, memory, policy)) return NO_REASONS;
     const key = `${entry.node.name}\n${cpu}\n${memory}`;
     let reasons = this.limits.get(key);
     if (!reasons) this.limits.set(key, (reasons = Object.freeze(limitReasonsOf(entry.node, cpu, memory, policy))));

@@ -110,3 +110,6 @@ export type Reason =
     };
 
 export type ReasonCode = Reason["code"];
+
+/** No reason: one frozen list that every verdict without one shares. */
+export const NO_REASONS: readonly Reason[] = Object.freeze([]);

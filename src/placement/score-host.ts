@@ -60,9 +60,11 @@ export function hostHeadroom(host: HostMetrics, vm: VmMetrics | undefined, t: Th
   let weighted = 0;
   let weights = 0;
   let known = 0;
-  for (const term of headroomTerms(host, vm, t)) {
-    if (term.free === undefined) continue;
-    weighted += term.weight * term.free;
+  // Over the terms' table, not `headroomTerms`: every decision scores its host, and explain alone needs the terms as objects.
+  for (const term of TERMS) {
+    const f = term.free(host, vm, t);
+    if (f === undefined) continue;
+    weighted += term.weight * f;
     weights += term.weight;
     known += 1;
   }
@@ -78,18 +80,24 @@ export interface HeadroomTerm {
   readonly free: number | undefined;
 }
 
+const TERMS: readonly {
+  readonly name: HeadroomTerm["name"];
+  readonly weight: number;
+  readonly free: (host: HostMetrics, vm: VmMetrics | undefined, t: ThresholdPolicy) => number | undefined;
+}[] = [
+  { name: "ready", weight: WEIGHTS.ready, free: (h, vm, t) => free(maxKnown(h.cpuReadyPercent, vm?.cpuReadyPercent), t.cpuReadyPercent) },
+  { name: "cpu", weight: WEIGHTS.cpu, free: (h, _vm, t) => free(h.cpuUsagePercent, t.hostCpuUsagePercent) },
+  { name: "memory", weight: WEIGHTS.memory, free: (h, _vm, t) => free(h.memUsagePercent, t.hostMemoryUsagePercent) },
+  {
+    name: "reclaim",
+    weight: WEIGHTS.reclaim,
+    free: (h, _vm, t) => minKnown(free(h.balloonPercent, t.balloonPercent), free(h.swapInKBps, t.swapInKBps)),
+  },
+];
+
 /** The four terms of `hostHeadroom`, in its order: what `hvx explain` shows. */
 export function headroomTerms(host: HostMetrics, vm: VmMetrics | undefined, t: ThresholdPolicy): readonly HeadroomTerm[] {
-  return [
-    { name: "ready", weight: WEIGHTS.ready, free: free(maxKnown(host.cpuReadyPercent, vm?.cpuReadyPercent), t.cpuReadyPercent) },
-    { name: "cpu", weight: WEIGHTS.cpu, free: free(host.cpuUsagePercent, t.hostCpuUsagePercent) },
-    { name: "memory", weight: WEIGHTS.memory, free: free(host.memUsagePercent, t.hostMemoryUsagePercent) },
-    {
-      name: "reclaim",
-      weight: WEIGHTS.reclaim,
-      free: minKnown(free(host.balloonPercent, t.balloonPercent), free(host.swapInKBps, t.swapInKBps)),
-    },
-  ];
+  return TERMS.map((term) => ({ name: term.name, weight: term.weight, free: term.free(host, vm, t) }));
 }
 
 /** Free share of a known value; undefined (unknown) for a value vCenter did not return. */

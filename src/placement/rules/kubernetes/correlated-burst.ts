@@ -5,8 +5,9 @@ import { burstRoomOf } from "../../host-burst-room.js";
 import type { HostEntry, PlacementIndex } from "../../placement-index.js";
 import type { PlacementPolicy } from "../../policy.js";
 import { listed } from "../../pod-totals.js";
+import { NO_REASONS } from "../../reason.js";
 import { correlatedGroupsOf } from "../../snapshot-correlated-groups.js";
-import type { KubernetesRule, PodFacts } from "./kubernetes-rule.js";
+import { ExplainedAdjustment, type KubernetesRule, type PodFacts } from "./kubernetes-rule.js";
 
 const NAME = "correlated-burst";
 
@@ -24,9 +25,14 @@ export const correlatedBurst: KubernetesRule = {
     const check = judgeCorrelatedBurst(entry, facts.pod, index, policy);
     if (!check) return undefined;
     const least = leastPoints(facts);
-    const groups = `${check.groups} group${check.groups === 1 ? "" : "s"}`;
-    const detail = `${groups} ${ghz(check.groupMhz)} of ${ghz(check.roomMhz)} GHz left = ${check.share.toFixed(2)}, ${check.penalty} points, fewest ${least}`;
-    return { reasons: check.reason ? [check.reason] : [], adjustment: { rule: NAME, points: check.penalty - least, detail } };
+    const explain = () => {
+      const groups = `${check.groups} group${check.groups === 1 ? "" : "s"}`;
+      return `${groups} ${ghz(check.groupMhz)} of ${ghz(check.roomMhz)} GHz left = ${check.share.toFixed(2)}, ${check.penalty} points, fewest ${least}`;
+    };
+    return {
+      reasons: check.reason ? [check.reason] : NO_REASONS,
+      adjustment: new ExplainedAdjustment(NAME, check.penalty - least, explain),
+    };
   },
 };
 

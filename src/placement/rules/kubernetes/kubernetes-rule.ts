@@ -39,6 +39,26 @@ export interface ScoreAdjustment {
   readonly detail?: string;
 }
 
+/**
+ * An adjustment whose explain text is written when read. Every request judges every candidate host
+ * and its nodes' decisions are kept for a while: texts written eagerly were most of what those
+ * judgements left to the old generation, and only explain reads them (docs/performance.md, "The
+ * ninth stop"). explain copies it into plain data (explain-node.ts).
+ */
+export class ExplainedAdjustment implements ScoreAdjustment {
+  private text: string | undefined;
+
+  constructor(
+    readonly rule: string,
+    readonly points: number,
+    private readonly explain: () => string,
+  ) {}
+
+  get detail(): string {
+    return (this.text ??= this.explain());
+  }
+}
+
 /** A rule's view of one host for one request: rejections (empty: none) and its score adjustment. */
 export interface HostJudgement {
   readonly reasons: readonly Reason[];

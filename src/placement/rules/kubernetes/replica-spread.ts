@@ -3,8 +3,9 @@ import { burstRoomOf } from "../../host-burst-room.js";
 import { checkSpread, replicasIn, spreadPoints, type SpreadRule } from "../../host-spread.js";
 import type { HostEntry, PlacementIndex } from "../../placement-index.js";
 import type { PlacementPolicy } from "../../policy.js";
+import { NO_REASONS } from "../../reason.js";
 import { replicaDensity, replicasAboveEven, roomWeight } from "../../room-weighted-spread.js";
-import type { HostJudgement, KubernetesRule, PodFacts } from "./kubernetes-rule.js";
+import { ExplainedAdjustment, type HostJudgement, type KubernetesRule, type PodFacts } from "./kubernetes-rule.js";
 
 const NAME = "replica-spread";
 
@@ -34,8 +35,8 @@ export const replicaSpread: KubernetesRule = {
     const least = facts.leastReplicas(rule);
     const check = checkSpread(entry.host, onHost, least, rule);
     return {
-      reasons: check.reason ? [check.reason] : [],
-      adjustment: { rule: NAME, points: check.penalty, detail: `${onHost} replicas here, fewest ${least}` },
+      reasons: check.reason ? [check.reason] : NO_REASONS,
+      adjustment: new ExplainedAdjustment(NAME, check.penalty, () => `${onHost} replicas here, fewest ${least}`),
     };
   },
 };
@@ -71,6 +72,6 @@ function roomWeighted(entry: HostEntry, index: PlacementIndex, onHost: number, d
   const weight = weightOf(index, entry);
   const even = density * weight - 1;
   const points = Math.round(spreadPoints(replicasAboveEven(onHost, weight, density), rule.weights));
-  const detail = `${onHost} replicas here, even ${even.toFixed(1)} by room (${weight.toFixed(2)} of the host left by other VMs)`;
-  return { reasons: [], adjustment: { rule: NAME, points, detail } };
+  const explain = () => `${onHost} replicas here, even ${even.toFixed(1)} by room (${weight.toFixed(2)} of the host left by other VMs)`;
+  return { reasons: NO_REASONS, adjustment: new ExplainedAdjustment(NAME, points, explain) };
 }

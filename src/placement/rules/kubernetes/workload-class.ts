@@ -4,9 +4,9 @@ import { inHostPool } from "../../host-pool.js";
 import type { HostEntry } from "../../placement-index.js";
 import { listed } from "../../pod-totals.js";
 import type { HostPool, WorkloadClassPolicy } from "../../policy.js";
-import type { Reason } from "../../reason.js";
+import { NO_REASONS, type Reason } from "../../reason.js";
 import { DEFAULT_WORKLOAD_CLASSIFICATION } from "../../workload-class.js";
-import type { HostJudgement, KubernetesRule } from "./kubernetes-rule.js";
+import { ExplainedAdjustment, type HostJudgement, type KubernetesRule } from "./kubernetes-rule.js";
 
 const WORKLOAD_CLASS_RULE = "workload-class";
 
@@ -35,10 +35,10 @@ export function judgeWorkloadClass(entry: HostEntry, pod: PodView, policy: Workl
   if (allMilli <= 0 || otherMilli <= 0) return undefined;
   const share = Math.min(1, otherMilli / allMilli);
   const points = Math.round(policy.mixPenalty * share * 100) / 100;
-  const detail =
+  const explain = () =>
     `${own} pod: ${other} pods hold ${(share * 100).toFixed(0)} % of the expected CPU of this host's pods ` +
     `(${(otherMilli / 1000).toFixed(1)} of ${(allMilli / 1000).toFixed(1)} cores) x ${policy.mixPenalty} points`;
-  return { reasons: [], adjustment: { rule: WORKLOAD_CLASS_RULE, points, detail } };
+  return { reasons: NO_REASONS, adjustment: new ExplainedAdjustment(WORKLOAD_CLASS_RULE, points, explain) };
 }
 
 const poolReasons = new WeakMap<HostPool, WeakMap<HostView, readonly Reason[]>>();

@@ -65,7 +65,8 @@ describe("judgeWorkloadClass: the mixing penalty (default 3 points)", () => {
   it("given a penalty, names the rule and says the share and cores for explain, and rejects nothing", () => {
     const j = judgeWorkloadClass(entryOf([on(3, "batch"), on(1, "online")]), online, DEFAULT_WORKLOAD_CLASSES)!;
     expect(j.reasons).to.deep.equal([]);
-    expect(j.adjustment).to.deep.equal({
+    const a = j.adjustment!;
+    expect({ rule: a.rule, points: a.points, detail: a.detail }).to.deep.equal({
       rule: "workload-class",
       points: 2.25,
       detail: "online pod: batch pods hold 75 % of the expected CPU of this host's pods (3.0 of 4.0 cores) x 3 points",
