@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { DEFAULT_GROUP_LEARNING, learnCorrelatedGroups } from "../../src/placement/correlated-groups.js";
+import { DEFAULT_GROUP_LEARNING, learnCorrelatedGroups, mostDemanding } from "../../src/placement/correlated-groups.js";
 
 // Synthetic histories: 48 half-hour buckets of host CPU usage %. Every host follows the same
 // business day (40 % at night, 70 % from 09:00 to 17:00, buckets 18..33); some add a rise of
@@ -124,5 +124,32 @@ describe("learnCorrelatedGroups", () => {
     }
     learnCorrelatedGroups(hostLoad, onHost);
     expect(scans).to.be.at.most(3 * 250);
+  });
+});
+
+describe("mostDemanding", () => {
+  const byDemand = (totals: Map<string, number>, k: number) =>
+    [...totals.keys()].sort((a, b) => totals.get(b)! - totals.get(a)! || (a < b ? -1 : 1)).slice(0, k);
+
+  it("given ties on the cut, keeps the largest first and breaks ties by name", () => {
+    const totals = new Map([
+      ["web", 8000],
+      ["checkout", 2000],
+      ["api", 4000],
+      ["batch", 2000],
+      ["auth", 2000],
+    ]);
+    expect(mostDemanding(totals, 4)).to.deep.equal(["web", "api", "auth", "batch"]);
+    expect(mostDemanding(totals, 0)).to.deep.equal([]);
+    expect(mostDemanding(totals, 9)).to.deep.equal(["web", "api", "auth", "batch", "checkout"]);
+  });
+
+  it("given 10 000 groups with repeated totals, picks what sorting them all would", () => {
+    let seed = 11;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+    const totals = new Map(
+      Array.from({ length: 10_000 }, (_, i) => [`group-${next() % 100_000}-${i}`, (next() % 50) * 100] as [string, number]),
+    );
+    for (const k of [1, 64, 500]) expect(mostDemanding(totals, k)).to.deep.equal(byDemand(totals, k));
   });
 });
