@@ -91,10 +91,12 @@ export async function compare(
   }
   const rounds: { hvx: RoundResult[]; floor: RoundResult[] } = { hvx: [], floor: [] };
   const hvxGc: GcDelta[] = [];
+  const throttledMsPerThousandPairs: number[] = [];
   for (let r = 0; r < ROUNDS; r++) {
     for (const side of ["hvx", "floor"] as const) {
       const server = side === "hvx" ? hvx : floor;
       const gcBefore = side === "hvx" ? await gcTotals(hvx.adminPort) : undefined;
+      const throttledBefore = side === "hvx" ? hvx.cpuLimit?.throttling() : undefined;
       const fresh = options.fresh && {
         firstPod: nextRoundFirstPod(),
         ...(side === "hvx" && options.fresh.kube ? { kube: options.fresh.kube, keepBound: options.fresh.keepBound } : {}),
@@ -111,6 +113,7 @@ export async function compare(
       });
       rounds[side].push(round);
       if (gcBefore) hvxGc.push(gcDelta(gcBefore, await gcTotals(hvx.adminPort), round.pairs));
+      if (throttledBefore) throttledMsPerThousandPairs.push(((hvx.cpuLimit!.throttling().ms - throttledBefore.ms) * 1000) / round.pairs);
     }
   }
   const summary = (rs: RoundResult[]) => ({
@@ -162,6 +165,12 @@ export async function compare(
     { name: `${key}.hvx.gc.minorPerThousandPairs`, value: median(hvxGc.map((g) => g.minorPerThousandPairs)), unit: "scavenges" },
     { name: `${key}.hvx.gc.majorPerThousandPairs`, value: median(hvxGc.map((g) => g.majorPerThousandPairs)), unit: "mark-compacts" },
   );
+  if (hvx.cpuLimit)
+    out.push({
+      name: `${key}.hvx.cpuLimit.throttledMsPerThousandPairs`,
+      value: median(throttledMsPerThousandPairs),
+      unit: `ms (quota of ${hvx.cpuLimit.cpus} CPU)`,
+    });
   if (idleCpuMsPerSecond !== undefined)
     out.push(
       { name: `${key}.hvx.idleCpuMsPerSecond`, value: idleCpuMsPerSecond, unit: "ms CPU/s" },

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { stringify } from "yaml";
 import type { MockVcenterHandle, Scenario } from "../mocks/vcenter/index.js";
 import { deploymentNodeOptions } from "../test/manifests/deployment-node-options.js";
+import { confineToCpus, wantedCpuLimit, type CpuLimit } from "./cpu-limit.js";
 
 /** The processes an HTTP benchmark drives: `hvx serve` as a user starts it, and the floor (extender-floor.ts). */
 export interface Server {
@@ -14,6 +15,8 @@ export interface Server {
 }
 export interface HvxChild extends Server {
   readonly adminPort: number;
+  /** The pod's CPU quota, when HVX_BENCH_CPU_LIMIT asks for one (cpu-limit.ts). */
+  readonly cpuLimit?: CpuLimit;
   stopped?: boolean;
 }
 
@@ -105,12 +108,16 @@ export async function startHvx(
     file,
   ];
   const child = spawn(process.execPath, args, { stdio: ["ignore", v8.stdout, "inherit"] });
+  const cpus = wantedCpuLimit();
+  const cpuLimit = cpus === undefined ? undefined : confineToCpus(child.pid!, cpus);
+  if (cpuLimit) child.once("exit", () => cpuLimit.release());
   // 50 000 pods to list and 250 hosts of history to read on 2 shared cores: a minute was not always enough.
   const deadline = Date.now() + 180_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`hvx serve exited with ${child.exitCode}`);
     // And once the warm start of the load profiles from vCenter's history is over: it runs in the background after the first poll.
-    if ((await ready(port)) && (!untilWarmStarted || (await warmStarted(adminPort)))) return { port, adminPort, child };
+    if ((await ready(port)) && (!untilWarmStarted || (await warmStarted(adminPort))))
+      return { port, adminPort, child, ...(cpuLimit ? { cpuLimit } : {}) };
     await new Promise((r) => setTimeout(r, 200));
   }
   child.kill("SIGTERM");
