@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Where a strategy's contended pod-seconds come from in `hvx simulate` (an analysis aid, not part of
-// the report): by hour of day, by the correlated bursts under way, by workload, by host, by the hour
+// the report): by hour of day, by the correlated bursts under way, by workload, by host, by the host's CPU usage
+// at the time (and each host's mean usage while a burst is under way), by the hour
 // the pod was placed, and per node VM at the end of the run (pods per workload, their CPU limits,
 // contended pod-hours). Also how many of a host's node VMs are contended at once. DRS off.
 // Build first (`npx tsc -p tsconfig.json`), then:
@@ -44,6 +45,10 @@ for (const name of list.split(",")) {
   const byHost = new Float64Array(hosts.count);
   const byNode = new Float64Array(nodes.count);
   const byBurst = new Map();
+  // Contended pod-seconds by the host's CPU usage at the time (sample), in bands of 10 %; each host's usage while a burst is under way.
+  const byUsageBand = new Float64Array(11);
+  const burstUsage = new Float64Array(hosts.count);
+  let burstSteps = 0;
   const placedStep = new Int32Array(pods.count).fill(-1);
   // The strategies' usage is a function of (seed, pod, step) alone: a second series in step shows which bursts are under way
   // (its `workloadBurst` is private in TypeScript: an analysis aid may read it, production code may not).
@@ -65,6 +70,10 @@ for (const name of list.split(",")) {
       const bursting = workloads.filter((_, w) => usage.workloadBurst[w] > 0).join("+") || "none";
       const hour = Math.floor((startHour + (obs.step * stepSeconds) / 3600) % 24);
       const perHost = new Map();
+      if (bursting !== "none") {
+        burstSteps++;
+        for (let h = 0; h < hosts.count; h++) burstUsage[h] += obs.hostCpuUsageFixed[h] / 100;
+      }
       for (let n = 0; n < nodes.count; n++) {
         const h = state.vmHost[n];
         const counts = perHost.get(h) ?? { vms: 0, contended: 0 };
@@ -76,6 +85,7 @@ for (const name of list.split(",")) {
         const podSeconds = state.nodePods[n].length * stepSeconds;
         byHour[hour] += podSeconds;
         byHost[h] += podSeconds;
+        byUsageBand[Math.min(10, Math.floor(obs.hostCpuUsageFixed[h] / 1000))] += podSeconds;
         byNode[n] += podSeconds;
         byBurst.set(bursting, (byBurst.get(bursting) ?? 0) + podSeconds);
         for (const p of state.nodePods[n]) {
@@ -110,6 +120,10 @@ for (const name of list.split(",")) {
   console.log(` by correlated burst under way: ${[...byBurst].map(([k, v]) => `${k} ${hours(v)}`).join(", ")}`);
   console.log(` by workload: ${listed(byWorkload, (w) => workloads[w])}`);
   console.log(` by host: ${listed(byHost, hostLabel)}`);
+  console.log(` by host CPU usage at the time (band start, %): ${listed(byUsageBand, (b) => b * 10)}`);
+  console.log(
+    ` host CPU usage while a correlated burst is under way (mean %): ${[...burstUsage].map((u, h) => `${hostLabel(h)}:${(u / Math.max(1, burstSteps)).toFixed(0)}`).join(" ")}`,
+  );
   console.log(` by hour placed: ${listed(byPlacedHour)}`);
   console.log(` node VMs at the end: pods per workload (${workloads.join("/")}), CPU limits of the correlated-burst workloads, contended`);
   const bursty = new Set(world.scenario.workloads.flatMap((w, i) => ("burst" in w.cpu && w.cpu.burst?.correlated ? [i] : [])));
