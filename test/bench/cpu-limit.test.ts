@@ -8,7 +8,8 @@ describe("the benchmark's CPU limit (HVX_BENCH_CPU_LIMIT)", () => {
   });
 
   it("given manifest, returns the Deployment's limits.cpu; given a number, that many CPUs", () => {
-    expect(wantedCpuLimit("manifest")).to.equal(1);
+    // manifests/base/deployment.yaml: limits.cpu "2"
+    expect(wantedCpuLimit("manifest")).to.equal(2);
     expect(wantedCpuLimit("0.5")).to.equal(0.5);
   });
 
