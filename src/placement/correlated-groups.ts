@@ -41,17 +41,41 @@ export function learnCorrelatedGroups(
   demandOnHost: ReadonlyMap<string, ReadonlyMap<string, number>>,
   opts: GroupLearningOptions = DEFAULT_GROUP_LEARNING,
 ): CorrelatedGroups {
+  return finish(learningSteps(hostLoad, demandOnHost, opts));
+}
+
+/** Runs `steps` to its end. */
+function finish<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/**
+ * `learnCorrelatedGroups` in steps, each about one host's groups, one group's rhythm or one row
+ * of correlations: a server learns between requests (src/placement/snapshot-correlated-groups.ts),
+ * where the whole of it (some 30 ms on 250 hosts) would hold a request.
+ */
+export function* learningSteps(
+  hostLoad: ReadonlyMap<string, ArrayLike<number>>,
+  demandOnHost: ReadonlyMap<string, ReadonlyMap<string, number>>,
+  opts: GroupLearningOptions = DEFAULT_GROUP_LEARNING,
+): Generator<void, CorrelatedGroups> {
   const totals = new Map<string, number>();
   for (const [hostId, byOwner] of demandOnHost) {
     if (!hostLoad.has(hostId)) continue;
     for (const [owner, milli] of byOwner) if (milli > 0) totals.set(owner, (totals.get(owner) ?? 0) + milli);
+    yield;
   }
   const owners = mostDemanding(totals, opts.maxGroups);
   if (owners.length < 2) return NO_CORRELATED_GROUPS;
+  yield;
   const buckets = Math.max(0, ...[...hostLoad.values()].map((l) => l.length));
   const cluster = weightedLoad(hostLoad, demandOnHost, buckets, allDemand);
   const rhythms = new Map<string, Float64Array>();
   for (const owner of owners) {
+    yield;
     // One lookup per host: scanning every host's groups for each owner cost 0.5-1.3 s of blocked event loop per poll on 250 hosts.
     const own = weightedLoad(hostLoad, demandOnHost, buckets, (byOwner) => Math.max(0, byOwner.get(owner) ?? 0));
     for (let b = 0; b < buckets; b++) own[b] = own[b]! - cluster[b]!;
@@ -60,6 +84,7 @@ export function learnCorrelatedGroups(
   const out = new Map<string, string[]>();
   const list = [...rhythms];
   for (let i = 0; i < list.length; i++) {
+    yield;
     for (let j = i + 1; j < list.length; j++) {
       const r = pearson(list[i]![1], list[j]![1], opts.minBuckets);
       if (r === undefined || r < opts.minCorrelation) continue;

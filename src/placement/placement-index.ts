@@ -15,6 +15,8 @@ import type { LimitsPolicy, PlacementPolicy, ThresholdPolicy } from "./policy.js
 import { predictHeat, type PredictedHeat } from "./predicted-heat.js";
 import { HOST_METRIC_RULES } from "./rules/index.js";
 import { NO_REASONS, type Reason } from "./reason.js";
+import { SnapshotGroups } from "./snapshot-correlated-groups.js";
+import type { CorrelatedGroups } from "./correlated-groups.js";
 import type { HostJudgement } from "./rules/kubernetes/kubernetes-rule.js";
 import { stackedCpuOf } from "./stacked-overcommit.js";
 
@@ -100,6 +102,8 @@ export class PlacementIndex {
   private readonly kept = new Map<string, KeptDecisions<unknown>>();
   /** The cluster view served, its occupancy and listed uids (built when asked): replaced in place when pod lists change (`advance`). */
   private readonly cluster: { view: ClusterView | undefined; occupancy: HostOccupancy | undefined; listed?: ListedUids };
+  /** The correlated-burst cap's groups: learnt per poll's forecasts, the predecessor's standing in while this one learns. */
+  private readonly groups: SnapshotGroups;
 
   constructor(
     readonly inventory: InventoryView,
@@ -108,7 +112,10 @@ export class PlacementIndex {
     private readonly overlay?: IndexOverlay,
     /** The previous index of the same policy (another view or inventory): what did not change is taken from it, not kept. */
     predecessor?: PlacementIndex,
+    /** Learn new forecasts' correlated groups in `learnGroups` steps, not in the request that first needs them (a server). */
+    learnGroupsInBackground = false,
   ) {
+    this.groups = overlay ? overlay.base.groups : new SnapshotGroups(learnGroupsInBackground, predecessor?.groups);
     const sameVms = predecessor !== undefined && sameHostsAndVms(predecessor.inventory, inventory);
     this.vms = overlay ? overlay.base.vms : sameVms ? predecessor.vms : vmIndexOf(inventory);
     this.cluster = { view, occupancy: undefined };
@@ -269,6 +276,27 @@ export class PlacementIndex {
         : mapNodeToVm(node, this.vms, this.policy.nodeMapping);
     this.vmByName.set(node.name, vm);
     return vm;
+  }
+
+  /** Which replica groups burst together (correlated-groups.ts), as this index answers now (`SnapshotGroups`). */
+  correlatedGroups(): CorrelatedGroups {
+    return this.groups.of(this.overlay ? this.overlay.base : this);
+  }
+
+  /** Whether `learnGroups` has correlated groups to learn. */
+  get groupsToLearn(): boolean {
+    return !this.overlay && this.groups.pending(this);
+  }
+
+  /**
+   * Learns the correlated groups of this index's forecasts for about `budgetMs`; true when none
+   * are left to learn. Decisions kept with the groups that stood in are forgotten then.
+   */
+  learnGroups(budgetMs: number): boolean {
+    if (!this.groupsToLearn) return true;
+    if (!this.groups.step(this, budgetMs)) return false;
+    this.kept.clear();
+    return true;
   }
 
   /** The host's pods, sums and burst-guard projection; undefined when the host is not in the inventory. */
@@ -568,6 +596,19 @@ function markPending(a: HostAssessment, pods: number): HostAssessment {
 export class LatestPlacementIndex {
   private last: PlacementIndex | undefined;
 
+  /** `learnGroupsInBackground`: see `PlacementIndex`; the server calls `learnGroups` between requests. */
+  constructor(private readonly learnGroupsInBackground = false) {}
+
+  /** Whether the latest index has correlated groups to learn. */
+  get groupsToLearn(): boolean {
+    return this.last?.groupsToLearn ?? false;
+  }
+
+  /** `PlacementIndex.learnGroups` of the latest index. */
+  learnGroups(budgetMs: number): boolean {
+    return this.last?.learnGroups(budgetMs) ?? true;
+  }
+
   indexFor(inventory: InventoryView, view: ClusterView | undefined, policy: PlacementPolicy): PlacementIndex {
     const last = this.last;
     if (last?.serves(inventory, view, policy) && last.policy === policy) return last;
@@ -575,7 +616,7 @@ export class LatestPlacementIndex {
     if (last && view && last.inventory === inventory && last.policy === policy && last.advance(view)) return last;
     // A poll, or a change of the nodes, reuses what did not change.
     const predecessor = last && view && last.view && last.policy === policy ? last : undefined;
-    this.last = new PlacementIndex(inventory, policy, view, undefined, predecessor);
+    this.last = new PlacementIndex(inventory, policy, view, undefined, predecessor, this.learnGroupsInBackground);
     return this.last;
   }
 }

@@ -36,4 +36,6 @@ export interface ExtenderDeps {
   readonly onFiltered?: (request: ParsedExtenderArgs, outcome: ValvedFilterOutcome) => void;
   /** Told hvx's prioritize scores in enforce mode (the in-flight ledger, src/placement/in-flight-ledger.ts). */
   readonly onPrioritized?: (scores: readonly NodeScore[], ctx: PlacementContext) => void;
+  /** Runs work between requests (the correlated groups' learning, a slice at a time); `setImmediate` when absent. */
+  readonly runLater?: (task: () => void) => void;
 }

@@ -23,6 +23,9 @@ export interface HandlerReply {
   readonly bytes?: () => Buffer;
 }
 
+/** The most a slice of work between requests holds the event loop (`VerbRunner.learnSoon`). */
+const SLICE_MS = 1;
+
 /** How one verb reads its request and decides, and what it answers when hvx fails. */
 export interface VerbSteps<R> {
   readonly parse: (body: ReceivedBody) => R;
@@ -39,7 +42,8 @@ export interface VerbSteps<R> {
  */
 export class VerbRunner {
   /** What every request against the same snapshots shares; rebuilt when a poll or the cluster cache hands over new ones. */
-  private readonly latestIndex = new LatestPlacementIndex();
+  private readonly latestIndex = new LatestPlacementIndex(true);
+  private learning = false;
 
   constructor(
     private readonly deps: ExtenderDeps,
@@ -60,6 +64,7 @@ export class VerbRunner {
         index: this.latestIndex.indexFor(enriched.inventory, enriched.cluster?.view, enriched.policy),
       };
       const out = steps.decide(request, ctx);
+      this.learnSoon();
       deps.metrics.observeRequest(verb, "ok", elapsed());
       return out instanceof JsonText ? { status: 200, body: out.text, bytes: out.bytes } : { status: 200, body: JSON.stringify(out) };
     } catch (err) {
@@ -75,5 +80,21 @@ export class VerbRunner {
       deps.log.error({ verb, err }, "extender internal error; failing open");
       return { status: 200, body: JSON.stringify(steps.fallback(request, err)) };
     }
+  }
+
+  /** Learns the latest index's new correlated groups between requests, SLICE_MS at a time, after a request used the earlier ones. */
+  private learnSoon(): void {
+    if (this.learning || !this.latestIndex.groupsToLearn) return;
+    this.learning = true;
+    const runLater = this.deps.runLater ?? setImmediate;
+    const slice = () => {
+      try {
+        if (!this.latestIndex.learnGroups(SLICE_MS)) return void runLater(slice);
+      } catch (err) {
+        this.deps.log.error({ err }, "learning the correlated groups failed; the earlier groups stand until the next poll's");
+      }
+      this.learning = false;
+    };
+    runLater(slice);
   }
 }

@@ -1,12 +1,12 @@
 import { expect } from "chai";
 import { renderExplainTable } from "../../../src/explain-table.js";
-import type { HostForecast } from "../../../src/model/host-forecast.js";
 import type { PlacementContext } from "../../../src/placement/decide-node.js";
 import { explainNodes } from "../../../src/placement/explain-node.js";
 import { filterNodes, prioritizeNodes } from "../../../src/placement/filter-nodes.js";
 import { formatReasons } from "../../../src/protocol/format-reason.js";
 import { toExplainWire } from "../../../src/protocol/explain-wire.js";
 import { amounts, clusterViewOf, nodeView, podMetaOf, podView } from "../../fixtures/cluster.js";
+import { correlatedView, polledInventory } from "../../fixtures/correlated-history.js";
 import { dbAndQuietInventory, dbAndQuietNodes } from "../../fixtures/db-and-quiet-hosts.js";
 import { NOW_MS } from "../../fixtures/inventory.js";
 import { DEFAULT_POLICY } from "../../fixtures/policy.js";
@@ -85,42 +85,13 @@ describe("the correlated-burst rule", () => {
   });
 
   it("given trusted history in which api and checkout rise together on their host, counts checkout's limits into api's group", () => {
-    // esx-db carries 4 api and 2 checkout replicas, esx-quiet 6 web; esx-db's history rises 30
-    // points from 10:00 to 12:00 (buckets 20..23) beyond the business day esx-quiet follows, so
-    // api's and checkout's rhythms are the same (r = 1) and web's is the opposite.
-    const day = (b: number, rise: boolean) => (b >= 18 && b < 34 ? 70 : 40) + (rise && b >= 20 && b < 24 ? 30 : 0);
-    const forecast = (rise: boolean): HostForecast => ({
-      fromMs: NOW_MS,
-      bucketMs: 1_800_000,
-      byBuckets: Array.from({ length: 48 }, () => ({})),
-      cpuUsageByBucket: Array.from({ length: 48 }, (_, b) => day(b, rise)),
-    });
-    const group = (owner: string, nodeName: string, n: number) =>
-      Array.from({ length: n }, () => podView({ nodeName, ownerKey: owner, limits: amounts(2, 1) }));
-    const pods = [
-      ...group(API, "node-db", 4),
-      ...group("ReplicaSet/shop/checkout", "node-db", 2),
-      ...group("ReplicaSet/shop/web", "node-quiet", 6),
-    ];
+    // test/fixtures/correlated-history.ts: esx-db carries 4 api and 2 checkout replicas and its history rises on its own.
     const ctx = (learnGroups: boolean): PlacementContext => ({
       ...contextOf(),
-      inventory: {
-        ...inventory(60),
-        forecasts: new Map([
-          ["host-1", forecast(true)],
-          ["host-2", forecast(false)],
-        ]),
-      },
+      inventory: polledInventory(true),
       policy: { ...DEFAULT_POLICY, correlation: { ...DEFAULT_POLICY.correlation!, learnGroups } },
-      cluster: {
-        view: clusterViewOf(
-          nodes.map((n) => nodeView({ ...n, allocatable })),
-          pods,
-        ),
-        pod: incoming,
-      },
+      cluster: { view: correlatedView, pod: incoming },
     });
-    // with checkout: (4 + 2 + 1) x 2 CPUs x 2600 = 36 400 MHz; without: (4 + 1) x 2 x 2600 = 26 000 MHz
     expect(adjustmentOf(ctx(true), "node-db")!.detail).to.match(/^2 groups 36\.4 of 41\.6 GHz left/);
     expect(adjustmentOf(ctx(false), "node-db")!.detail).to.match(/^1 group 26\.0 of 41\.6 GHz left/);
   });

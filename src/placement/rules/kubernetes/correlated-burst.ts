@@ -6,7 +6,6 @@ import type { HostEntry, PlacementIndex } from "../../placement-index.js";
 import type { PlacementPolicy } from "../../policy.js";
 import { listed } from "../../pod-totals.js";
 import { NO_REASONS } from "../../reason.js";
-import { correlatedGroupsOf } from "../../snapshot-correlated-groups.js";
 import { ExplainedAdjustment, type KubernetesRule, type PodFacts } from "./kubernetes-rule.js";
 
 const NAME = "correlated-burst";
@@ -74,7 +73,7 @@ function groupOn(entry: HostEntry, pod: PodView, index: PlacementIndex, policy: 
   const room = burstRoomOf(index, entry);
   if (!room) return undefined;
   let milli = (listed(entry.totals, pod) ? 0 : pod.limits.cpuMilli) + (room.burstByOwnerMilli.get(owner) ?? 0);
-  const partners = cap.learnGroups ? (correlatedGroupsOf(index).get(owner) ?? []) : [];
+  const partners = cap.learnGroups ? (index.correlatedGroups().get(owner) ?? []) : [];
   for (const other of partners) milli += room.burstByOwnerMilli.get(other) ?? 0;
   return { cap, owner, room, milli, groups: 1 + partners.length };
 }
