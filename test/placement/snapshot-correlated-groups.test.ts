@@ -42,8 +42,8 @@ describe("the correlated groups of a placement index", () => {
     const before = scores(first);
 
     const next = withIndex(polled(false), latest);
-    expect(latest.groupsToLearn).to.equal(true);
     expect(groupsOnDb(next), "the earlier groups stand in").to.match(/^2 groups/);
+    expect(latest.groupsToLearn).to.equal(true);
     expect(scores(next), "kept with the earlier groups").to.deep.equal(before);
 
     let steps = 1;
@@ -54,6 +54,18 @@ describe("the correlated groups of a placement index", () => {
     const cold = withIndex(polled(false), new LatestPlacementIndex(true));
     expect(groupsOnDb(next), "no decision kept with the earlier groups").to.match(/^1 group 26\.0 of 41\.6 GHz/);
     expect(scores(next)).to.deep.equal(scores(cold));
+  });
+
+  it("given another index learning the same forecasts meanwhile (explain's), keeps its answer until its own step takes them", () => {
+    const latest = new LatestPlacementIndex(true);
+    groupsOnDb(withIndex(polled(true), latest));
+    const ctx = polled(false);
+    const next = withIndex(ctx, latest);
+    expect(groupsOnDb(next)).to.match(/^2 groups/);
+    expect(groupsOnDb({ ...ctx, index: undefined }), "a fresh index of the same snapshots learns at once").to.match(/^1 group/);
+    expect(groupsOnDb(next), "decisions of one index never mix the two").to.match(/^2 groups/);
+    expect(latest.learnGroups(0), "taken in one step").to.equal(true);
+    expect(groupsOnDb(next)).to.match(/^1 group/);
   });
 
   it("given no background learning (the simulator), learns a poll's new forecasts in the request that needs them", () => {

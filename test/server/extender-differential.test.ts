@@ -207,8 +207,10 @@ class Rig {
   ask(verb: Verb | "preempt", text: string): { long: HandlerReply; cold: HandlerReply; ledgers: [string[], string[]] } {
     const nowMs = this.world.nowMs;
     this.source.set(this.world.inventory);
-    // Copies, so that no cache keyed by a snapshot object (per instance or per module) answers the cold instance.
-    const inventory = structuredClone(this.world.inventory);
+    // Copies, so that no cache keyed by a snapshot object (per instance or per module) answers the cold instance;
+    // but the forecasts, whose correlated groups are learnt once per poll from the view of the first request
+    // that needs them (src/placement/snapshot-correlated-groups.ts): state of the snapshot, as the ledger's entries are.
+    const inventory = { ...structuredClone(this.world.inventory), forecasts: this.world.inventory.forecasts };
     const cluster = copyOfView(this.world.cluster);
     const coldWired = this.wired && wireLedger(this.world, () => cluster, { ledger: this.wired.ledger, nowMs });
     const cold = this.handlers(new FakeMetricsSource(inventory), coldWired)[verb](Buffer.from(text));
