@@ -64,6 +64,22 @@ export function reoccupy(occupancy: HostOccupancy, view: ClusterView, known: Rea
   return occupancyOf(view, occupancy.vmOfNode, occupancy.hostOfNode, occupancy.nodesOnHost, new Map(known));
 }
 
+/**
+ * `occupancy`'s tables for `view` (the same nodes) and `inventory`, whose VMs are the ones the
+ * tables were built over, in new objects (another poll): each node keeps its VM id and host.
+ * `known` as `buildHostOccupancy`'s.
+ */
+export function remapped(
+  occupancy: HostOccupancy,
+  inventory: InventoryView,
+  view: ClusterView,
+  known: Map<string, readonly PodView[]>,
+): HostOccupancy {
+  const vmOfNode = new Map<string, VmView>();
+  for (const [name, vm] of occupancy.vmOfNode) vmOfNode.set(name, inventory.vms.get(vm.id)!);
+  return occupancyOf(view, vmOfNode, occupancy.hostOfNode, occupancy.nodesOnHost, known);
+}
+
 function occupancyOf(
   view: ClusterView,
   vmOfNode: ReadonlyMap<string, VmView>,

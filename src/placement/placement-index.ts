@@ -4,7 +4,7 @@ import type { HostView, InventoryView, VmView } from "../model/inventory.js";
 import type { NodeIdentity } from "../model/node.js";
 import { ageSeconds, judgeHostAlone, judgeVm, type HostAssessment } from "./assess-host.js";
 import { NO_PENDING, patchedPending, pendingDemand, projectHost, sumPending, type PendingDemand } from "./burst-guard.js";
-import { buildHostOccupancy, reoccupy, type HostOccupancy } from "./host-occupancy.js";
+import { buildHostOccupancy, remapped, reoccupy, type HostOccupancy } from "./host-occupancy.js";
 import { mapNodeToVm, vmIndexOf, type VmIndex } from "./map-node.js";
 import { CappedMap, MAX_ENTRIES_PER_TABLE } from "./capped-map.js";
 import { limitReasonsOf, overcommitsLimits } from "./limit-overcommit.js";
@@ -64,7 +64,8 @@ export interface NodeEntry {
  * A per-host input computed per snapshot (e.g. a predicted peak) belongs in `HostEntry`.
  */
 export class PlacementIndex {
-  readonly vms: VmIndex;
+  /** The VM lookup tables (`vms`), built when first needed: a node the cluster view maps needs none. */
+  private readonly vmTables: { index?: VmIndex } = {};
   /**
    * Rendered reason text per reason list (filled by the wire layer through `textOf`). A text is
    * a function of its list alone: a miss asks the previous index (adopted decisions' lists).
@@ -117,7 +118,8 @@ export class PlacementIndex {
   ) {
     this.groups = overlay ? overlay.base.groups : new SnapshotGroups(learnGroupsInBackground, predecessor?.groups);
     const sameVms = predecessor !== undefined && sameHostsAndVms(predecessor.inventory, inventory);
-    this.vms = overlay ? overlay.base.vms : sameVms ? predecessor.vms : vmIndexOf(inventory);
+    if (overlay) this.vmTables = overlay.base.vmTables;
+    else if (sameVms) this.vmTables = predecessor.vmTables;
     this.cluster = { view, occupancy: undefined };
     this.cluster.occupancy = overlay
       ? overlay.occupancy
@@ -128,6 +130,11 @@ export class PlacementIndex {
         : undefined;
     if (predecessor && view && !overlay) this.cluster.listed = predecessor.handOverListed(view);
     Object.freeze(this);
+  }
+
+  /** The inventory's VM lookup tables. */
+  get vms(): VmIndex {
+    return (this.vmTables.index ??= vmIndexOf(this.inventory));
   }
 
   /** The Kubernetes view this index answers for (undefined: extender-only). */
@@ -228,7 +235,11 @@ export class PlacementIndex {
       }
       return reoccupy(prev.occupancy, view, known);
     }
-    const occupancy = buildHostOccupancy(view, this.vms, this.policy.nodeMapping, known);
+    // A poll with the same VMs (new objects, new samples) maps every node as before: only the VM objects are new.
+    const occupancy =
+      view.nodes === before.nodes && prev.occupancy && sameVmIdentities(prev.inventory, this.inventory)
+        ? remapped(prev.occupancy, this.inventory, view, known)
+        : buildHostOccupancy(view, this.vms, this.policy.nodeMapping, known);
     if (!prev.occupancy) return occupancy;
     const guard = this.policy.burstGuard;
     for (const [hostId, entry] of prev.hosts) {
@@ -532,6 +543,29 @@ function changedNodes(before: ClusterView, view: ClusterView): Iterable<string> 
 
 function sameHostsAndVms(a: InventoryView, b: InventoryView): boolean {
   return a === b || (a.hosts === b.hosts && a.vms === b.vms && a.ambiguousBiosUuids === b.ambiguousBiosUuids);
+}
+
+/**
+ * Whether `b`'s VMs are `a`'s, in the same order, with the same ids, names, BIOS UUIDs, power
+ * states and hosts: everything node mapping reads (map-node.ts), so every node maps to the VM of
+ * the same id in both.
+ */
+function sameVmIdentities(a: InventoryView, b: InventoryView): boolean {
+  if (a.vms.size !== b.vms.size || !sameSet(a.ambiguousBiosUuids, b.ambiguousBiosUuids)) return false;
+  const before = a.vms.values();
+  for (const vm of b.vms.values()) {
+    const was = before.next().value;
+    if (!was || was.id !== vm.id || was.name !== vm.name || was.biosUuid !== vm.biosUuid) return false;
+    if (was.powerState !== vm.powerState || was.hostId !== vm.hostId) return false;
+  }
+  return true;
+}
+
+function sameSet(a: ReadonlySet<string> | undefined, b: ReadonlySet<string> | undefined): boolean {
+  if (a === b) return true;
+  if ((a?.size ?? 0) !== (b?.size ?? 0)) return false;
+  for (const x of a ?? []) if (!b!.has(x)) return false;
+  return true;
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {

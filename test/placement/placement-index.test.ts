@@ -358,6 +358,27 @@ describe("PlacementIndex", () => {
     expect(Object.isFrozen(first)).to.equal(true);
   });
 
+  it("given a poll with the same VMs in new objects, judges each node by the new poll's VM sample, as a fresh index does", () => {
+    // The poll after: the same hosts and VMs (ids, names, power states, hosts) in new objects; n-cool-a's VM now waits 30 % ready.
+    const vms = [...inventory.vms.values()].map((vm) =>
+      vm.name === "n-cool-a" ? { ...vm, metrics: { ...vm.metrics!, cpuReadyPercent: 30 } } : { ...vm },
+    );
+    const polled = inventoryOf([...inventory.hosts.values()], vms);
+    const ctxOf = (inv: InventoryView): PlacementContext => ({
+      inventory: inv,
+      policy: DEFAULT_POLICY,
+      nowMs: NOW_MS,
+      cluster: { view, pod: incoming(1) },
+    });
+    const latest = new LatestPlacementIndex();
+    expect(filterNodes(pod, names, { ...ctxOf(inventory), index: latest.indexFor(inventory, view, DEFAULT_POLICY) }).passed).to.include(
+      "n-cool-a",
+    );
+    const index = latest.indexFor(polled, view, DEFAULT_POLICY);
+    expect(filterNodes(pod, names, { ...ctxOf(polled), index }).passed).to.not.include("n-cool-a");
+    expect(answers({ ...ctxOf(polled), index })).to.deep.equal(answers(ctxOf(polled)));
+  });
+
   it("given an index built for another inventory, decides on the context's inventory", () => {
     const cooler = inventoryOf(
       [hostView({ id: "host-1", name: "esx-hot" })],
