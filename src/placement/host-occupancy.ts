@@ -65,18 +65,18 @@ export function reoccupy(occupancy: HostOccupancy, view: ClusterView, known: Rea
 }
 
 /**
- * `occupancy`'s tables for `view` (the same nodes) and `inventory`, whose VMs are the ones the
- * tables were built over, in new objects (another poll): each node keeps its VM id and host.
- * `known` as `buildHostOccupancy`'s.
+ * `occupancy`'s tables for `view` (the same nodes) and another poll of the same VMs in new
+ * objects (`newVm`: each VM object the tables name with the new poll's): each node keeps its VM
+ * and host. `known` as `buildHostOccupancy`'s.
  */
 export function remapped(
   occupancy: HostOccupancy,
-  inventory: InventoryView,
+  newVm: ReadonlyMap<VmView, VmView>,
   view: ClusterView,
   known: Map<string, readonly PodView[]>,
 ): HostOccupancy {
   const vmOfNode = new Map<string, VmView>();
-  for (const [name, vm] of occupancy.vmOfNode) vmOfNode.set(name, inventory.vms.get(vm.id)!);
+  for (const [name, vm] of occupancy.vmOfNode) vmOfNode.set(name, newVm.get(vm)!);
   return occupancyOf(view, vmOfNode, occupancy.hostOfNode, occupancy.nodesOnHost, known);
 }
 

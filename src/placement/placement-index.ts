@@ -222,9 +222,10 @@ export class PlacementIndex {
    */
   private reuse(prev: PlacementIndex, view: ClusterView, sameVms: boolean): HostOccupancy {
     const before = prev.view!;
-    const samePods = (names: readonly string[]) => names.every((n) => view.podsByNode.get(n) === before.podsByNode.get(n));
+    const samePodsOn = (name: string) => view.podsByNode.get(name) === before.podsByNode.get(name);
+    const samePods = (names: readonly string[]) => names.every(samePodsOn);
     for (const [name, entry] of prev.nodes) {
-      if (entry && view.nodes.get(name) === entry.node && samePods([name])) this.nodes.set(name, entry);
+      if (entry && view.nodes.get(name) === entry.node && samePodsOn(name)) this.nodes.set(name, entry);
     }
     const known = new Map<string, readonly PodView[]>();
     if (sameVms && view.nodes === before.nodes && prev.occupancy) {
@@ -236,10 +237,10 @@ export class PlacementIndex {
       return reoccupy(prev.occupancy, view, known);
     }
     // A poll with the same VMs (new objects, new samples) maps every node as before: only the VM objects are new.
-    const occupancy =
-      view.nodes === before.nodes && prev.occupancy && sameVmIdentities(prev.inventory, this.inventory)
-        ? remapped(prev.occupancy, this.inventory, view, known)
-        : buildHostOccupancy(view, this.vms, this.policy.nodeMapping, known);
+    const sameVmsAs = view.nodes === before.nodes && prev.occupancy ? sameVmIdentities(prev.inventory, this.inventory) : undefined;
+    const occupancy = sameVmsAs
+      ? remapped(prev.occupancy!, sameVmsAs, view, known)
+      : buildHostOccupancy(view, this.vms, this.policy.nodeMapping, known);
     if (!prev.occupancy) return occupancy;
     const guard = this.policy.burstGuard;
     for (const [hostId, entry] of prev.hosts) {
@@ -546,19 +547,21 @@ function sameHostsAndVms(a: InventoryView, b: InventoryView): boolean {
 }
 
 /**
- * Whether `b`'s VMs are `a`'s, in the same order, with the same ids, names, BIOS UUIDs, power
- * states and hosts: everything node mapping reads (map-node.ts), so every node maps to the VM of
- * the same id in both.
+ * When `b`'s VMs are `a`'s, in the same order, with the same ids, names, BIOS UUIDs, power states
+ * and hosts (everything node mapping reads, map-node.ts, so every node maps to the same VM in
+ * both): each of `a`'s VM objects with `b`'s. Otherwise undefined.
  */
-function sameVmIdentities(a: InventoryView, b: InventoryView): boolean {
-  if (a.vms.size !== b.vms.size || !sameSet(a.ambiguousBiosUuids, b.ambiguousBiosUuids)) return false;
+function sameVmIdentities(a: InventoryView, b: InventoryView): Map<VmView, VmView> | undefined {
+  if (a.vms.size !== b.vms.size || !sameSet(a.ambiguousBiosUuids, b.ambiguousBiosUuids)) return undefined;
+  const pairs = new Map<VmView, VmView>();
   const before = a.vms.values();
   for (const vm of b.vms.values()) {
     const was = before.next().value;
-    if (!was || was.id !== vm.id || was.name !== vm.name || was.biosUuid !== vm.biosUuid) return false;
-    if (was.powerState !== vm.powerState || was.hostId !== vm.hostId) return false;
+    if (!was || was.id !== vm.id || was.name !== vm.name || was.biosUuid !== vm.biosUuid) return undefined;
+    if (was.powerState !== vm.powerState || was.hostId !== vm.hostId) return undefined;
+    pairs.set(was, vm);
   }
-  return true;
+  return pairs;
 }
 
 function sameSet(a: ReadonlySet<string> | undefined, b: ReadonlySet<string> | undefined): boolean {
