@@ -31,7 +31,7 @@ export class SnapshotGroups {
   private learning: { readonly forecasts: Forecasts; readonly steps: Generator<void, CorrelatedGroups> } | undefined;
 
   constructor(
-    readonly background: boolean,
+    private readonly background: boolean,
     /** The predecessor's: its groups stand in until this index has learnt its own. */
     predecessor?: SnapshotGroups,
   ) {
