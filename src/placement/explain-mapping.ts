@@ -1,6 +1,6 @@
 import type { InventoryView } from "../model/inventory.js";
 import type { NodeIdentity } from "../model/node.js";
-import { mapNodeToVm, vmIndexOf } from "./map-node.js";
+import { mapNodeToVm, vmIndexOf, type VmIndex } from "./map-node.js";
 import type { NodeMappingRule } from "./policy.js";
 
 /** How one node maps to its VM and host, for `GET /debug/nodes`. */
@@ -24,8 +24,13 @@ export type NodeMapping =
  * Which of the configured rules finds the node's VM (the first that does, as `mapNodeToVm`
  * decides), with its host; or, when none does, what each rule looked for. Pure.
  */
-export function explainNodeMapping(node: NodeIdentity, inventory: InventoryView, rules: readonly NodeMappingRule[]): NodeMapping {
-  const index = vmIndexOf(inventory);
+export function explainNodeMapping(
+  node: NodeIdentity,
+  inventory: InventoryView,
+  rules: readonly NodeMappingRule[],
+  /** The inventory's VM tables, built once by a caller that explains many nodes. */
+  index: VmIndex = vmIndexOf(inventory),
+): NodeMapping {
   for (const rule of rules) {
     const vm = mapNodeToVm(node, index, [rule]);
     if (!vm) continue;

@@ -5,7 +5,7 @@ import { projectHost, type PendingDemand } from "./burst-guard.js";
 import type { NodeDecision, PlacementContext } from "./decide-node.js";
 import type { PodMeta } from "./exemption.js";
 import { filterNodes } from "./filter-nodes.js";
-import { mapNodeToVm, vmIndexOf } from "./map-node.js";
+import { mapNodeToVm, vmIndexOf, type VmIndex } from "./map-node.js";
 import type { NodeMappingRule } from "./policy.js";
 import type { HostRef, Reason, VmRef } from "./reason.js";
 import { HOST_METRIC_RULES, memoryState, rejectLevel, VM_METRIC_RULES, warnLevel, type HostRule, type VmRule } from "./rules/index.js";
@@ -63,12 +63,13 @@ export interface NodeExplanation {
  * laid out. In the order sent.
  */
 export function explainNodes(pod: PodMeta, nodes: readonly NodeIdentity[], ctx: PlacementContext): NodeExplanation[] {
-  return filterNodes(pod, nodes, ctx).decisions.map((d, i) => explainDecision(d, nodes[i]!, ctx));
+  const vms = vmIndexOf(ctx.inventory);
+  return filterNodes(pod, nodes, ctx).decisions.map((d, i) => explainDecision(d, nodes[i]!, ctx, vms));
 }
 
-function explainDecision(d: NodeDecision, node: NodeIdentity, ctx: PlacementContext): NodeExplanation {
+function explainDecision(d: NodeDecision, node: NodeIdentity, ctx: PlacementContext, vms: VmIndex): NodeExplanation {
   const t = ctx.policy.thresholds;
-  const rule = d.vm ? matchedRule(node, d.vm, ctx) : undefined;
+  const rule = d.vm ? matchedRule(node, d.vm, ctx, vms) : undefined;
   const mapping = {
     ...(rule ? { rule } : {}),
     ...(d.vm ? { vm: { id: d.vm.id, name: d.vm.name } } : {}),
@@ -107,11 +108,10 @@ function explainDecision(d: NodeDecision, node: NodeIdentity, ctx: PlacementCont
 }
 
 /** The first mapping rule, in the configured order, that finds the decision's VM (the rule `mapNodeToVm` used). */
-function matchedRule(node: NodeIdentity, vm: VmView, ctx: PlacementContext): NodeMappingRule | undefined {
+function matchedRule(node: NodeIdentity, vm: VmView, ctx: PlacementContext, vms: VmIndex): NodeMappingRule | undefined {
   const known = ctx.cluster?.view.nodes.get(node.name);
   const identity = !node.providerID && !node.systemUUID && known ? known : node;
-  const index = vmIndexOf(ctx.inventory);
-  return ctx.policy.nodeMapping.find((rule) => mapNodeToVm(identity, index, [rule]) === vm);
+  return ctx.policy.nodeMapping.find((rule) => mapNodeToVm(identity, vms, [rule]) === vm);
 }
 
 function ruleChecks(

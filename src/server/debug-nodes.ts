@@ -2,6 +2,7 @@ import type { ClusterView } from "../model/cluster.js";
 import type { InventoryView } from "../model/inventory.js";
 import type { NodeIdentity } from "../model/node.js";
 import { explainNodeMapping } from "../placement/explain-mapping.js";
+import { vmIndexOf } from "../placement/map-node.js";
 import type { NodeMappingRule } from "../placement/policy.js";
 import type { DebugNodesReply } from "../protocol/debug-wire.js";
 
@@ -23,8 +24,9 @@ export function buildDebugNodes(
 ): DebugNodesReply {
   const fromCache = listsFromCache(cluster);
   const nodes = fromCache ? [...cluster.nodes.values()].sort((a, b) => a.name.localeCompare(b.name)) : recent();
+  const vms = vmIndexOf(inventory);
   const mappings = nodes.map((n) => ({
-    ...explainNodeMapping(n, inventory, rules),
+    ...explainNodeMapping(n, inventory, rules, vms),
     providerID: n.providerID ?? null,
     systemUUID: n.systemUUID ?? null,
   }));

@@ -6,7 +6,7 @@ import { filterNodes, prioritizeNodes } from "../../src/placement/filter-nodes.j
 import { HOST_SPREAD_ANNOTATION } from "../../src/placement/host-spread.js";
 import { hostHeadroom } from "../../src/placement/score-host.js";
 import { amounts, clusterViewOf, nodeView, podMetaOf, podView } from "../fixtures/cluster.js";
-import { hostView, inventoryOf, NOW_MS, vmView } from "../fixtures/inventory.js";
+import { countingVmPasses, hostView, inventoryOf, NOW_MS, vmView } from "../fixtures/inventory.js";
 import { DEFAULT_POLICY, policyWith } from "../fixtures/policy.js";
 
 // One host per situation, one node VM each (two on the cool host, for spread):
@@ -80,6 +80,17 @@ const contexts: Array<{ name: string; ctx: PlacementContext; pod: typeof pod }> 
 ];
 
 describe("explainNodes", () => {
+  for (const c of contexts) {
+    it(`given ${c.name}, builds the VM lookup tables as often for eight nodes as for one`, () => {
+      const passesFor = (some: readonly NodeIdentity[]) => {
+        const counted = countingVmPasses(c.ctx.inventory);
+        explainNodes(c.pod, some, { ...c.ctx, inventory: counted.inventory });
+        return counted.passes();
+      };
+      expect(passesFor(nodes)).to.equal(passesFor(nodes.slice(0, 1)));
+    });
+  }
+
   for (const c of contexts) {
     it(`given ${c.name}, gives every node the verdict of filterNodes and the score of prioritizeNodes`, () => {
       const explained = explainNodes(c.pod, nodes, c.ctx);

@@ -3,7 +3,7 @@ import type { ClusterView } from "../../src/model/cluster.js";
 import { buildDebugNodes, listsFromCache } from "../../src/server/debug-nodes.js";
 import { RecentNodes } from "../../src/server/recent-nodes.js";
 import { clusterViewOf, nodeView } from "../fixtures/cluster.js";
-import { hostView, inventoryOf, NOW_MS, vmView } from "../fixtures/inventory.js";
+import { countingVmPasses, hostView, inventoryOf, NOW_MS, vmView } from "../fixtures/inventory.js";
 
 const inventory = inventoryOf(
   [hostView({ id: "host-1", name: "esx-01" })],
@@ -20,6 +20,20 @@ describe("buildDebugNodes", () => {
       ["a-ghost", false],
       ["w1", true],
     ]);
+  });
+
+  it("given many nodes, builds the VM lookup tables once, not once per node", () => {
+    const names = Array.from({ length: 40 }, (_, i) => `w${i}`);
+    const counted = countingVmPasses(
+      inventoryOf(
+        [hostView({ id: "host-1", name: "esx-01" })],
+        names.map((name, i) => vmView({ id: `vm-${i}`, name, hostId: "host-1", biosUuid: undefined })),
+      ),
+    );
+    const view = { ...clusterViewOf(names.map((name) => nodeView({ name }))), syncedAtMs: NOW_MS };
+    const out = buildDebugNodes(counted.inventory, rules, view, () => []);
+    expect(out.mapped).to.equal(40);
+    expect(counted.passes()).to.equal(1);
   });
 
   it("given no cache, lists the nodes seen in recent requests", () => {
