@@ -5,11 +5,10 @@ import tseslint from "typescript-eslint";
 /** The decision core: plain data in, plain data out (see docs/architecture.md). */
 const CORE = ["src/placement", "src/oversell", "src/quantity", "src/model", "src/random"];
 /** Adapters and everything around them; the core imports none of these (test/architecture.test.ts). */
-const EDGES = ["vsphere", "cluster", "server", "observability", "config", "simulate", "prometheus"];
+const EDGES = ["vsphere", "cluster", "server", "observability", "config", "simulate", "prometheus", "http-client"];
 /** Modules that do I/O or hold process-wide state. */
 const IMPURE_MODULES = [
   "express",
-  "axios",
   "node-cache",
   "prom-client",
   "pino",

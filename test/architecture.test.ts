@@ -5,10 +5,19 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const CORE = ["src/placement", "src/oversell", "src/quantity", "src/model", "src/random", "src/rebalance"];
-const EDGES = ["src/vsphere", "src/prometheus", "src/cluster", "src/server", "src/observability", "src/config", "src/simulate", "mocks"];
+const EDGES = [
+  "src/vsphere",
+  "src/prometheus",
+  "src/http-client",
+  "src/cluster",
+  "src/server",
+  "src/observability",
+  "src/config",
+  "src/simulate",
+  "mocks",
+];
 const IMPURE_MODULES = [
   "express",
-  "axios",
   "node-cache",
   "prom-client",
   "pino",

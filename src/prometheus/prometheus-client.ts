@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
-import http from "node:http";
-import https from "node:https";
-import axios, { type AxiosInstance } from "axios";
+import { createHttpSender, type HttpSender } from "../http-client/create-http-sender.js";
+import { HttpExchangeError, safeErrorCode } from "../http-client/http-exchange-error.js";
 import { parseQueryResponse, type PromSample } from "./parse-query-response.js";
 import { PrometheusQueryError } from "./prometheus-query-error.js";
 
@@ -23,53 +22,39 @@ export interface PrometheusClientOptions {
  * token is picked up without a restart.
  */
 export class PrometheusClient {
-  private readonly http: AxiosInstance;
+  private readonly sender: HttpSender;
   private readonly base: string;
-  private readonly agents: { http: http.Agent; https: https.Agent };
 
   constructor(private readonly options: PrometheusClientOptions) {
     this.base = options.url.replace(/\/+$/, "");
-    this.agents = {
-      http: new http.Agent({ keepAlive: true, maxSockets: 4 }),
-      https: new https.Agent({
-        keepAlive: true,
-        maxSockets: 4,
-        rejectUnauthorized: !options.insecureSkipTLSVerify,
-        ...(options.caPem !== undefined ? { ca: options.caPem } : {}),
-      }),
-    };
-    this.http = axios.create({
-      timeout: options.timeoutMs,
-      maxRedirects: 0,
-      responseType: "text",
-      transformResponse: [(data: unknown) => data],
-      validateStatus: () => true,
-      httpAgent: this.agents.http,
-      httpsAgent: this.agents.https,
-      proxy: false,
+    this.sender = createHttpSender({
+      timeoutMs: options.timeoutMs,
+      ...(options.caPem !== undefined ? { caPem: options.caPem } : {}),
+      insecureSkipTLSVerify: options.insecureSkipTLSVerify,
+      maxSockets: 4,
     });
   }
 
   /** Evaluates `promql` now; one element per series. */
   async query(promql: string): Promise<PromSample[]> {
+    // Built before the request, so an unreadable token file is a config error, not "unreachable".
+    const headers = { accept: "application/json", ...this.authHeader() };
     let res;
     try {
-      res = await this.http.get<string>(`${this.base}/api/v1/query`, {
-        params: { query: promql },
-        headers: { Accept: "application/json", ...this.authHeader() },
-      });
+      const url = new URL(`${this.base}/api/v1/query`);
+      url.searchParams.set("query", promql);
+      res = await this.sender.send({ method: "GET", url, headers });
     } catch (err) {
       this.options.onRequest?.("network_error");
-      const code = (err as { code?: string }).code ?? "error";
-      throw new PrometheusQueryError("network", `Prometheus unreachable (${code}) at ${this.base}`);
+      const detail = err instanceof HttpExchangeError && err.detail ? `, ${err.detail}` : "";
+      throw new PrometheusQueryError("network", `Prometheus unreachable (${safeErrorCode(err)}${detail}) at ${this.base}`);
     }
     this.options.onRequest?.(res.status >= 200 && res.status < 300 ? "ok" : "error_status");
-    return parseQueryResponse(res.status, String(res.data), promql);
+    return parseQueryResponse(res.status, res.bodyText, promql);
   }
 
   close(): void {
-    this.agents.http.destroy();
-    this.agents.https.destroy();
+    this.sender.close();
   }
 
   private authHeader(): Record<string, string> {
@@ -84,10 +69,10 @@ export class PrometheusClient {
           `cannot read prometheus.bearerTokenFile ${o.bearerTokenFile}: ${(err as NodeJS.ErrnoException).code ?? "error"}`,
         );
       }
-      return { Authorization: `Bearer ${token}` };
+      return { authorization: `Bearer ${token}` };
     }
     if (o.username !== undefined && o.password !== undefined) {
-      return { Authorization: `Basic ${Buffer.from(`${o.username}:${o.password}`, "utf8").toString("base64")}` };
+      return { authorization: `Basic ${Buffer.from(`${o.username}:${o.password}`, "utf8").toString("base64")}` };
     }
     return {};
   }

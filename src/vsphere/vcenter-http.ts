@@ -1,6 +1,5 @@
-import http from "node:http";
-import https from "node:https";
-import axios, { type AxiosInstance } from "axios";
+import { createHttpSender } from "../http-client/create-http-sender.js";
+import { HttpExchangeError, safeErrorCode } from "../http-client/http-exchange-error.js";
 import { createLimiter } from "./concurrency-limiter.js";
 import type { VcenterApi } from "./vcenter-api.js";
 import { VcenterConfigError } from "./vcenter-config-error.js";
@@ -39,6 +38,8 @@ export interface VcenterHttpOptions {
   /** Requests in flight at once, across both APIs. */
   readonly maxConcurrency: number;
   readonly onRequest?: (api: VcenterApi, outcome: RequestOutcome) => void;
+  /** Largest reply body accepted, decoded (default DEFAULT_MAX_BODY_BYTES, 256 MiB); beyond it the request fails. */
+  readonly maxBodyBytes?: number;
 }
 
 /** One line naming a request for errors and logs: method and path, no query, no headers. */
@@ -47,77 +48,53 @@ export function describeRequest(request: Pick<VcenterRequest, "method" | "path">
 }
 
 /**
- * The only place that talks to the network. Every status comes back as a response (the
- * clients decide what it means); a request without an answer becomes a VcenterNetworkError
- * built from the error code only, because axios errors carry the request headers and body
- * (Authorization, session token, the Login password) and must never escape.
+ * The only place that talks to vCenter. Every status comes back as a response (the clients
+ * decide what it means); a request without an answer becomes a VcenterNetworkError built from
+ * the error code only, so the request's headers and body (Authorization, session token, the
+ * Login password) never escape.
  */
 export function createVcenterHttp(options: VcenterHttpOptions): { send: VcenterSend; close(): void } {
   const base = parseBaseUrl(options.baseUrl);
   const limit = createLimiter(options.maxConcurrency);
-  const agentOptions = { keepAlive: true, maxSockets: options.maxConcurrency };
-  const httpAgent = new http.Agent(agentOptions);
-  const httpsAgent = new https.Agent({
-    ...agentOptions,
-    rejectUnauthorized: !options.insecureSkipTLSVerify,
-    ...(options.caPem !== undefined ? { ca: options.caPem } : {}),
-  });
-  const client: AxiosInstance = axios.create({
-    timeout: options.timeoutMs,
-    maxRedirects: 0,
-    responseType: "text",
-    transformResponse: [(data: unknown) => data],
-    validateStatus: () => true,
-    httpAgent,
-    httpsAgent,
-    proxy: false,
+  const sender = createHttpSender({
+    timeoutMs: options.timeoutMs,
+    ...(options.caPem !== undefined ? { caPem: options.caPem } : {}),
+    insecureSkipTLSVerify: options.insecureSkipTLSVerify,
+    maxSockets: options.maxConcurrency,
+    ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
   });
 
   const send: VcenterSend = (api, request) =>
     limit(async () => {
-      const requestOnce = (url: string) =>
-        client.request<string>({
-          url,
-          method: request.method,
-          headers: {
-            Accept: "application/json",
-            // A body is JSON and says so (vCenter refuses it otherwise); without a body, no
-            // Content-Type at all (axios would default a POST to form-urlencoded).
-            "Content-Type": request.text ? request.text.contentType : request.body !== undefined ? "application/json" : false,
-            ...request.headers,
-          },
-          data: request.text ? request.text.body : request.body !== undefined ? JSON.stringify(request.body) : undefined,
-        });
-      const url = base + request.path + queryString(request.query);
       try {
-        const res = await requestOnce(url).catch((err: unknown) => {
-          // A pooled keep-alive socket the server already closed: one fresh attempt (every call hvx makes is a read).
-          if (isStaleSocket(err)) return requestOnce(url);
-          throw err;
+        const reply = await sender.send({
+          method: request.method,
+          url: new URL(base + request.path + queryString(request.query)),
+          headers: requestHeaders(request),
+          ...(request.text ? { body: request.text.body } : request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
         });
-        options.onRequest?.(api, res.status >= 200 && res.status < 300 ? "ok" : "error_status");
-        const headers = res.headers as Record<string, unknown>;
-        return {
-          status: res.status,
-          header: (name: string) => {
-            const v = headers[name.toLowerCase()];
-            return typeof v === "string" ? v : Array.isArray(v) ? v.map(String).join("\n") : undefined;
-          },
-          bodyText: typeof res.data === "string" ? res.data : "",
-        };
+        options.onRequest?.(api, reply.status >= 200 && reply.status < 300 ? "ok" : "error_status");
+        const headers = reply.headers;
+        return { status: reply.status, header: (name: string) => headers.get(name.toLowerCase()), bodyText: reply.bodyText };
       } catch (err) {
         options.onRequest?.(api, "network_error");
-        throw toNetworkError(api, request, err, options.timeoutMs);
+        throw toNetworkError(api, request, err);
       }
     });
 
-  return {
-    send,
-    close: () => {
-      httpAgent.destroy();
-      httpsAgent.destroy();
-    },
-  };
+  return { send, close: () => sender.close() };
+}
+
+/**
+ * Accept: JSON unless the request says otherwise (SOAP asks for text/xml). A body says what it is
+ * (vCenter refuses JSON without its Content-Type); without a body, no Content-Type at all.
+ */
+function requestHeaders(request: VcenterRequest): Record<string, string> {
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (request.text) headers["content-type"] = request.text.contentType;
+  else if (request.body !== undefined) headers["content-type"] = "application/json";
+  for (const [name, value] of Object.entries(request.headers ?? {})) headers[name.toLowerCase()] = value;
+  return headers;
 }
 
 function parseBaseUrl(raw: string): string {
@@ -134,11 +111,6 @@ function parseBaseUrl(raw: string): string {
     throw new VcenterConfigError("vcenter.url must not embed credentials: use vcenter.username / vcenter.password");
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
-}
-
-function isStaleSocket(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === "ECONNRESET" || code === "EPIPE";
 }
 
 function queryString(query: VcenterRequest["query"]): string {
@@ -159,15 +131,13 @@ const UNTRUSTED_CERT_CODES: ReadonlySet<string> = new Set([
 ]);
 
 /** Keeps only the error code and a fixed description: nothing from the request survives. */
-function toNetworkError(api: VcenterApi, request: VcenterRequest, err: unknown, timeoutMs: number): VcenterNetworkError {
-  const code = (err as { code?: unknown } | null)?.code;
-  const safeCode = typeof code === "string" && /^[A-Z0-9_]+$/.test(code) ? code : "ERR_UNKNOWN";
-  const detail =
-    safeCode === "ECONNABORTED" || safeCode === "ETIMEDOUT"
-      ? `no answer within ${timeoutMs} ms`
-      : UNTRUSTED_CERT_CODES.has(safeCode)
-        ? "the vCenter's certificate is not trusted: set vcenter.caFile to the PEM of the CA that signed it (vCenter's VMCA root: https://<vcenter>/certs/download.zip)"
-        : "";
+function toNetworkError(api: VcenterApi, request: VcenterRequest, err: unknown): VcenterNetworkError {
+  const safeCode = safeErrorCode(err);
+  const detail = UNTRUSTED_CERT_CODES.has(safeCode)
+    ? "the vCenter's certificate is not trusted: set vcenter.caFile to the PEM of the CA that signed it (vCenter's VMCA root: https://<vcenter>/certs/download.zip)"
+    : err instanceof HttpExchangeError
+      ? err.detail
+      : "";
   return new VcenterNetworkError(api, describeRequest(request), safeCode, detail, {
     cause: new Error(`${safeCode} on ${describeRequest(request)}`),
   });

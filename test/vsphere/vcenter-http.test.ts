@@ -1,7 +1,8 @@
 import http from "node:http";
 import https from "node:https";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { inspect } from "node:util";
+import { gzipSync } from "node:zlib";
 import { expect } from "chai";
 import { VcenterConfigError } from "../../src/vsphere/vcenter-config-error.js";
 import { createVcenterHttp } from "../../src/vsphere/vcenter-http.js";
@@ -124,6 +125,118 @@ describe("createVcenterHttp", () => {
     await Promise.all(Array.from({ length: 8 }, () => send("automation", { method: "GET", path: "/api/vcenter/host" })));
     shut();
     expect(peak).to.equal(2);
+  });
+
+  it("given a SOAP request, sends its XML with its Content-Type and Accept, and reads headers by any case", async () => {
+    const seen: Array<{ type?: string; accept?: string; length?: string; body: string }> = [];
+    const url = await serve((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString("utf8")));
+      req.on("end", () => {
+        seen.push({ type: req.headers["content-type"], accept: req.headers.accept, length: req.headers["content-length"], body });
+        res.writeHead(200, { "Set-Cookie": ["vmware_soap_session=abc; Path=/", "other=1"] }).end("<ok/>");
+      });
+    });
+    const { send, close: shut } = createVcenterHttp({ ...base, baseUrl: url });
+    const res = await send("soap", {
+      method: "POST",
+      path: "/sdk",
+      headers: { Accept: "text/xml" },
+      text: { contentType: "text/xml; charset=utf-8", body: "<RetrieveServiceContent/>" },
+    });
+    shut();
+    expect(seen).to.deep.equal([{ type: "text/xml; charset=utf-8", accept: "text/xml", length: "25", body: "<RetrieveServiceContent/>" }]);
+    expect(res.header("Set-Cookie")).to.equal("vmware_soap_session=abc; Path=/\nother=1");
+  });
+
+  it("given a gzip reply with a byte-order mark, returns the decoded text without the mark", async () => {
+    const url = await serve((_req, res) =>
+      res.writeHead(200, { "content-encoding": "gzip" }).end(gzipSync(Buffer.from('\ufeff{"value":1}', "utf8"))),
+    );
+    const { send, close: shut } = createVcenterHttp({ ...base, baseUrl: url });
+    const res = await send("vijson", { method: "GET", path: "/sdk/vim25/8.0.1.0/ServiceInstance/ServiceInstance/content" });
+    shut();
+    expect(res.bodyText).to.equal('{"value":1}');
+  });
+
+  it("given a redirect, returns it as the response without following it", async () => {
+    const paths: string[] = [];
+    const url = await serve((req, res) => {
+      paths.push(req.url ?? "");
+      res.writeHead(301, { location: "/ui/" }).end();
+    });
+    const { send, close: shut } = createVcenterHttp({ ...base, baseUrl: url });
+    const res = await send("automation", { method: "GET", path: "/api/session" });
+    shut();
+    expect(res.status).to.equal(301);
+    expect(paths).to.deep.equal(["/api/session"]);
+  });
+
+  it("given a reply whose body trickles past the deadline, times out", async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      const drip = setInterval(() => res.write(" "), 20);
+      res.on("close", () => clearInterval(drip));
+    });
+    const { send, close: shut } = createVcenterHttp({ ...base, timeoutMs: 150, baseUrl: url });
+    const err = await send("vijson", { method: "POST", path: "/sdk/vim25/8.0.1.0/PerformanceManager/PerfMgr/QueryPerf", body: {} }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    shut();
+    expect(err).to.be.instanceOf(VcenterNetworkError);
+    expect((err as Error).message).to.equal(
+      "vCenter vijson POST /sdk/vim25/8.0.1.0/PerformanceManager/PerfMgr/QueryPerf failed: ETIMEDOUT (no answer within 150 ms)",
+    );
+  });
+
+  it("given a reset on a fresh socket, fails without sending the request twice", async () => {
+    let requests = 0;
+    const url = await serve((req) => {
+      requests += 1;
+      req.socket.destroy();
+    });
+    const outcomes: string[] = [];
+    const { send, close: shut } = createVcenterHttp({ ...base, baseUrl: url, onRequest: (_api, o) => outcomes.push(o) });
+    const err = await send("automation", { method: "GET", path: "/api/vcenter/host" }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    shut();
+    expect((err as VcenterNetworkError).code).to.equal("ECONNRESET");
+    expect(requests).to.equal(1);
+    expect(outcomes).to.deep.equal(["network_error"]);
+  });
+
+  it("given the server closed the pooled socket, the next request still gets its answer", async () => {
+    const sockets = new Set<Socket>();
+    let requests = 0;
+    const url = await serve((req, res) => {
+      requests += 1;
+      if (sockets.has(req.socket)) return void req.socket.destroy();
+      sockets.add(req.socket);
+      res.end("[]");
+    });
+    const outcomes: string[] = [];
+    const { send, close: shut } = createVcenterHttp({ ...base, baseUrl: url, onRequest: (_api, o) => outcomes.push(o) });
+    await send("automation", { method: "GET", path: "/api/vcenter/host" });
+    const res = await send("automation", { method: "GET", path: "/api/vcenter/host" });
+    shut();
+    expect(res.bodyText).to.equal("[]");
+    expect(requests).to.equal(3);
+    expect(outcomes).to.deep.equal(["ok", "ok"]);
+  });
+
+  it("given a reply over maxBodyBytes, fails with an error naming the cap", async () => {
+    const url = await serve((_req, res) => res.end("x".repeat(5000)));
+    const { send, close: shut } = createVcenterHttp({ ...base, baseUrl: url, maxBodyBytes: 4096 });
+    const err = await send("vijson", { method: "GET", path: "/sdk/vim25/8.0.1.0/ServiceInstance/ServiceInstance/content" }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    shut();
+    expect(err).to.be.instanceOf(VcenterNetworkError);
+    expect((err as Error).message).to.match(/ERR_BODY_TOO_LARGE \(the reply body is over the 4096-byte cap\)/);
   });
 
   describe("TLS", () => {
