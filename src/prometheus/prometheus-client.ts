@@ -24,9 +24,12 @@ export interface PrometheusClientOptions {
 export class PrometheusClient {
   private readonly sender: HttpSender;
   private readonly base: string;
+  /** The base URL for messages: any `user:password@` in prometheus.url left out. */
+  private readonly where: string;
 
   constructor(private readonly options: PrometheusClientOptions) {
     this.base = options.url.replace(/\/+$/, "");
+    this.where = withoutCredentials(this.base);
     this.sender = createHttpSender({
       timeoutMs: options.timeoutMs,
       ...(options.caPem !== undefined ? { caPem: options.caPem } : {}),
@@ -47,7 +50,7 @@ export class PrometheusClient {
     } catch (err) {
       this.options.onRequest?.("network_error");
       const detail = err instanceof HttpExchangeError && err.detail ? `, ${err.detail}` : "";
-      throw new PrometheusQueryError("network", `Prometheus unreachable (${safeErrorCode(err)}${detail}) at ${this.base}`);
+      throw new PrometheusQueryError("network", `Prometheus unreachable (${safeErrorCode(err)}${detail}) at ${this.where}`);
     }
     this.options.onRequest?.(res.status >= 200 && res.status < 300 ? "ok" : "error_status");
     return parseQueryResponse(res.status, res.bodyText, promql);
@@ -75,5 +78,16 @@ export class PrometheusClient {
       return { authorization: `Basic ${Buffer.from(`${o.username}:${o.password}`, "utf8").toString("base64")}` };
     }
     return {};
+  }
+}
+
+function withoutCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = "";
+    parsed.password = "";
+    return parsed.href.replace(/\/+$/, "");
+  } catch {
+    return "prometheus.url";
   }
 }

@@ -77,6 +77,14 @@ describe("PrometheusClient", () => {
     expect(outcomes).to.deep.equal([]);
   });
 
+  it("given credentials in prometheus.url and no answer, names the URL without them", async () => {
+    const url = await serve((req) => req.socket.destroy());
+    const client = new PrometheusClient({ ...base, url: url.replace("http://", "http://hvx:s3cret-pw@") + "/prometheus" });
+    const err = await failure(client.query("up"));
+    client.close();
+    expect(err.message).to.equal(`Prometheus unreachable (ECONNRESET) at ${url}/prometheus`);
+  });
+
   it("given no answer within the timeout, fails as a network error saying so and naming no credentials", async () => {
     const url = await serve(() => undefined);
     const client = new PrometheusClient({ ...base, timeoutMs: 100, url, username: "hvx", password: "s3cret-pw" });
