@@ -1,8 +1,12 @@
 import zlib from "node:zlib";
 import type { Transform } from "node:stream";
 
-/** What the sender asks for; the reply's `content-encoding` says which one it got. */
-export const ACCEPTED_ENCODINGS = "gzip, deflate, br";
+/**
+ * What the sender asks for; the reply's `content-encoding` says which one it got. Not `deflate`:
+ * servers send it both zlib-wrapped (as RFC 9110 says) and raw, and only the wrapped form is
+ * decoded; a server that sends it unasked still gets that.
+ */
+export const ACCEPTED_ENCODINGS = "gzip, br";
 
 /**
  * A streaming decoder for a reply's `content-encoding`, or none for an identity body. An encoding
