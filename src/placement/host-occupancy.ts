@@ -58,10 +58,11 @@ export function buildHostOccupancy(
 
 /**
  * `occupancy`'s node -> VM tables for `view`, whose nodes are the same as the tables were built
- * for (only pod lists differ); `known` holds the hosts' pod lists that are still the same.
+ * for (only pod lists differ); `known` holds the hosts' pod lists that are still the same, and
+ * becomes the new tables' cache (the caller hands it over, as to `buildHostOccupancy`).
  */
-export function reoccupy(occupancy: HostOccupancy, view: ClusterView, known: ReadonlyMap<string, readonly PodView[]>): HostOccupancy {
-  return occupancyOf(view, occupancy.vmOfNode, occupancy.hostOfNode, occupancy.nodesOnHost, new Map(known));
+export function reoccupy(occupancy: HostOccupancy, view: ClusterView, known: Map<string, readonly PodView[]>): HostOccupancy {
+  return occupancyOf(view, occupancy.vmOfNode, occupancy.hostOfNode, occupancy.nodesOnHost, known);
 }
 
 /**
