@@ -216,11 +216,11 @@ export class RequestMemo {
     if (this.leastMeasured.has(name)) return this.leastMeasured.get(name);
     let least: number | undefined;
     const hostOfNode = index.occupancy?.hostOfNode;
-    const seen = new Set<string>();
+    const visits = index.hostVisits;
+    const pass = visits.begin();
     for (const c of this.candidates) {
       const hostId = hostOfNode?.get(c.name);
-      if (hostId === undefined || seen.has(hostId)) continue;
-      seen.add(hostId);
+      if (hostId === undefined || !visits.first(hostId, pass)) continue;
       const entry = index.hostEntry(hostId);
       const value = entry ? measure(entry, index, policy) : undefined;
       if (value !== undefined && (least === undefined || value < least)) least = value;

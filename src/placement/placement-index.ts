@@ -4,11 +4,12 @@ import type { HostView, InventoryView, VmView } from "../model/inventory.js";
 import type { NodeIdentity } from "../model/node.js";
 import { ageSeconds, judgeHostAlone, judgeVm, type HostAssessment } from "./assess-host.js";
 import { NO_PENDING, patchedPending, pendingDemand, projectHost, sumPending, type PendingDemand } from "./burst-guard.js";
-import { buildHostOccupancy, remapped, reoccupy, type HostOccupancy } from "./host-occupancy.js";
+import { advanced, buildHostOccupancy, remapped, reoccupy, type HostOccupancy } from "./host-occupancy.js";
 import { mapNodeToVm, vmIndexOf, type VmIndex } from "./map-node.js";
 import { CappedMap, MAX_ENTRIES_PER_TABLE } from "./capped-map.js";
 import { limitReasonsOf, overcommitsLimits } from "./limit-overcommit.js";
 import { ListedUids } from "./listed-uids.js";
+import { HostVisits } from "./host-visits.js";
 import { KeptDecisions } from "./kept-decisions.js";
 import { computePodTotals, listed, patchedTotals, patchedUids, podTotals, type PodTotals } from "./pod-totals.js";
 import type { LimitsPolicy, PlacementPolicy, ThresholdPolicy } from "./policy.js";
@@ -96,9 +97,11 @@ export class PlacementIndex {
    */
   private readonly valveTiers = new WeakMap<object, number | null>();
   /** The last fewest-replicas count per owner and excepted uid, with the candidates it was counted over (`leastReplicas`). */
-  private readonly least = new Map<string, { readonly names: readonly string[]; readonly value: number }>();
+  private readonly least = new Map<string, { readonly candidates: readonly NodeIdentity[]; readonly value: number }>();
   /** Other policies asked of this index (the valve's heat-blind one), numbered for `policyKey`. */
   private readonly policies = new Map<PlacementPolicy, number>();
+  /** The hosts a pass over a request's candidates has met (`RequestMemo.leastOnCandidates`). */
+  readonly hostVisits = new HostVisits();
   /** Whole decisions per pod key (`keptDecisions`). */
   private readonly kept = new Map<string, KeptDecisions<unknown>>();
   /** The cluster view served, its occupancy and listed uids (built when asked): replaced in place when pod lists change (`advance`). */
@@ -188,13 +191,9 @@ export class PlacementIndex {
       if (hostId !== undefined) (changedOnHost.get(hostId) ?? changedOnHost.set(hostId, []).get(hostId)!).push(name);
     }
     const hostIds = new Set(changedOnHost.keys());
-    const known = new Map<string, readonly PodView[]>();
     const outdated = new Map<string, HostEntry>();
-    for (const [hostId, entry] of this.hosts) {
-      if (!hostIds.has(hostId)) {
-        if (entry) known.set(hostId, entry.podsOnHost);
-        continue;
-      }
+    for (const hostId of hostIds) {
+      const entry = this.hosts.get(hostId);
       this.hosts.delete(hostId);
       if (entry) outdated.set(hostId, entry);
     }
@@ -203,7 +202,7 @@ export class PlacementIndex {
     this.least.clear();
     this.cluster.listed?.patch(changed, before.podsByNode, view.podsByNode);
     this.cluster.view = view;
-    const next = reoccupy(occupancy, view, known);
+    const next = advanced(occupancy, view, hostIds);
     this.cluster.occupancy = next;
     for (const [hostId, entry] of outdated) {
       const patched = patchedEntry(entry, next.podsOnHost(hostId), changedOnHost.get(hostId)!, before, view, this.policy);
@@ -480,10 +479,10 @@ export class PlacementIndex {
   leastReplicas(owner: string, exceptUid: string, candidates: readonly NodeIdentity[], count: () => number): number {
     const key = `${owner}\n${exceptUid}`;
     const known = this.least.get(key);
-    if (known && sameNames(known.names, candidates)) return known.value;
+    if (known && sameNames(known.candidates, candidates)) return known.value;
     const value = count();
     if (this.least.size >= KEPT_LEAST) this.least.clear();
-    this.least.set(key, { names: candidates.map((c) => c.name), value });
+    this.least.set(key, { candidates, value });
     return value;
   }
 
@@ -575,9 +574,10 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
-function sameNames(names: readonly string[], candidates: readonly NodeIdentity[]): boolean {
-  if (names.length !== candidates.length) return false;
-  for (let i = 0; i < names.length; i++) if (names[i] !== candidates[i]!.name) return false;
+function sameNames(a: readonly NodeIdentity[], b: readonly NodeIdentity[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i]!.name !== b[i]!.name) return false;
   return true;
 }
 

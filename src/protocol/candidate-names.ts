@@ -2,14 +2,10 @@ import type { NodeIdentity } from "../model/node.js";
 
 /** What a reply built from JSON fragments needs to know of a request's candidate names. */
 export interface CandidateNameFacts {
-  /** Every name is distinct, not index-like and not `__proto__`: a JSON object of them keeps the order sent. */
-  readonly plainKeys: boolean;
   /** No name needs escaping in JSON: `"` + name + `"` is its JSON string. */
   readonly plainText: boolean;
 }
 
-/** Names that a JavaScript object would move ahead of the others (array indexes). */
-const INDEX_LIKE = /^(0|[1-9][0-9]*)$/;
 /** Characters JSON.stringify writes as themselves (what Kubernetes node names are made of, and more). */
 const PLAIN_TEXT = /^[\x20-\x7e]*$/;
 
@@ -39,16 +35,11 @@ export class CandidateNames {
 }
 
 function judge(nodes: readonly NodeIdentity[]): CandidateNameFacts {
-  const seen = new Set<string>();
-  let plainKeys = true;
-  let plainText = true;
-  for (const { name } of nodes) {
-    if (plainKeys && (seen.has(name) || INDEX_LIKE.test(name) || name === "__proto__")) plainKeys = false;
-    seen.add(name);
-    if (plainText && (!PLAIN_TEXT.test(name) || name.includes('"') || name.includes("\\"))) plainText = false;
-  }
-  return { plainKeys, plainText };
+  for (const { name } of nodes) if (!PLAIN_TEXT.test(name) || name.includes('"') || name.includes("\\")) return { plainText: false };
+  return PLAIN_NAMES;
 }
+
+const PLAIN_NAMES: CandidateNameFacts = { plainText: true };
 
 function sameNames(a: readonly NodeIdentity[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;

@@ -5,6 +5,7 @@ import type { ExtenderFilterResult, HostPriority, WireNodeList } from "./extende
 import type { CandidateNameFacts } from "./candidate-names.js";
 import type { ParsedExtenderArgs } from "./parse-extender-args.js";
 import { formatWireReasons, printfSafe } from "./format-wire-reason.js";
+import { JsonBytes } from "./json-bytes.js";
 
 /**
  * Builds ExtenderFilterResult in the mode the request used: names back for NodeNames
@@ -28,32 +29,69 @@ export function toFilterResultWire(
 }
 
 /**
- * `JSON.stringify(toFilterResultWire(...))`, without serializing what the request already
- * holds as text. In `NodeNames` mode it is built from per-reason-list JSON fragments (`jsonOf`:
- * the quoted text of a list, which the caller may keep per snapshot), so a reply does not
- * rebuild and re-escape every node's reason text, nor build the reason maps. In `Nodes` mode
- * the passing nodes are the request's own texts of them (`itemTexts`, `nodeItemTexts`): the
- * same bytes for a body as `JSON.stringify` writes it, the same objects once decoded for any.
+ * `JSON.stringify(toFilterResultWire(...))` as UTF-8, without serializing what the request
+ * already holds as text. In `NodeNames` mode it is written straight into bytes from
+ * per-reason-list JSON fragments (`jsonOf`: the quoted text of a list, which the caller may keep
+ * per snapshot), so a reply does not rebuild and re-escape every node's reason text, nor build
+ * the reason maps. In `Nodes` mode the passing nodes are the request's own texts of them
+ * (`itemTexts`, `nodeItemTexts`): the same bytes for a body as `JSON.stringify` writes it, the
+ * same objects once decoded for any.
  */
-export function filterResultJson(
+export function filterResultBytes(
   request: ParsedExtenderArgs,
   outcome: FilterOutcome & { readonly valve?: ValveOutcome },
   textOf: (reasons: readonly Reason[]) => string,
   jsonOf: (reasons: readonly Reason[]) => string,
   names: CandidateNameFacts,
   itemTexts: () => readonly string[] | undefined = () => undefined,
-): string {
-  if (request.mode === "nodes") return nodesModeJson(request, outcome, textOf, itemTexts());
-  if (outcome.valve?.action === "passed-coolest" || !names.plainKeys) return JSON.stringify(toFilterResultWire(request, outcome, textOf));
-  let failed = "";
-  let unresolvable = "";
-  for (const d of outcome.decisions) {
-    if (d.verdict === "pass") continue;
-    const entry = `${names.plainText ? `"${d.node}"` : JSON.stringify(d.node)}:${jsonOf(d.reasons)}`;
-    if (d.unresolvable) unresolvable += unresolvable === "" ? entry : `,${entry}`;
-    else failed += failed === "" ? entry : `,${entry}`;
+): Buffer {
+  if (request.mode === "nodes") return Buffer.from(nodesModeJson(request, outcome, textOf, itemTexts()), "utf8");
+  const { decisions } = outcome;
+  if (outcome.valve?.action === "passed-coolest" || !rejectedKeepOrder(decisions))
+    return Buffer.from(JSON.stringify(toFilterResultWire(request, outcome, textOf)), "utf8");
+  const out = new JsonBytes(decisions.length * (decisions[0]?.node.length ?? 0) * 2 + 128);
+  const name = (node: string) => (names.plainText ? out.ascii('"').ascii(node).ascii('"') : out.utf8(JSON.stringify(node)));
+  const rejected = (unresolvable: boolean) => {
+    let first = true;
+    for (const d of decisions) {
+      if (d.verdict === "pass" || d.unresolvable !== unresolvable) continue;
+      if (!first) out.ascii(",");
+      first = false;
+      name(d.node);
+      out.ascii(":").utf8(jsonOf(d.reasons));
+    }
+  };
+  out.ascii('{"Nodes":null,"NodeNames":[');
+  outcome.passed.forEach((node, i) => {
+    if (i > 0) out.ascii(",");
+    name(node);
+  });
+  out.ascii('],"FailedNodes":{');
+  rejected(false);
+  out.ascii('},"FailedAndUnresolvableNodes":{');
+  rejected(true);
+  return out.ascii('},"Error":""}').done();
+}
+
+/** Names that a JavaScript object would move ahead of the others (array indexes). */
+const INDEX_LIKE = /^(0|[1-9][0-9]*)$/;
+
+/** Whether a JSON object of the rejected nodes' names keeps them in the order sent: each distinct, none index-like nor `__proto__`. */
+function rejectedKeepOrder(decisions: FilterOutcome["decisions"]): boolean {
+  let seen: Set<string> | undefined;
+  let only: string | undefined;
+  for (const { verdict, node } of decisions) {
+    if (verdict === "pass") continue;
+    if (INDEX_LIKE.test(node) || node === "__proto__") return false;
+    if (only === undefined && seen === undefined) {
+      only = node;
+      continue;
+    }
+    seen ??= new Set([only!]);
+    if (seen.has(node)) return false;
+    seen.add(node);
   }
-  return `{"Nodes":null,"NodeNames":${JSON.stringify(outcome.passed)},"FailedNodes":{${failed}},"FailedAndUnresolvableNodes":{${unresolvable}},"Error":""}`;
+  return true;
 }
 
 function nodesModeJson(
@@ -111,12 +149,23 @@ export function toPrioritizeWire(scores: readonly NodeScore[]): HostPriority[] {
   return scores.map((s) => ({ Host: s.node, Score: extenderPriority(s.score) }));
 }
 
-/** `JSON.stringify(toPrioritizeWire(scores))`, byte for byte, without the objects when no name needs escaping. */
-export function prioritizeJson(scores: readonly NodeScore[], names: CandidateNameFacts): string {
-  if (!names.plainText) return JSON.stringify(toPrioritizeWire(scores));
-  let out = "";
-  for (const s of scores) out += `${out === "" ? "" : ","}{"Host":"${s.node}","Score":${extenderPriority(s.score)}}`;
-  return `[${out}]`;
+/** A prioritize entry's end after the name, per priority 0..10. */
+const SCORE_TAILS = Array.from({ length: 11 }, (_, score) => `","Score":${score}}`);
+
+/** `JSON.stringify(toPrioritizeWire(scores))` as UTF-8, byte for byte, written without the objects when no name needs escaping. */
+export function prioritizeBytes(scores: readonly NodeScore[], names: CandidateNameFacts): Buffer {
+  if (!names.plainText) return Buffer.from(JSON.stringify(toPrioritizeWire(scores)), "utf8");
+  let expected = 2;
+  for (const s of scores) expected += s.node.length + 23;
+  const out = new JsonBytes(expected).ascii("[");
+  for (let i = 0; i < scores.length; i++) {
+    const s = scores[i]!;
+    out
+      .ascii(i === 0 ? '{"Host":"' : ',{"Host":"')
+      .ascii(s.node)
+      .ascii(SCORE_TAILS[extenderPriority(s.score)]!);
+  }
+  return out.ascii("]").done();
 }
 
 /** Names at most this many passed nodes in a note; the rest are counted. */

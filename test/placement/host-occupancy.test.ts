@@ -1,5 +1,6 @@
 import { expect } from "chai";
-import { hostOccupancyOf, hostsBackingNodes } from "../../src/placement/host-occupancy.js";
+import { advanced, buildHostOccupancy, hostOccupancyOf, hostsBackingNodes } from "../../src/placement/host-occupancy.js";
+import { vmIndexOf } from "../../src/placement/map-node.js";
 import type { NodeMappingRule } from "../../src/placement/policy.js";
 import { clusterViewOf, nodeView, podView } from "../fixtures/cluster.js";
 import { hostView, inventoryOf, vmView } from "../fixtures/inventory.js";
@@ -84,6 +85,27 @@ describe("hostOccupancyOf", () => {
     const after = hostOccupancyOf(view, moved, ALL);
     expect(uids(after.podsOnHost("host-1"))).to.deep.equal(["a1", "a2"]);
     expect(uids(after.podsOnHost("host-2"))).to.deep.equal(["b1", "c1"]);
+  });
+});
+
+describe("advanced", () => {
+  it("given a binding on host-2, takes the other hosts' pod lists over and lists host-2's anew; the old tables still answer their view", () => {
+    const before = buildHostOccupancy(view, vmIndexOf(inventory), ALL);
+    const host1 = before.podsOnHost("host-1");
+    before.podsOnHost("host-2");
+    const bound = {
+      ...view,
+      nodes: view.nodes,
+      podsByNode: new Map([
+        ...view.podsByNode,
+        ["node-c", [...view.podsByNode.get("node-c")!, podView({ uid: "c2", nodeName: "node-c" })]],
+      ]),
+    };
+    const after = advanced(before, bound, ["host-2"]);
+    expect(after.podsOnHost("host-1")).to.equal(host1);
+    expect(uids(after.podsOnHost("host-2"))).to.deep.equal(["c1", "c2"]);
+    expect(uids(before.podsOnHost("host-2"))).to.deep.equal(["c1"]);
+    expect(uids(before.podsOnHost("host-1"))).to.deep.equal(["a1", "a2", "b1"]);
   });
 });
 

@@ -3,8 +3,8 @@ import { readFileSync } from "node:fs";
 import { ExtenderArgsError, parseExtenderArgs } from "../../src/protocol/parse-extender-args.js";
 import {
   filterErrorWire,
-  filterResultJson,
-  prioritizeJson,
+  filterResultBytes,
+  prioritizeBytes,
   toFilterResultWire,
   toPrioritizeWire,
 } from "../../src/protocol/to-extender-wire.js";
@@ -88,7 +88,7 @@ describe("filterErrorWire", () => {
   });
 });
 
-describe("filterResultJson", () => {
+describe("filterResultBytes", () => {
   type Reasons = ReadonlyArray<Reason>;
   const hot: Reasons = [{ code: "host_maintenance", host: { id: "host-1", name: 'esx-"1"\u2028' } }];
   const cold: Reasons = [{ code: "node_unmapped", node: "weird \\ name" }];
@@ -164,7 +164,7 @@ describe("filterResultJson", () => {
       const req = parseExtenderArgs({ Pod: {}, Nodes: null, NodeNames: c.sent.map(([n]) => n) });
       const names = new CandidateNames().factsOf(req.nodes);
       const outcome = outcomeOf(c);
-      expect(filterResultJson(req, outcome, formatReasons, json, names)).to.equal(
+      expect(filterResultBytes(req, outcome, formatReasons, json, names).toString("utf8")).to.equal(
         JSON.stringify(toFilterResultWire(req, outcome, formatReasons)),
       );
     });
@@ -180,7 +180,7 @@ describe("filterResultJson", () => {
       const req = parseExtenderArgs(JSON.parse(body));
       const names = new CandidateNames().factsOf(req.nodes);
       const outcome = outcomeOf(c);
-      expect(filterResultJson(req, outcome, formatReasons, json, names, () => nodeItemTexts(body))).to.equal(
+      expect(filterResultBytes(req, outcome, formatReasons, json, names, () => nodeItemTexts(body)).toString("utf8")).to.equal(
         JSON.stringify(toFilterResultWire(req, outcome, formatReasons)),
       );
     });
@@ -196,7 +196,8 @@ describe("filterResultJson", () => {
         ["b", "unresolvable", hot],
       ],
     });
-    const reply = filterResultJson(req, outcome, formatReasons, json, new CandidateNames().factsOf(req.nodes), () => nodeItemTexts(body));
+    const names = new CandidateNames().factsOf(req.nodes);
+    const reply = filterResultBytes(req, outcome, formatReasons, json, names, () => nodeItemTexts(body)).toString("utf8");
     expect(reply).to.equal(
       '{"Nodes":{"metadata":{},"items":[{"metadata":{"name":"a"}, "big":12345678901234567891}]},"NodeNames":null,' +
         `"FailedNodes":{},"FailedAndUnresolvableNodes":{"b":${json(hot)}},"Error":""}`,
@@ -215,12 +216,14 @@ describe("filterResultJson", () => {
     });
     const names = new CandidateNames().factsOf(req.nodes);
     const expected = JSON.stringify(toFilterResultWire(req, outcome));
-    expect(filterResultJson(req, outcome, formatReasons, json, names, () => undefined)).to.equal(expected);
-    expect(filterResultJson(req, outcome, formatReasons, json, names, () => ['{"metadata":{"name":"a"}}'])).to.equal(expected);
+    expect(filterResultBytes(req, outcome, formatReasons, json, names, () => undefined).toString("utf8")).to.equal(expected);
+    expect(filterResultBytes(req, outcome, formatReasons, json, names, () => ['{"metadata":{"name":"a"}}']).toString("utf8")).to.equal(
+      expected,
+    );
   });
 });
 
-describe("prioritizeJson", () => {
+describe("prioritizeBytes", () => {
   for (const names of [
     ["a", "b.c-1"],
     ['q"uote', "back\\slash", "tab\t", "ü", "\ud800"],
@@ -228,7 +231,7 @@ describe("prioritizeJson", () => {
     it(`given names ${JSON.stringify(names)}, is JSON.stringify of toPrioritizeWire byte for byte`, () => {
       const scores = names.map((node, i) => ({ node, score: [7.6, -2, 12, 0, 5][i]! }));
       const facts = new CandidateNames().factsOf(names.map((name) => ({ name })));
-      expect(prioritizeJson(scores, facts)).to.equal(JSON.stringify(toPrioritizeWire(scores)));
+      expect(prioritizeBytes(scores, facts).toString("utf8")).to.equal(JSON.stringify(toPrioritizeWire(scores)));
     });
   }
 });
