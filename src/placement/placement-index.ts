@@ -9,7 +9,7 @@ import { mapNodeToVm, vmIndexOf, type VmIndex } from "./map-node.js";
 import { CappedMap, MAX_ENTRIES_PER_TABLE } from "./capped-map.js";
 import { limitReasonsOf, overcommitsLimits } from "./limit-overcommit.js";
 import { ListedUids } from "./listed-uids.js";
-import { HostVisits } from "./host-visits.js";
+import { PassMarks } from "../model/pass-marks.js";
 import { KeptDecisions } from "./kept-decisions.js";
 import { computePodTotals, listed, patchedTotals, patchedUids, podTotals, type PodTotals } from "./pod-totals.js";
 import type { LimitsPolicy, PlacementPolicy, ThresholdPolicy } from "./policy.js";
@@ -101,7 +101,7 @@ export class PlacementIndex {
   /** Other policies asked of this index (the valve's heat-blind one), numbered for `policyKey`. */
   private readonly policies = new Map<PlacementPolicy, number>();
   /** The hosts a pass over a request's candidates has met (`RequestMemo.leastOnCandidates`). */
-  readonly hostVisits = new HostVisits();
+  readonly hostVisits = new PassMarks();
   /** Whole decisions per pod key (`keptDecisions`). */
   private readonly kept = new Map<string, KeptDecisions<unknown>>();
   /** The cluster view served, its occupancy and listed uids (built when asked): replaced in place when pod lists change (`advance`). */

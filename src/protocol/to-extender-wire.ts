@@ -6,6 +6,7 @@ import type { CandidateNameFacts } from "./candidate-names.js";
 import type { ParsedExtenderArgs } from "./parse-extender-args.js";
 import { formatWireReasons, printfSafe } from "./format-wire-reason.js";
 import { JsonBytes } from "./json-bytes.js";
+import { PassMarks } from "../model/pass-marks.js";
 
 /**
  * Builds ExtenderFilterResult in the mode the request used: names back for NodeNames
@@ -76,20 +77,15 @@ export function filterResultBytes(
 /** Names that a JavaScript object would move ahead of the others (array indexes). */
 const INDEX_LIKE = /^(0|[1-9][0-9]*)$/;
 
+/** The rejected names met by a reply (`rejectedKeepOrder`); bounded, as names come from requests. */
+const REJECTED_NAMES = new PassMarks(20_000);
+
 /** Whether a JSON object of the rejected nodes' names keeps them in the order sent: each distinct, none index-like nor `__proto__`. */
 function rejectedKeepOrder(decisions: FilterOutcome["decisions"]): boolean {
-  let seen: Set<string> | undefined;
-  let only: string | undefined;
+  const pass = REJECTED_NAMES.begin();
   for (const { verdict, node } of decisions) {
     if (verdict === "pass") continue;
-    if (INDEX_LIKE.test(node) || node === "__proto__") return false;
-    if (only === undefined && seen === undefined) {
-      only = node;
-      continue;
-    }
-    seen ??= new Set([only!]);
-    if (seen.has(node)) return false;
-    seen.add(node);
+    if (INDEX_LIKE.test(node) || node === "__proto__" || !REJECTED_NAMES.first(node, pass)) return false;
   }
   return true;
 }

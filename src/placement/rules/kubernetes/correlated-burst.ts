@@ -1,7 +1,13 @@
 import type { PodView } from "../../../model/cluster.js";
-import { checkCorrelatedBurst, correlatedPoints, correlatedShare, type CorrelatedBurstCheck } from "../../correlated-burst-cap.js";
+import {
+  checkCorrelatedBurst,
+  correlatedPoints,
+  correlatedShare,
+  type CorrelatedBurstCheck,
+  type CorrelationPolicy,
+} from "../../correlated-burst-cap.js";
 import { burstsTogether } from "../../bursts-together.js";
-import { burstRoomOf } from "../../host-burst-room.js";
+import { burstRoomOf, type HostBurstRoom } from "../../host-burst-room.js";
 import type { HostEntry, PlacementIndex } from "../../placement-index.js";
 import type { PlacementPolicy } from "../../policy.js";
 import { listed } from "../../pod-totals.js";
@@ -44,39 +50,54 @@ function leastPoints(facts: PodFacts): number {
   return facts.leastOnCandidates(NAME, (entry, index, policy) => pointsOn(entry, facts.pod, index, policy), 0) ?? 0;
 }
 
+/** `judgeCorrelatedBurst(...).penalty`, without building the judgement: every request asks it of every candidate host. */
+function pointsOn(entry: HostEntry, pod: PodView, index: PlacementIndex, policy: PlacementPolicy): number | undefined {
+  const cap = policy.correlation;
+  const owner = pod.ownerKey;
+  if (!cap?.enabled || owner === undefined || !burstsTogether(owner)) return undefined;
+  const room = burstRoomOf(index, entry);
+  return room && correlatedPoints(correlatedShare(entry.host, room, groupMilli(entry, pod, owner, room, cap, index)), cap);
+}
+
 /**
  * The cap's judgement of one host for `pod`, with how many groups counted; undefined (no
  * opinion) when the cap is off, the pod has no replica group or the host's room is unknown.
  */
-/** `judgeCorrelatedBurst(...).penalty`, without building the judgement: every request asks it of every candidate host. */
-function pointsOn(entry: HostEntry, pod: PodView, index: PlacementIndex, policy: PlacementPolicy): number | undefined {
-  const group = groupOn(entry, pod, index, policy);
-  return group && correlatedPoints(correlatedShare(entry.host, group.room, group.milli), group.cap);
-}
-
 export function judgeCorrelatedBurst(
   entry: HostEntry,
   pod: PodView,
   index: PlacementIndex,
   policy: PlacementPolicy,
 ): (CorrelatedBurstCheck & { readonly groups: number }) | undefined {
-  const group = groupOn(entry, pod, index, policy);
-  if (!group) return undefined;
-  return { ...checkCorrelatedBurst(entry.host, group.room, group.owner, group.milli, group.cap), groups: group.groups };
-}
-
-/** The pod's correlated group on the host: its CPU limits with the pod's, the host's room, how many groups counted. */
-function groupOn(entry: HostEntry, pod: PodView, index: PlacementIndex, policy: PlacementPolicy) {
   const cap = policy.correlation;
   const owner = pod.ownerKey;
   if (!cap?.enabled || owner === undefined || !burstsTogether(owner)) return undefined;
   const room = burstRoomOf(index, entry);
   if (!room) return undefined;
-  let milli = (listed(entry.totals, pod) ? 0 : pod.limits.cpuMilli) + (room.burstByOwnerMilli.get(owner) ?? 0);
-  const partners = cap.learnGroups ? (index.correlatedGroups().get(owner) ?? []) : [];
-  for (const other of partners) milli += room.burstByOwnerMilli.get(other) ?? 0;
-  return { cap, owner, room, milli, groups: 1 + partners.length };
+  const milli = groupMilli(entry, pod, owner, room, cap, index);
+  return { ...checkCorrelatedBurst(entry.host, room, owner, milli, cap), groups: 1 + partnersOf(owner, cap, index).length };
 }
+
+/** The CPU limits of the pod's correlated group on the host, with the pod's own, millicores. */
+function groupMilli(
+  entry: HostEntry,
+  pod: PodView,
+  owner: string,
+  room: HostBurstRoom,
+  cap: CorrelationPolicy,
+  index: PlacementIndex,
+): number {
+  let milli = (listed(entry.totals, pod) ? 0 : pod.limits.cpuMilli) + (room.burstByOwnerMilli.get(owner) ?? 0);
+  for (const other of partnersOf(owner, cap, index)) milli += room.burstByOwnerMilli.get(other) ?? 0;
+  return milli;
+}
+
+/** The groups learnt to burst with `owner`'s (none when learning is off). */
+function partnersOf(owner: string, cap: CorrelationPolicy, index: PlacementIndex): readonly string[] {
+  return cap.learnGroups ? (index.correlatedGroups().get(owner) ?? NO_PARTNERS) : NO_PARTNERS;
+}
+
+const NO_PARTNERS: readonly string[] = [];
 
 function ghz(mhz: number): string {
   return (mhz / 1000).toFixed(1);
