@@ -18,6 +18,7 @@ const SUITES: Record<string, () => Promise<{ run: BenchRun }>> = {
   "prometheus-source": () => import("./prometheus-source.bench.js"),
   "image-size": () => import("./image-size.bench.js"),
   "two-layers": () => import("./two-layers.bench.js"),
+  "metrics-scrape": () => import("./metrics-scrape.bench.js"),
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -1,11 +1,11 @@
-import { Gauge, type Registry } from "prom-client";
 import type { ClusterView } from "../model/cluster.js";
-import type { HostMetrics, HostView, InventoryView } from "../model/inventory.js";
-import { assessHost, type HostAssessment } from "../placement/assess-host.js";
-import { hostOccupancyOf } from "../placement/host-occupancy.js";
+import type { HostView, InventoryView } from "../model/inventory.js";
+import { assessHost, clockInputsOf, type HostAssessment } from "../placement/assess-host.js";
 import type { PlacementPolicy } from "../placement/policy.js";
 import { HOST_METRIC_RULES, isOn } from "../placement/rules/index.js";
-import { ShownSeries } from "./shown-series.js";
+import { escapeLabelValue, gaugeHeader, valueText } from "./exposition-text.js";
+import type { TextFamilyRegistry } from "./text-family-registry.js";
+import { TooOldTimes } from "./too-old-times.js";
 
 /** A heat word as the gauges label it: `unknown` when hvx has no opinion (missing or stale data). */
 export type HeatLabel = "hot" | "warm" | "cool" | "unknown";
@@ -20,100 +20,126 @@ export interface HostGaugeDeps {
   readonly clock: () => number;
 }
 
-type HostLabels = "host" | "cluster";
-
 /** `unknown` when hvx has no opinion and nothing rejects (as /debug/hosts says it): never `cool` by default. */
 export function heatLabel(a: HostAssessment): HeatLabel {
   return a.staleness && a.rejections.length === 0 ? "unknown" : a.heat;
 }
 
-/** Labels of a host: vCenter's host and cluster names (`cluster` empty when vCenter gave none). */
-export function hostLabels(host: HostView): Record<HostLabels, string> {
-  return { host: host.name, cluster: host.clusterName ?? "" };
-}
-
 /**
- * Registers the per-host gauges (`hvx_host_*`, `hvx_host_memory_state{state}`) and `hvx_node_heat{node,heat}`. They are computed
- * at scrape time from the latest snapshots, so a host that left the inventory (or a node that
- * left the cache) has no series any more, and no timer is needed.
+ * Registers the per-host gauges (`hvx_host_*`, `hvx_host_memory_state{state}`, `hvx_host_heat`; `hvx_node_heat` is
+ * node-heat-gauge.ts) as text families (`TextFamilyRegistry`). They are computed at scrape time from the latest snapshots, so a
+ * host that left the inventory has no series any more, and no timer is needed. A family that depends on the inventory alone keeps
+ * its text while the inventory is the same; `hvx_host_heat` also while as many samples are too old (`TooOldTimes`); only the ages
+ * are written at every scrape.
  */
-export function registerHostGauges(registry: Registry, deps: HostGaugeDeps): void {
-  const registers = [registry];
+export function registerHostGauges(registry: TextFamilyRegistry, deps: HostGaugeDeps): void {
+  const labels = new WeakMap<HostView, string>();
+  /** `host="...",cluster="..."`: vCenter's host and cluster names (`cluster` empty when vCenter gave none). */
+  const labelsOf = (host: HostView): string => {
+    let text = labels.get(host);
+    if (text === undefined) {
+      text = `host="${escapeLabelValue(host.name)}",cluster="${escapeLabelValue(host.clusterName ?? "")}"`;
+      labels.set(host, text);
+    }
+    return text;
+  };
   // One gauge per host metric rule that declares one; a metric vCenter did not return has no
   // series (unknown is not 0), nor has a rule left off.
   for (const rule of HOST_METRIC_RULES) {
     if (!rule.gauge) continue;
-    new Gauge<HostLabels>({
-      name: rule.gauge.name,
-      help: rule.gauge.help,
-      labelNames: ["host", "cluster"],
-      registers,
-      collect() {
-        this.reset();
-        if (!isOn(rule, deps.policy.thresholds)) return;
-        for (const host of deps.inventory().hosts.values()) {
-          const value = host.metrics?.[rule.field];
-          if (value !== undefined && Number.isFinite(value)) this.set(hostLabels(host), value);
-        }
-      },
+    addInventoryFamily(registry, deps, rule.gauge.name, rule.gauge.help, (inventory, samples) => {
+      if (!isOn(rule, deps.policy.thresholds)) return;
+      for (const host of inventory.hosts.values()) {
+        const value = host.metrics?.[rule.field];
+        if (value !== undefined && Number.isFinite(value)) samples.set(labelsOf(host), valueText(value));
+      }
     });
   }
-  new Gauge<HostLabels>({
-    name: "hvx_host_metric_age_seconds",
-    help: "Age of the ESXi host's latest performance sample, s (no series without a host-level sample).",
-    labelNames: ["host", "cluster"],
-    registers,
-    collect() {
-      this.reset();
+  const ageName = "hvx_host_metric_age_seconds";
+  const ageHeader = gaugeHeader(ageName, "Age of the ESXi host's latest performance sample, s (no series without a host-level sample).");
+  registry.addTextFamily({
+    name: ageName,
+    render() {
       const nowMs = deps.clock();
+      const samples = new Map<string, string>();
       for (const host of deps.inventory().hosts.values()) {
-        const m: HostMetrics | undefined = host.metrics;
-        if (m) this.set(hostLabels(host), Math.max(0, (nowMs - m.sampledAtMs) / 1000));
+        if (host.metrics) samples.set(labelsOf(host), valueText(Math.max(0, (nowMs - host.metrics.sampledAtMs) / 1000)));
       }
+      return familyText(ageHeader, ageName, samples);
     },
   });
-  new Gauge<HostLabels | "state">({
-    name: "hvx_host_memory_state",
-    help: "1 for the ESXi host's memory state (mem.state: high, clear, soft, hard, low); no series when vCenter did not return it.",
-    labelNames: ["host", "cluster", "state"],
-    registers,
-    collect() {
-      this.reset();
-      for (const host of deps.inventory().hosts.values()) {
+  addInventoryFamily(
+    registry,
+    deps,
+    "hvx_host_memory_state",
+    "1 for the ESXi host's memory state (mem.state: high, clear, soft, hard, low); no series when vCenter did not return it.",
+    (inventory, samples) => {
+      for (const host of inventory.hosts.values()) {
         const state = host.metrics?.memState;
-        if (state !== undefined) this.set({ ...hostLabels(host), state }, 1);
+        if (state !== undefined) samples.set(`${labelsOf(host)},state="${escapeLabelValue(state)}"`, "1");
       }
     },
-  });
-  new Gauge<HostLabels | "heat">({
-    name: "hvx_host_heat",
-    help: "1 for the ESXi host's current heat (hot, warm, cool; unknown when its data is missing or stale).",
-    labelNames: ["host", "cluster", "heat"],
-    registers,
-    collect() {
-      this.reset();
-      const nowMs = deps.clock();
-      for (const host of deps.inventory().hosts.values()) {
-        this.set({ ...hostLabels(host), heat: heatLabel(assessHost(host, undefined, deps.policy.thresholds, nowMs)) }, 1);
-      }
-    },
-  });
-  const nodeHeat: Gauge<"node" | "heat"> = new Gauge<"node" | "heat">({
-    name: "hvx_node_heat",
-    help: "1 for the heat of the ESXi host under each mapped Kubernetes node, its own VM included (unknown: missing or stale data).",
-    labelNames: ["node", "heat"],
-    registers,
-    collect() {
-      const view = deps.cluster?.();
-      const heats = new Map<string, Record<"node" | "heat", string>>();
+  );
+  registerHostHeat(registry, deps, labelsOf);
+}
+
+/** `hvx_host_heat`: judged again only when the inventory changed or another of its times turned too old. */
+function registerHostHeat(registry: TextFamilyRegistry, deps: HostGaugeDeps, labelsOf: (host: HostView) => string): void {
+  const name = "hvx_host_heat";
+  const header = gaugeHeader(name, "1 for the ESXi host's current heat (hot, warm, cool; unknown when its data is missing or stale).");
+  let shown:
+    { inventory: InventoryView; thresholds: PlacementPolicy["thresholds"]; times: TooOldTimes; tooOld: number; text: string } | undefined;
+  registry.addTextFamily({
+    name,
+    render() {
       const inventory = deps.inventory();
+      const thresholds = deps.policy.thresholds;
       const nowMs = deps.clock();
-      for (const [node, vm] of view ? hostOccupancyOf(view, inventory, deps.policy.nodeMapping).vmOfNode : []) {
-        const host = inventory.hosts.get(vm.hostId);
-        if (host) heats.set(node, { node, heat: heatLabel(assessHost(host, vm, deps.policy.thresholds, nowMs)) });
+      const same = shown?.inventory === inventory && shown.thresholds === thresholds;
+      const times = same ? shown!.times : new TooOldTimes([...inventory.hosts.values()].flatMap((host) => clockInputsOf(host, undefined)));
+      const tooOld = times.count(nowMs, thresholds);
+      if (same && shown!.tooOld === tooOld) return shown!.text;
+      const samples = new Map<string, string>();
+      for (const host of inventory.hosts.values()) {
+        samples.set(`${labelsOf(host)},heat="${heatLabel(assessHost(host, undefined, thresholds, nowMs))}"`, "1");
       }
-      nodeSeries.show(heats);
+      const text = familyText(header, name, samples);
+      shown = { inventory, thresholds, times, tooOld, text };
+      return text;
     },
   });
-  const nodeSeries = new ShownSeries(nodeHeat);
+}
+
+/** A family whose samples depend on the inventory (and the thresholds) alone: its text is kept while they are the same. */
+function addInventoryFamily(
+  registry: TextFamilyRegistry,
+  deps: HostGaugeDeps,
+  name: string,
+  help: string,
+  fill: (inventory: InventoryView, samples: Map<string, string>) => void,
+): void {
+  const header = gaugeHeader(name, help);
+  let shown: { inventory: InventoryView; thresholds: PlacementPolicy["thresholds"]; text: string } | undefined;
+  registry.addTextFamily({
+    name,
+    render() {
+      const inventory = deps.inventory();
+      const thresholds = deps.policy.thresholds;
+      if (shown?.inventory === inventory && shown.thresholds === thresholds) return shown.text;
+      const samples = new Map<string, string>();
+      fill(inventory, samples);
+      shown = { inventory, thresholds, text: familyText(header, name, samples) };
+      return shown.text;
+    },
+  });
+}
+
+/**
+ * The family's text from its samples (label text -> value text). Keyed by labels as prom-client
+ * keys a gauge's series: two hosts with the same names are one series, the last one's value.
+ */
+function familyText(header: string, name: string, samples: ReadonlyMap<string, string>): string {
+  const lines = [header];
+  for (const [labels, value] of samples) lines.push(`${name}{${labels}} ${value}\n`);
+  return lines.join("");
 }

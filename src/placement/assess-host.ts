@@ -35,6 +35,24 @@ export function assessHost(host: HostView, vm: VmView | undefined, t: ThresholdP
   return vm ? withVm(alone, host, vm, t, nowMs) : alone;
 }
 
+/**
+ * Whether what was read at `atMs` (a sample, a host's inventory entry) is too old for a verdict
+ * at `nowMs`. Besides the ages its reasons print, this is the only way the clock enters
+ * `assessHost`, for the times `clockInputsOf` lists: a caller that keeps a verdict's heat (the
+ * `hvx_node_heat` text) knows it holds while the same of those times are too old.
+ */
+export function isTooOld(atMs: number, nowMs: number, t: ThresholdPolicy): boolean {
+  return ageSeconds(atMs, nowMs) > t.maxMetricAgeSeconds;
+}
+
+/** The times `assessHost(host, vm)` tests with `isTooOld`: the host's inventory entry and sample, the VM's sample. */
+export function clockInputsOf(host: HostView, vm: VmView | undefined): number[] {
+  const times = [host.polledAtMs];
+  if (host.metrics) times.push(host.metrics.sampledAtMs);
+  if (vm?.metrics) times.push(vm.metrics.sampledAtMs);
+  return times;
+}
+
 const aloneCache = new WeakMap<
   HostView,
   { readonly t: ThresholdPolicy; readonly ageS: number | undefined; readonly stateAgeS: number; readonly result: HostAssessment }
@@ -62,7 +80,7 @@ export function judgeHostAlone(host: HostView, t: ThresholdPolicy, nowMs: number
   const m = host.metrics;
   const stateAgeS = ageSeconds(host.polledAtMs, nowMs);
   // What hvx last read about the host is too old to say anything, not even "in maintenance".
-  if (stateAgeS > t.maxMetricAgeSeconds) {
+  if (isTooOld(host.polledAtMs, nowMs, t)) {
     const stale: Reason = { code: "inventory_stale", host: ref, ageS: stateAgeS, maxAgeS: t.maxMetricAgeSeconds };
     return result(NO_REASONS, NO_REASONS, stale, m ? ageSeconds(m.sampledAtMs, nowMs) : undefined);
   }
@@ -73,7 +91,7 @@ export function judgeHostAlone(host: HostView, t: ThresholdPolicy, nowMs: number
 
   if (m === undefined) return result(rejections, warnings, { code: "metrics_missing", host: ref });
   const ageS = ageSeconds(m.sampledAtMs, nowMs);
-  if (ageS > t.maxMetricAgeSeconds) {
+  if (isTooOld(m.sampledAtMs, nowMs, t)) {
     return result(rejections, warnings, { code: "metrics_stale", host: ref, ageS, maxAgeS: t.maxMetricAgeSeconds }, ageS);
   }
   for (const rule of HOST_METRIC_RULES) {
@@ -140,7 +158,7 @@ export function judgeVm(alone: HostAssessment, host: HostView, vm: VmView, t: Th
   // Without host metrics the node VM's own fresh sample still speaks for the VM (issue 29 §6).
   if (m === undefined || (alone.staleness && alone.staleness.code !== "metrics_missing")) return alone;
   const ageS = ageSeconds(m.sampledAtMs, nowMs);
-  if (ageS > t.maxMetricAgeSeconds) return alone;
+  if (isTooOld(m.sampledAtMs, nowMs, t)) return alone;
   let rejections: Reason[] | undefined;
   let warnings: Reason[] | undefined;
   for (const rule of VM_METRIC_RULES) {

@@ -25,8 +25,13 @@ export function requirePromtool(ctx: Mocha.Context): string {
   return ctx.skip();
 }
 
-/** Runs promtool in `cwd`; returns its exit code and combined output. */
-export function runPromtool(promtool: string, args: readonly string[], cwd: string): { status: number | null; output: string } {
-  const r = spawnSync(promtool, args, { cwd, encoding: "utf8", timeout: 15_000 });
+/** Runs promtool in `cwd` (with `input` on its stdin); returns its exit code and combined output. */
+export function runPromtool(
+  promtool: string,
+  args: readonly string[],
+  cwd: string,
+  input?: string,
+): { status: number | null; output: string } {
+  const r = spawnSync(promtool, args, { cwd, encoding: "utf8", timeout: 15_000, ...(input === undefined ? {} : { input }) });
   return { status: r.status, output: `${r.stdout ?? ""}${r.stderr ?? ""}` };
 }

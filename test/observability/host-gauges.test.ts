@@ -1,24 +1,22 @@
 import { expect } from "chai";
-import { Registry } from "prom-client";
-import type { ClusterView } from "../../src/model/cluster.js";
 import type { InventoryView } from "../../src/model/inventory.js";
 import { registerHostGauges } from "../../src/observability/host-gauges.js";
-import { clusterViewOf, nodeView } from "../fixtures/cluster.js";
-import { hostView, inventoryOf, NOW_MS, vmView } from "../fixtures/inventory.js";
+import { TextFamilyRegistry } from "../../src/observability/text-family-registry.js";
+import { seriesOf as seriesIn } from "../fixtures/exposition.js";
+import { hostView, inventoryOf, NOW_MS } from "../fixtures/inventory.js";
 import { DEFAULT_POLICY } from "../fixtures/policy.js";
 
-type Series = Array<{ labels: Record<string, string | number>; value: number }>;
+type Series = Array<{ labels: Record<string, string>; value: number }>;
 
-async function seriesOf(registry: Registry, name: string): Promise<Series> {
-  const metric = registry.getSingleMetric(name);
-  if (!metric) throw new Error(`${name} is not registered`);
-  const got = await metric.get();
-  return got.values.map((v) => ({ labels: { ...v.labels } as Record<string, string | number>, value: v.value }));
+async function seriesOf(registry: TextFamilyRegistry, name: string): Promise<Series> {
+  const text = await registry.metrics();
+  if (!text.includes(`# TYPE ${name} gauge\n`)) throw new Error(`${name} is not registered`);
+  return seriesIn(text, name);
 }
 
-function setup(inventory: () => InventoryView, cluster?: () => ClusterView | undefined) {
-  const registry = new Registry();
-  registerHostGauges(registry, { inventory, ...(cluster ? { cluster } : {}), policy: DEFAULT_POLICY, clock: () => NOW_MS });
+function setup(inventory: () => InventoryView, clock: () => number = () => NOW_MS) {
+  const registry = new TextFamilyRegistry();
+  registerHostGauges(registry, { inventory, policy: DEFAULT_POLICY, clock });
   return registry;
 }
 
@@ -152,52 +150,25 @@ describe("registerHostGauges", () => {
     ]);
   });
 
-  it("given mapped nodes, hvx_node_heat labels each with its host's heat (its own VM included); unmapped nodes have none", async () => {
-    const vms = [
-      vmView({ id: "vm-1", name: "worker-1", hostId: "host-1", biosUuid: undefined }),
-      vmView({ id: "vm-2", name: "worker-2", hostId: "host-2", biosUuid: undefined }),
-      // own VM hot on a cool host: the node is hot
-      vmView({ id: "vm-3", name: "worker-3", hostId: "host-1", biosUuid: undefined, metrics: { cpuReadyPercent: t.cpuReadyPercent + 1 } }),
-    ];
-    const cluster = clusterViewOf([
-      nodeView({ name: "worker-1" }),
-      nodeView({ name: "worker-2" }),
-      nodeView({ name: "worker-3" }),
-      nodeView({ name: "laptop" }),
-    ]);
-    const registry = setup(
-      () => inventoryOf([cool, hot], vms),
-      () => cluster,
-    );
-    expect(await seriesOf(registry, "hvx_node_heat")).to.have.deep.members([
-      { labels: { node: "worker-1", heat: "cool" }, value: 1 },
-      { labels: { node: "worker-2", heat: "hot" }, value: 1 },
-      { labels: { node: "worker-3", heat: "hot" }, value: 1 },
-    ]);
-  });
-
-  it("given a node's host turning hot and a node leaving between scrapes, keeps one series per node, at its new heat", async () => {
-    const vms = [
-      vmView({ id: "vm-1", name: "worker-1", hostId: "host-1", biosUuid: undefined }),
-      vmView({ id: "vm-2", name: "worker-2", hostId: "host-1", biosUuid: undefined }),
-    ];
-    let inventory = inventoryOf([cool], vms);
-    let cluster = clusterViewOf([nodeView({ name: "worker-1" }), nodeView({ name: "worker-2" })]);
+  it("given a host whose sample turns too old with the same inventory, its heat is unknown from that millisecond and its age keeps counting", async () => {
+    const inventory = inventoryOf([{ ...cool, polledAtMs: NOW_MS + 3_600_000 }], []);
+    const staleAt = cool.metrics!.sampledAtMs + (Math.floor(t.maxMetricAgeSeconds) + 0.5) * 1000;
+    let now = staleAt - 1;
     const registry = setup(
       () => inventory,
-      () => cluster,
+      () => now,
     );
-    expect(await seriesOf(registry, "hvx_node_heat")).to.have.length(2);
-    inventory = inventoryOf([{ ...hot, id: cool.id, name: cool.name }], vms);
-    cluster = clusterViewOf([nodeView({ name: "worker-1" })]);
-    expect(await seriesOf(registry, "hvx_node_heat")).to.deep.equal([{ labels: { node: "worker-1", heat: "hot" }, value: 1 }]);
+    expect((await seriesOf(registry, "hvx_host_heat"))[0]?.labels.heat).to.equal("cool");
+    now = staleAt;
+    expect((await seriesOf(registry, "hvx_host_heat"))[0]?.labels.heat).to.equal("unknown");
+    expect((await seriesOf(registry, "hvx_host_metric_age_seconds"))[0]?.value).to.equal((staleAt - cool.metrics!.sampledAtMs) / 1000);
   });
 
-  it("given no cluster cache, hvx_node_heat has no series", async () => {
-    const registry = setup(
-      () => inventoryOf([cool], [vmView({ hostId: "host-1" })]),
-      () => undefined,
-    );
-    expect(await seriesOf(registry, "hvx_node_heat")).to.deep.equal([]);
+  it("given two hosts with the same host and cluster names, writes one series per family (the last host's), as prom-client did", async () => {
+    const twin = { ...hot, id: "host-9", name: cool.name, clusterName: cool.clusterName };
+    const registry = setup(() => inventoryOf([cool, twin], []));
+    expect(await seriesOf(registry, "hvx_host_cpu_ready_percent")).to.deep.equal([
+      { labels: { host: "esx-01", cluster: "prod" }, value: twin.metrics!.cpuReadyPercent },
+    ]);
   });
 });

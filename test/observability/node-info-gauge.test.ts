@@ -1,14 +1,14 @@
 import { expect } from "chai";
-import { Registry } from "prom-client";
 import type { ClusterView } from "../../src/model/cluster.js";
 import type { InventoryView } from "../../src/model/inventory.js";
 import { registerNodeInfoGauge, vcenterLabel } from "../../src/observability/node-info-gauge.js";
+import { TextFamilyRegistry } from "../../src/observability/text-family-registry.js";
+import { seriesOf } from "../fixtures/exposition.js";
 import { clusterViewOf, nodeView } from "../fixtures/cluster.js";
 import { hostView, inventoryOf, vmView } from "../fixtures/inventory.js";
 
-async function infoSeries(registry: Registry) {
-  const got = await registry.getSingleMetric("hvx_node_info")!.get();
-  return got.values.map((v) => ({ labels: { ...v.labels }, value: v.value }));
+async function infoSeries(registry: TextFamilyRegistry) {
+  return seriesOf(await registry.metrics(), "hvx_node_info");
 }
 
 const hosts = [hostView({ id: "host-1", name: "esx-01", clusterName: "prod" }), hostView({ id: "host-2", name: "esx-02" })];
@@ -16,7 +16,7 @@ const uuid = "42267e63-e4e0-c681-b5dd-f69dfa981039";
 
 describe("registerNodeInfoGauge", () => {
   function setup(inventory: () => InventoryView, cluster: () => ClusterView | undefined) {
-    const registry = new Registry();
+    const registry = new TextFamilyRegistry();
     registerNodeInfoGauge(registry, { inventory, cluster, nodeMapping: ["providerID", "name"], vcenter: "vc01.example.com" });
     return registry;
   }
@@ -80,6 +80,79 @@ describe("registerNodeInfoGauge", () => {
       .to.deep.equal(first)
       .and.to.have.length(1);
     expect(mapped).to.equal(1);
+  });
+
+  it("given a new poll of the same VMs (new objects, same hosts), maps no node again and keeps the series", async () => {
+    const vms = [
+      vmView({ id: "vm-1", name: "worker-a", hostId: "host-1", biosUuid: undefined }),
+      vmView({ id: "vm-2", name: "worker-b", hostId: "host-2", biosUuid: undefined }),
+    ];
+    let inventory = inventoryOf(hosts, vms);
+    const base = clusterViewOf([nodeView({ name: "worker-a" }), nodeView({ name: "worker-b" })]);
+    let mapped = 0;
+    const nodes = Object.assign(new Map(base.nodes), {
+      values() {
+        mapped++;
+        return Map.prototype.values.call(this);
+      },
+    });
+    const cluster: ClusterView = { ...base, nodes };
+    const registry = setup(
+      () => inventory,
+      () => cluster,
+    );
+    const first = await infoSeries(registry);
+    inventory = inventoryOf(
+      hosts.map((h) => ({ ...h })),
+      vms.map((v) => ({ ...v, metrics: { ...v.metrics!, sampledAtMs: v.metrics!.sampledAtMs + 20_000 } })),
+    );
+    expect(await infoSeries(registry))
+      .to.deep.equal(first)
+      .and.to.have.length(2);
+    expect(mapped).to.equal(1);
+  });
+
+  it("given a VM moving to another host (all else the same), maps no node again and shows the new host", async () => {
+    const vms = [
+      vmView({ id: "vm-1", name: "worker-a", hostId: "host-1", biosUuid: undefined }),
+      vmView({ id: "vm-2", name: "worker-b", hostId: "host-1", biosUuid: undefined }),
+    ];
+    let inventory = inventoryOf(hosts, vms);
+    const base = clusterViewOf([nodeView({ name: "worker-a" }), nodeView({ name: "worker-b" })]);
+    let mapped = 0;
+    const nodes = Object.assign(new Map(base.nodes), {
+      values() {
+        mapped++;
+        return Map.prototype.values.call(this);
+      },
+    });
+    const cluster: ClusterView = { ...base, nodes };
+    const registry = setup(
+      () => inventory,
+      () => cluster,
+    );
+    await infoSeries(registry);
+    inventory = inventoryOf(hosts, [{ ...vms[0]!, hostId: "host-2" }, vms[1]!]);
+    expect((await infoSeries(registry)).map((s) => [s.labels.node, s.labels.host])).to.deep.equal([
+      ["worker-a", "esx-02"],
+      ["worker-b", "esx-01"],
+    ]);
+    expect(mapped).to.equal(1);
+  });
+
+  it("given a host renamed by a new poll, rewrites its nodes' series with the new host name", async () => {
+    const vms = [vmView({ id: "vm-1", name: "worker-a", hostId: "host-1", biosUuid: undefined })];
+    let inventory = inventoryOf(hosts, vms);
+    const cluster = clusterViewOf([nodeView({ name: "worker-a" })]);
+    const registry = setup(
+      () => inventory,
+      () => cluster,
+    );
+    await infoSeries(registry);
+    inventory = inventoryOf([{ ...hosts[0]!, name: "esx-01-new" }, hosts[1]!], vms);
+    expect(await infoSeries(registry)).to.deep.equal([
+      { labels: { node: "worker-a", vm: "worker-a", host: "esx-01-new", cluster: "prod", vcenter: "vc01.example.com" }, value: 1 },
+    ]);
   });
 
   it("given no cluster cache, exports nothing", async () => {

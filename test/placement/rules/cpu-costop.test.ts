@@ -1,9 +1,10 @@
 import { expect } from "chai";
-import { Registry } from "prom-client";
 import { registerHostGauges } from "../../../src/observability/host-gauges.js";
+import { TextFamilyRegistry } from "../../../src/observability/text-family-registry.js";
 import { assessHost } from "../../../src/placement/assess-host.js";
 import { explainNodes } from "../../../src/placement/explain-node.js";
 import { formatReason } from "../../../src/protocol/format-reason.js";
+import { seriesOf } from "../../fixtures/exposition.js";
 import { hostView, inventoryOf, NOW_MS, vmView } from "../../fixtures/inventory.js";
 import { DEFAULT_POLICY, policyWith } from "../../fixtures/policy.js";
 
@@ -54,9 +55,11 @@ describe("the co-stop rule (thresholds.cpuCostopPercent)", () => {
   it("given it unset, exports no gauge series; set, one per host that has the value", async () => {
     const inventory = inventoryOf([hostView({ metrics: { cpuCostopPercent: 4 } })], []);
     const series = async (policy = DEFAULT_POLICY) => {
-      const registry = new Registry();
+      const registry = new TextFamilyRegistry();
       registerHostGauges(registry, { inventory: () => inventory, policy, clock: () => NOW_MS });
-      return (await registry.getSingleMetric("hvx_host_cpu_costop_percent")!.get()).values.map((v) => v.value);
+      const text = await registry.metrics();
+      expect(text).to.include("# TYPE hvx_host_cpu_costop_percent gauge\n");
+      return seriesOf(text, "hvx_host_cpu_costop_percent").map((s) => s.value);
     };
     expect(await series()).to.deep.equal([]);
     expect(await series(policyWith({ thresholds: ON }))).to.deep.equal([4]);

@@ -1,0 +1,136 @@
+import { GCProfiler } from "node:v8";
+import { collectDefaultMetrics, Registry } from "prom-client";
+import type { ClusterView } from "../src/model/cluster.js";
+import type { InventoryView, VmView } from "../src/model/inventory.js";
+import { registerHostGauges, type HostGaugeDeps } from "../src/observability/host-gauges.js";
+import { registerNodeHeatGauge } from "../src/observability/node-heat-gauge.js";
+import { registerNodeInfoGauge } from "../src/observability/node-info-gauge.js";
+import { TextFamilyRegistry } from "../src/observability/text-family-registry.js";
+import { DEFAULT_POLICY } from "../test/fixtures/policy.js";
+import { registerOldHostGauges, registerOldNodeFamilies } from "../test/fixtures/prom-client-inventory-gauges.js";
+import { syntheticCluster, syntheticInventory } from "./extender.bench.js";
+import { percentile, type BenchFigure } from "./figure.js";
+
+const SCRAPES = 30;
+const T0 = Date.parse("2026-11-29T10:00:00Z");
+const VCENTER = "vc01.example.com";
+
+/** The world the gauges read, changed between scrapes by a case. */
+interface World {
+  inventory: InventoryView;
+  cluster: ClusterView;
+  now: number;
+}
+
+/** What happens between two scrapes. */
+const CASES: Record<string, (w: World, i: number) => void> = {
+  // Pods bind (a new view, the same nodes), the clock moves on, no poll.
+  steady: (w) => {
+    w.cluster = { ...w.cluster, podsByNode: new Map(w.cluster.podsByNode) };
+    w.now += 1_000;
+  },
+  // A poll: every host and VM a new object with a new sample, as every 20 s in production.
+  newPoll: (w) => {
+    w.now += 20_000;
+    w.inventory = syntheticInventory(w.now);
+    w.cluster = { ...w.cluster, podsByNode: new Map(w.cluster.podsByNode) };
+  },
+  // One VM moved to the next host (a new inventory where only that VM is a new object): every node is mapped again.
+  vmMoved: (w, i) => {
+    const id = `vm-${(i * 97) % 5000}`;
+    const vm = w.inventory.vms.get(id)!;
+    const hostId = `host-${(Number(vm.hostId.slice(5)) + 1) % 250}`;
+    const vms = new Map<string, VmView>(w.inventory.vms);
+    vms.set(id, { ...vm, hostId });
+    w.inventory = { ...w.inventory, vms };
+    w.now += 1_000;
+  },
+};
+
+interface Scrape {
+  readonly ms: number;
+  readonly mb: number;
+  readonly bytes: number;
+}
+
+/**
+ * `/metrics` at 5000 nodes / 250 hosts, in process (issue 29): a registry with the default process
+ * metrics, the per-host gauges and the two per-node families, scraped 30 times per case, with the
+ * inventory families as text (`TextFamilyRegistry`, "after") and as the prom-client gauges they
+ * were ("before", test/fixtures/prom-client-inventory-gauges.ts), each path with its own world
+ * objects (no memo shared). Per scrape: the time to the text's UTF-8 bytes, as the reply sends them
+ * (median, max), and the heap allocated (V8's GC profiler: growth plus what collections freed
+ * meanwhile; MB = 10^6 bytes). Figures only: no target.
+ */
+export async function run(): Promise<BenchFigure[]> {
+  const figures: BenchFigure[] = [];
+  for (const path of ["before", "after"] as const) {
+    for (const [name, change] of Object.entries(CASES)) {
+      const world: World = { inventory: syntheticInventory(T0), cluster: syntheticCluster(T0, "typical"), now: T0 };
+      const registry = path === "before" ? oldRegistry(world) : newRegistry(world);
+      for (let i = 0; i < 3; i++) await scrapeOnce(registry); // first mapping and JIT out of the way
+      const scrapes: Scrape[] = [];
+      for (let i = 0; i < SCRAPES; i++) {
+        change(world, i);
+        collectGarbage();
+        scrapes.push(await scrapeOnce(registry));
+      }
+      const ms = scrapes.map((s) => s.ms).sort((a, b) => a - b);
+      const mb = scrapes.map((s) => s.mb).sort((a, b) => a - b);
+      const prefix = `metrics.scrape.${name}.${path}`;
+      figures.push(
+        { name: `${prefix}.medianMs`, value: percentile(ms, 50), unit: `ms (${SCRAPES} scrapes)` },
+        { name: `${prefix}.maxMs`, value: ms[ms.length - 1]!, unit: "ms" },
+        { name: `${prefix}.medianMB`, value: percentile(mb, 50), unit: "MB allocated/scrape" },
+        { name: `${prefix}.textKB`, value: scrapes[0]!.bytes / 1000, unit: "KB" },
+      );
+    }
+  }
+  return figures;
+}
+
+function deps(world: World): Required<HostGaugeDeps> & { readonly vcenter: string } {
+  return {
+    inventory: () => world.inventory,
+    cluster: () => world.cluster,
+    policy: DEFAULT_POLICY,
+    clock: () => world.now,
+    vcenter: VCENTER,
+  };
+}
+
+function oldRegistry(world: World): Registry {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  registerOldHostGauges(registry, deps(world));
+  registerOldNodeFamilies(registry, deps(world));
+  return registry;
+}
+
+function newRegistry(world: World): Registry {
+  const registry = new TextFamilyRegistry();
+  collectDefaultMetrics({ register: registry });
+  const d = deps(world);
+  registerHostGauges(registry, d);
+  registerNodeHeatGauge(registry, d);
+  registerNodeInfoGauge(registry, { ...d, nodeMapping: DEFAULT_POLICY.nodeMapping });
+  return registry;
+}
+
+async function scrapeOnce(registry: Registry): Promise<Scrape> {
+  const profiler = new GCProfiler();
+  profiler.start();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const t0 = performance.now();
+  const body = Buffer.from(await registry.metrics());
+  const ms = performance.now() - t0;
+  const heapAfter = process.memoryUsage().heapUsed;
+  let freed = 0;
+  for (const gc of profiler.stop().statistics) freed += gc.beforeGC.heapStatistics.usedHeapSize - gc.afterGC.heapStatistics.usedHeapSize;
+  return { ms, mb: (heapAfter - heapBefore + freed) / 1e6, bytes: body.length };
+}
+
+/** Between scrapes, with `--expose-gc` (`npm run bench`): a scrape pays for its own garbage only. */
+function collectGarbage(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
