@@ -49,6 +49,8 @@ const CASES: Record<string, (w: World, i: number) => void> = {
 
 interface Scrape {
   readonly ms: number;
+  /** CPU time of the main thread meanwhile (not the collector's helper threads). */
+  readonly cpuMs: number;
   readonly mb: number;
   readonly bytes: number;
 }
@@ -77,10 +79,12 @@ export async function run(): Promise<BenchFigure[]> {
       }
       const ms = scrapes.map((s) => s.ms).sort((a, b) => a - b);
       const mb = scrapes.map((s) => s.mb).sort((a, b) => a - b);
+      const cpuMs = scrapes.map((s) => s.cpuMs).sort((a, b) => a - b);
       const prefix = `metrics.scrape.${name}.${path}`;
       figures.push(
         { name: `${prefix}.medianMs`, value: percentile(ms, 50), unit: `ms (${SCRAPES} scrapes)` },
         { name: `${prefix}.maxMs`, value: ms[ms.length - 1]!, unit: "ms" },
+        { name: `${prefix}.medianCpuMs`, value: percentile(cpuMs, 50), unit: "ms CPU (main thread)" },
         { name: `${prefix}.medianMB`, value: percentile(mb, 50), unit: "MB allocated/scrape" },
         { name: `${prefix}.textKB`, value: scrapes[0]!.bytes / 1000, unit: "KB" },
       );
@@ -121,13 +125,15 @@ async function scrapeOnce(registry: Registry): Promise<Scrape> {
   const profiler = new GCProfiler();
   profiler.start();
   const heapBefore = process.memoryUsage().heapUsed;
+  const cpu0 = process.threadCpuUsage();
   const t0 = performance.now();
   const body = Buffer.from(await registry.metrics());
   const ms = performance.now() - t0;
+  const cpu = process.threadCpuUsage(cpu0);
   const heapAfter = process.memoryUsage().heapUsed;
   let freed = 0;
   for (const gc of profiler.stop().statistics) freed += gc.beforeGC.heapStatistics.usedHeapSize - gc.afterGC.heapStatistics.usedHeapSize;
-  return { ms, mb: (heapAfter - heapBefore + freed) / 1e6, bytes: body.length };
+  return { ms, cpuMs: (cpu.user + cpu.system) / 1000, mb: (heapAfter - heapBefore + freed) / 1e6, bytes: body.length };
 }
 
 /** Between scrapes, with `--expose-gc` (`npm run bench`): a scrape pays for its own garbage only. */

@@ -47,7 +47,7 @@ export function registerHostGauges(registry: TextFamilyRegistry, deps: HostGauge
   // series (unknown is not 0), nor has a rule left off.
   for (const rule of HOST_METRIC_RULES) {
     if (!rule.gauge) continue;
-    addInventoryFamily(registry, deps, rule.gauge.name, rule.gauge.help, (inventory, samples) => {
+    addInventoryFamily(registry, deps, rule.gauge, (inventory, samples) => {
       if (!isOn(rule, deps.policy.thresholds)) return;
       for (const host of inventory.hosts.values()) {
         const value = host.metrics?.[rule.field];
@@ -55,24 +55,29 @@ export function registerHostGauges(registry: TextFamilyRegistry, deps: HostGauge
       }
     });
   }
-  const ageName = "hvx_host_metric_age_seconds";
-  const ageHeader = gaugeHeader(ageName, "Age of the ESXi host's latest performance sample, s (no series without a host-level sample).");
+  const age = {
+    name: "hvx_host_metric_age_seconds",
+    help: "Age of the ESXi host's latest performance sample, s (no series without a host-level sample).",
+  };
+  const ageHeader = gaugeHeader(age.name, age.help);
   registry.addTextFamily({
-    name: ageName,
+    name: age.name,
     render() {
       const nowMs = deps.clock();
       const samples = new Map<string, string>();
       for (const host of deps.inventory().hosts.values()) {
         if (host.metrics) samples.set(labelsOf(host), valueText(Math.max(0, (nowMs - host.metrics.sampledAtMs) / 1000)));
       }
-      return familyText(ageHeader, ageName, samples);
+      return familyText(ageHeader, age.name, samples);
     },
   });
   addInventoryFamily(
     registry,
     deps,
-    "hvx_host_memory_state",
-    "1 for the ESXi host's memory state (mem.state: high, clear, soft, hard, low); no series when vCenter did not return it.",
+    {
+      name: "hvx_host_memory_state",
+      help: "1 for the ESXi host's memory state (mem.state: high, clear, soft, hard, low); no series when vCenter did not return it.",
+    },
     (inventory, samples) => {
       for (const host of inventory.hosts.values()) {
         const state = host.metrics?.memState;
@@ -85,8 +90,11 @@ export function registerHostGauges(registry: TextFamilyRegistry, deps: HostGauge
 
 /** `hvx_host_heat`: judged again only when the inventory changed or another of its times turned too old. */
 function registerHostHeat(registry: TextFamilyRegistry, deps: HostGaugeDeps, labelsOf: (host: HostView) => string): void {
-  const name = "hvx_host_heat";
-  const header = gaugeHeader(name, "1 for the ESXi host's current heat (hot, warm, cool; unknown when its data is missing or stale).");
+  const { name, help } = {
+    name: "hvx_host_heat",
+    help: "1 for the ESXi host's current heat (hot, warm, cool; unknown when its data is missing or stale).",
+  };
+  const header = gaugeHeader(name, help);
   let shown:
     { inventory: InventoryView; thresholds: PlacementPolicy["thresholds"]; times: TooOldTimes; tooOld: number; text: string } | undefined;
   registry.addTextFamily({
@@ -114,8 +122,7 @@ function registerHostHeat(registry: TextFamilyRegistry, deps: HostGaugeDeps, lab
 function addInventoryFamily(
   registry: TextFamilyRegistry,
   deps: HostGaugeDeps,
-  name: string,
-  help: string,
+  { name, help }: { readonly name: string; readonly help: string },
   fill: (inventory: InventoryView, samples: Map<string, string>) => void,
 ): void {
   const header = gaugeHeader(name, help);

@@ -11,6 +11,7 @@ import { startHvx, type RunningHvx } from "../../src/main.js";
 import { silentLogger } from "../../src/observability/logger.js";
 import { makeCa, makeSigned } from "../fixtures/certs.js";
 import { until } from "../fixtures/eventually.js";
+import { requirePromtool, runPromtool } from "../monitoring/promtool.js";
 import { freePort } from "../fixtures/net.js";
 
 /** Series of one metric in Prometheus text format: the label set as text -> value. */
@@ -127,6 +128,28 @@ describe("GET /metrics on the admin port: per-host gauges, node info, certificat
       15_000,
       "k8s-worker-02's series to go",
     );
+  });
+
+  it("passes `promtool check metrics`, the families hvx writes as text included", async function () {
+    const promtool = requirePromtool(this);
+    const text = await until(
+      async () => {
+        const t = await scrape();
+        return seriesOf(t, "hvx_node_heat").size > 0 ? t : undefined;
+      },
+      15_000,
+      "node heat",
+    );
+    const r = runPromtool(promtool, ["check", "metrics"], dir, text);
+    // 3: lint problems only, and the only ones are prom-client's own (`nodejs_active_handles_total` is a gauge).
+    expect(r.status, r.output).to.be.oneOf([0, 3]);
+    expect(r.output.split("\n").filter((line) => line !== "" && !line.startsWith("nodejs_"))).to.deep.equal([]);
+    for (const name of ["hvx_node_info", "hvx_node_heat", "hvx_host_heat", "hvx_build_info"]) {
+      expect(
+        text.split("\n").filter((l) => l === `# TYPE ${name} gauge`),
+        name,
+      ).to.have.length(1);
+    }
   });
 
   it("exports the webhook certificate's notAfter, and nothing for the plain-HTTP extender", async () => {
