@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { assessHost } from "../../src/placement/assess-host.js";
+import { assessHost, clockInputsOf, isTooOld } from "../../src/placement/assess-host.js";
 import { formatReason } from "../../src/protocol/format-reason.js";
 import { hostView, NOW_MS, vmView } from "../fixtures/inventory.js";
 import { DEFAULT_POLICY } from "../fixtures/policy.js";
@@ -247,4 +247,42 @@ describe("assessHost verdict caches follow the clock", () => {
     expect(assessHost(host, undefined, t, NOW_MS + 111_000).staleness?.code).to.equal("inventory_stale");
     expect(assessHost(host, undefined, t, NOW_MS + 111_000).rejections).to.deep.equal([]);
   });
+});
+
+describe("isTooOld and clockInputsOf: the clock's only way into a verdict", () => {
+  const hot = { cpuReadyPercent: t.cpuReadyPercent + 5 };
+  const worlds: Array<{ name: string; host: Parameters<typeof hostView>[0]; vm?: Parameters<typeof vmView>[0] }> = [
+    { name: "a hot host", host: { metrics: hot } },
+    {
+      name: "a host in maintenance, sampled long before its inventory entry",
+      host: { inMaintenance: true, metrics: { sampledAtMs: NOW_MS - 90_000 } },
+    },
+    {
+      name: "a host without a sample, its VM hot",
+      host: { metrics: null },
+      vm: { metrics: { cpuReadyPercent: 99, sampledAtMs: NOW_MS - 50_000 } },
+    },
+    {
+      name: "a cool host, its VM hot and sampled earlier",
+      host: {},
+      vm: { metrics: { cpuReadyPercent: 99, sampledAtMs: NOW_MS - 70_000 } },
+    },
+  ];
+  for (const w of worlds) {
+    it(`given ${w.name}, gives one verdict (heat, staleness, rejections) per set of its times that are too old`, () => {
+      const host = hostView(w.host);
+      const vm = w.vm ? vmView(w.vm) : undefined;
+      const verdicts = new Map<string, Set<string>>();
+      for (let now = NOW_MS - 5_000; now <= NOW_MS + 200_000; now += 250) {
+        const tooOld = clockInputsOf(host, vm)
+          .map((time) => isTooOld(time, now, t))
+          .join();
+        const a = assessHost(host, vm, t, now);
+        const verdict = `${a.heat} ${a.staleness?.code} ${a.rejections.length} ${a.warnings.length}`;
+        verdicts.set(tooOld, (verdicts.get(tooOld) ?? new Set()).add(verdict));
+      }
+      for (const [tooOld, seen] of verdicts) expect([...seen], tooOld).to.have.length(1);
+      expect(verdicts.size).to.be.above(1);
+    });
+  }
 });
