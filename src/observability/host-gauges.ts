@@ -25,6 +25,20 @@ export function heatLabel(a: HostAssessment): HeatLabel {
   return a.staleness && a.rejections.length === 0 ? "unknown" : a.heat;
 }
 
+// Each name a `name:` literal: the monitoring tests find the names hvx exports that way (test/monitoring/metric-names.ts).
+const METRIC_AGE = {
+  name: "hvx_host_metric_age_seconds",
+  help: "Age of the ESXi host's latest performance sample, s (no series without a host-level sample).",
+};
+const MEMORY_STATE = {
+  name: "hvx_host_memory_state",
+  help: "1 for the ESXi host's memory state (mem.state: high, clear, soft, hard, low); no series when vCenter did not return it.",
+};
+const HOST_HEAT = {
+  name: "hvx_host_heat",
+  help: "1 for the ESXi host's current heat (hot, warm, cool; unknown when its data is missing or stale).",
+};
+
 /**
  * Registers the per-host gauges (`hvx_host_*`, `hvx_host_memory_state{state}`, `hvx_host_heat`; `hvx_node_heat` is
  * node-heat-gauge.ts) as text families (`TextFamilyRegistry`). They are computed at scrape time from the latest snapshots, so a
@@ -55,45 +69,30 @@ export function registerHostGauges(registry: TextFamilyRegistry, deps: HostGauge
       }
     });
   }
-  const age = {
-    name: "hvx_host_metric_age_seconds",
-    help: "Age of the ESXi host's latest performance sample, s (no series without a host-level sample).",
-  };
-  const ageHeader = gaugeHeader(age.name, age.help);
+  const ageHeader = gaugeHeader(METRIC_AGE.name, METRIC_AGE.help);
   registry.addTextFamily({
-    name: age.name,
+    name: METRIC_AGE.name,
     render() {
       const nowMs = deps.clock();
       const samples = new Map<string, string>();
       for (const host of deps.inventory().hosts.values()) {
         if (host.metrics) samples.set(labelsOf(host), valueText(Math.max(0, (nowMs - host.metrics.sampledAtMs) / 1000)));
       }
-      return familyText(ageHeader, age.name, samples);
+      return familyText(ageHeader, METRIC_AGE.name, samples);
     },
   });
-  addInventoryFamily(
-    registry,
-    deps,
-    {
-      name: "hvx_host_memory_state",
-      help: "1 for the ESXi host's memory state (mem.state: high, clear, soft, hard, low); no series when vCenter did not return it.",
-    },
-    (inventory, samples) => {
-      for (const host of inventory.hosts.values()) {
-        const state = host.metrics?.memState;
-        if (state !== undefined) samples.set(`${labelsOf(host)},state="${escapeLabelValue(state)}"`, "1");
-      }
-    },
-  );
+  addInventoryFamily(registry, deps, MEMORY_STATE, (inventory, samples) => {
+    for (const host of inventory.hosts.values()) {
+      const state = host.metrics?.memState;
+      if (state !== undefined) samples.set(`${labelsOf(host)},state="${escapeLabelValue(state)}"`, "1");
+    }
+  });
   registerHostHeat(registry, deps, labelsOf);
 }
 
 /** `hvx_host_heat`: judged again only when the inventory changed or another of its times turned too old. */
 function registerHostHeat(registry: TextFamilyRegistry, deps: HostGaugeDeps, labelsOf: (host: HostView) => string): void {
-  const { name, help } = {
-    name: "hvx_host_heat",
-    help: "1 for the ESXi host's current heat (hot, warm, cool; unknown when its data is missing or stale).",
-  };
+  const { name, help } = HOST_HEAT;
   const header = gaugeHeader(name, help);
   let shown:
     { inventory: InventoryView; thresholds: PlacementPolicy["thresholds"]; times: TooOldTimes; tooOld: number; text: string } | undefined;
