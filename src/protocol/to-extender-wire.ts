@@ -5,7 +5,6 @@ import type { ExtenderFilterResult, HostPriority, WireNodeList } from "./extende
 import type { CandidateNameFacts } from "./candidate-names.js";
 import type { ParsedExtenderArgs } from "./parse-extender-args.js";
 import { formatWireReasons, printfSafe } from "./format-wire-reason.js";
-import { JsonBytes } from "./json-bytes.js";
 import { PassMarks } from "../model/pass-marks.js";
 
 /**
@@ -30,48 +29,33 @@ export function toFilterResultWire(
 }
 
 /**
- * `JSON.stringify(toFilterResultWire(...))` as UTF-8, without serializing what the request
- * already holds as text. In `NodeNames` mode it is written straight into bytes from
- * per-reason-list JSON fragments (`jsonOf`: the quoted text of a list, which the caller may keep
- * per snapshot), so a reply does not rebuild and re-escape every node's reason text, nor build
- * the reason maps. In `Nodes` mode the passing nodes are the request's own texts of them
- * (`itemTexts`, `nodeItemTexts`): the same bytes for a body as `JSON.stringify` writes it, the
- * same objects once decoded for any.
+ * `JSON.stringify(toFilterResultWire(...))`, without serializing what the request already
+ * holds as text. In `NodeNames` mode it is built from per-reason-list JSON fragments (`jsonOf`:
+ * the quoted text of a list, which the caller may keep per snapshot), so a reply does not
+ * rebuild and re-escape every node's reason text, nor build the reason maps. In `Nodes` mode
+ * the passing nodes are the request's own texts of them (`itemTexts`, `nodeItemTexts`): the
+ * same bytes for a body as `JSON.stringify` writes it, the same objects once decoded for any.
  */
-export function filterResultBytes(
+export function filterResultJson(
   request: ParsedExtenderArgs,
   outcome: FilterOutcome & { readonly valve?: ValveOutcome },
   textOf: (reasons: readonly Reason[]) => string,
   jsonOf: (reasons: readonly Reason[]) => string,
   names: CandidateNameFacts,
   itemTexts: () => readonly string[] | undefined = () => undefined,
-): Buffer {
-  if (request.mode === "nodes") return Buffer.from(nodesModeJson(request, outcome, textOf, itemTexts()), "utf8");
-  const { decisions } = outcome;
-  if (outcome.valve?.action === "passed-coolest" || !rejectedKeepOrder(decisions))
-    return Buffer.from(JSON.stringify(toFilterResultWire(request, outcome, textOf)), "utf8");
-  const out = new JsonBytes(decisions.length * (decisions[0]?.node.length ?? 0) * 2 + 128);
-  const name = (node: string) => (names.plainText ? out.ascii('"').ascii(node).ascii('"') : out.utf8(JSON.stringify(node)));
-  const rejected = (unresolvable: boolean) => {
-    let first = true;
-    for (const d of decisions) {
-      if (d.verdict === "pass" || d.unresolvable !== unresolvable) continue;
-      if (!first) out.ascii(",");
-      first = false;
-      name(d.node);
-      out.ascii(":").utf8(jsonOf(d.reasons));
-    }
-  };
-  out.ascii('{"Nodes":null,"NodeNames":[');
-  outcome.passed.forEach((node, i) => {
-    if (i > 0) out.ascii(",");
-    name(node);
-  });
-  out.ascii('],"FailedNodes":{');
-  rejected(false);
-  out.ascii('},"FailedAndUnresolvableNodes":{');
-  rejected(true);
-  return out.ascii('},"Error":""}').done();
+): string {
+  if (request.mode === "nodes") return nodesModeJson(request, outcome, textOf, itemTexts());
+  if (outcome.valve?.action === "passed-coolest" || !rejectedKeepOrder(outcome.decisions))
+    return JSON.stringify(toFilterResultWire(request, outcome, textOf));
+  let failed = "";
+  let unresolvable = "";
+  for (const d of outcome.decisions) {
+    if (d.verdict === "pass") continue;
+    const entry = `${names.plainText ? `"${d.node}"` : JSON.stringify(d.node)}:${jsonOf(d.reasons)}`;
+    if (d.unresolvable) unresolvable += unresolvable === "" ? entry : `,${entry}`;
+    else failed += failed === "" ? entry : `,${entry}`;
+  }
+  return `{"Nodes":null,"NodeNames":${JSON.stringify(outcome.passed)},"FailedNodes":{${failed}},"FailedAndUnresolvableNodes":{${unresolvable}},"Error":""}`;
 }
 
 /** Names that a JavaScript object would move ahead of the others (array indexes). */
@@ -145,23 +129,12 @@ export function toPrioritizeWire(scores: readonly NodeScore[]): HostPriority[] {
   return scores.map((s) => ({ Host: s.node, Score: extenderPriority(s.score) }));
 }
 
-/** A prioritize entry's end after the name, per priority 0..10. */
-const SCORE_TAILS = Array.from({ length: 11 }, (_, score) => `","Score":${score}}`);
-
-/** `JSON.stringify(toPrioritizeWire(scores))` as UTF-8, byte for byte, written without the objects when no name needs escaping. */
-export function prioritizeBytes(scores: readonly NodeScore[], names: CandidateNameFacts): Buffer {
-  if (!names.plainText) return Buffer.from(JSON.stringify(toPrioritizeWire(scores)), "utf8");
-  let expected = 2;
-  for (const s of scores) expected += s.node.length + 23;
-  const out = new JsonBytes(expected).ascii("[");
-  for (let i = 0; i < scores.length; i++) {
-    const s = scores[i]!;
-    out
-      .ascii(i === 0 ? '{"Host":"' : ',{"Host":"')
-      .ascii(s.node)
-      .ascii(SCORE_TAILS[extenderPriority(s.score)]!);
-  }
-  return out.ascii("]").done();
+/** `JSON.stringify(toPrioritizeWire(scores))`, byte for byte, without the objects when no name needs escaping. */
+export function prioritizeJson(scores: readonly NodeScore[], names: CandidateNameFacts): string {
+  if (!names.plainText) return JSON.stringify(toPrioritizeWire(scores));
+  let out = "";
+  for (const s of scores) out += `${out === "" ? "" : ","}{"Host":"${s.node}","Score":${extenderPriority(s.score)}}`;
+  return `[${out}]`;
 }
 
 /** Names at most this many passed nodes in a note; the rest are counted. */

@@ -6,26 +6,21 @@ import type { ReceivedBody } from "../protocol/received-body.js";
 import { filterErrorWire } from "../protocol/to-extender-wire.js";
 import type { ExtenderDeps } from "./extender-deps.js";
 
-/** A reply already written as JSON bytes; its text is decoded only when read (tests, the explain table). */
-export class JsonReply implements HandlerReply {
-  readonly status = 200;
-  constructor(private readonly encoded: Buffer) {}
+/** A reply already rendered as JSON text (the filter's, built from per-snapshot fragments). */
+export class JsonText {
+  private encoded: Buffer | undefined;
+  constructor(readonly text: string) {}
 
-  get body(): string {
-    return this.encoded.toString("utf8");
-  }
-
-  bytes(): Buffer {
-    return this.encoded;
-  }
+  /** The text as UTF-8, encoded once: a reply answered again (`ReplyMemo`) is written without encoding it again. */
+  readonly bytes = (): Buffer => (this.encoded ??= Buffer.from(this.text, "utf8"));
 }
 
 export interface HandlerReply {
   readonly status: number;
   /** JSON text. */
   readonly body: string;
-  /** `body` as UTF-8, when the handler has it encoded. */
-  bytes?(): Buffer;
+  /** `body` as UTF-8, when the handler keeps it encoded. */
+  readonly bytes?: () => Buffer;
 }
 
 /** The most a slice of work between requests holds the event loop (`VerbRunner.learnSoon`). */
@@ -71,7 +66,7 @@ export class VerbRunner {
       const out = steps.decide(request, ctx);
       this.learnSoon();
       deps.metrics.observeRequest(verb, "ok", elapsed());
-      return out instanceof JsonReply ? out : { status: 200, body: JSON.stringify(out) };
+      return out instanceof JsonText ? { status: 200, body: out.text, bytes: out.bytes } : { status: 200, body: JSON.stringify(out) };
     } catch (err) {
       if (err instanceof ExtenderArgsError) {
         deps.metrics.observeRequest(verb, "bad_request", elapsed());

@@ -7,8 +7,8 @@ import { formatWireReasons } from "../protocol/format-wire-reason.js";
 import { nodeItemTexts } from "../protocol/node-item-texts.js";
 import type { ParsedExtenderArgs } from "../protocol/parse-extender-args.js";
 import { ReceivedBody } from "../protocol/received-body.js";
-import { filterErrorWire, filterResultBytes, toFilterResultWire } from "../protocol/to-extender-wire.js";
-import { JsonReply, type HandlerReply, type VerbRunner } from "./extender-verb.js";
+import { filterErrorWire, filterResultJson, toFilterResultWire } from "../protocol/to-extender-wire.js";
+import { JsonText, type HandlerReply, type VerbRunner } from "./extender-verb.js";
 import { ReplyMemo } from "./reply-memo.js";
 import { asIs, podName, type VerbShared } from "./verb-shared.js";
 
@@ -19,7 +19,7 @@ const VALVE_LOG_INTERVAL_MS = 10_000;
 export function filterVerb(shared: VerbShared, runner: VerbRunner): (received: Buffer | string) => HandlerReply {
   const { deps, observe, unmapped, candidateNames } = shared;
   const valveLog = new RateLimited(VALVE_LOG_INTERVAL_MS, shared.clock);
-  const replies = new ReplyMemo<{ outcome: ValvedFilterOutcome; tally: VerdictTally; unmapped: boolean; text: JsonReply }, NodeDecision>();
+  const replies = new ReplyMemo<{ outcome: ValvedFilterOutcome; tally: VerdictTally; unmapped: boolean; text: JsonText }, NodeDecision>();
 
   function afterValve(pod: string, outcome: ValvedFilterOutcome): void {
     const valve = outcome.valve;
@@ -57,8 +57,8 @@ export function filterVerb(shared: VerbShared, runner: VerbRunner): (received: B
         if (observe) {
           deps.shadow!.filter(pod, outcome);
           const facts = candidateNames.factsOf(req.nodes);
-          return new JsonReply(
-            filterResultBytes(req, passAll(req), formatWireReasons, (r) => JSON.stringify(formatWireReasons(r)), facts, itemTexts),
+          return new JsonText(
+            filterResultJson(req, passAll(req), formatWireReasons, (r) => JSON.stringify(formatWireReasons(r)), facts, itemTexts),
           );
         }
         let reply = known;
@@ -67,8 +67,8 @@ export function filterVerb(shared: VerbShared, runner: VerbRunner): (received: B
             outcome,
             tally: deps.metrics.tallyVerdicts(outcome.decisions),
             unmapped: outcome.decisions.some(isUnmapped),
-            text: new JsonReply(
-              filterResultBytes(
+            text: new JsonText(
+              filterResultJson(
                 req,
                 outcome,
                 (reasons) => index.textOf(reasons, formatWireReasons),

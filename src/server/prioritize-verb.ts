@@ -1,14 +1,14 @@
 import { prioritizeNodes, type NodeScore } from "../placement/filter-nodes.js";
 import { ReceivedBody } from "../protocol/received-body.js";
-import { prioritizeBytes, toPrioritizeWire } from "../protocol/to-extender-wire.js";
-import { JsonReply, type HandlerReply, type VerbRunner } from "./extender-verb.js";
+import { prioritizeJson, toPrioritizeWire } from "../protocol/to-extender-wire.js";
+import { JsonText, type HandlerReply, type VerbRunner } from "./extender-verb.js";
 import { ReplyMemo } from "./reply-memo.js";
 import { asIs, type VerbShared } from "./verb-shared.js";
 
 /** POST /prioritize: hvx's score for every node sent; neutral scores in observe mode. */
 export function prioritizeVerb(shared: VerbShared, runner: VerbRunner): (received: Buffer | string) => HandlerReply {
   const { deps, observe, unmapped, candidateNames } = shared;
-  const replies = new ReplyMemo<JsonReply, NodeScore>();
+  const replies = new ReplyMemo<JsonText, NodeScore>();
   const neutral = deps.policy.scoring.unknownScore;
   return (received) =>
     runner.run("prioritize", new ReceivedBody(received), {
@@ -23,7 +23,7 @@ export function prioritizeVerb(shared: VerbShared, runner: VerbRunner): (receive
           const index = ctx.index!;
           return (
             replies.get(index, scores) ??
-            replies.set(index, scores, new JsonReply(prioritizeBytes(scores, candidateNames.factsOf(req.nodes))))
+            replies.set(index, scores, new JsonText(prioritizeJson(scores, candidateNames.factsOf(req.nodes))))
           );
         }
         deps.shadow!.prioritize(scores, neutral);

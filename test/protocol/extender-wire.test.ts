@@ -3,8 +3,8 @@ import { readFileSync } from "node:fs";
 import { ExtenderArgsError, parseExtenderArgs } from "../../src/protocol/parse-extender-args.js";
 import {
   filterErrorWire,
-  filterResultBytes,
-  prioritizeBytes,
+  filterResultJson,
+  prioritizeJson,
   toFilterResultWire,
   toPrioritizeWire,
 } from "../../src/protocol/to-extender-wire.js";
@@ -88,7 +88,7 @@ describe("filterErrorWire", () => {
   });
 });
 
-describe("filterResultBytes", () => {
+describe("filterResultJson", () => {
   type Reasons = ReadonlyArray<Reason>;
   const hot: Reasons = [{ code: "host_maintenance", host: { id: "host-1", name: 'esx-"1"\u2028' } }];
   const cold: Reasons = [{ code: "node_unmapped", node: "weird \\ name" }];
@@ -164,7 +164,7 @@ describe("filterResultBytes", () => {
       const req = parseExtenderArgs({ Pod: {}, Nodes: null, NodeNames: c.sent.map(([n]) => n) });
       const names = new CandidateNames().factsOf(req.nodes);
       const outcome = outcomeOf(c);
-      expect(filterResultBytes(req, outcome, formatReasons, json, names).toString("utf8")).to.equal(
+      expect(filterResultJson(req, outcome, formatReasons, json, names)).to.equal(
         JSON.stringify(toFilterResultWire(req, outcome, formatReasons)),
       );
     });
@@ -180,7 +180,7 @@ describe("filterResultBytes", () => {
       const req = parseExtenderArgs(JSON.parse(body));
       const names = new CandidateNames().factsOf(req.nodes);
       const outcome = outcomeOf(c);
-      expect(filterResultBytes(req, outcome, formatReasons, json, names, () => nodeItemTexts(body)).toString("utf8")).to.equal(
+      expect(filterResultJson(req, outcome, formatReasons, json, names, () => nodeItemTexts(body))).to.equal(
         JSON.stringify(toFilterResultWire(req, outcome, formatReasons)),
       );
     });
@@ -196,8 +196,7 @@ describe("filterResultBytes", () => {
         ["b", "unresolvable", hot],
       ],
     });
-    const names = new CandidateNames().factsOf(req.nodes);
-    const reply = filterResultBytes(req, outcome, formatReasons, json, names, () => nodeItemTexts(body)).toString("utf8");
+    const reply = filterResultJson(req, outcome, formatReasons, json, new CandidateNames().factsOf(req.nodes), () => nodeItemTexts(body));
     expect(reply).to.equal(
       '{"Nodes":{"metadata":{},"items":[{"metadata":{"name":"a"}, "big":12345678901234567891}]},"NodeNames":null,' +
         `"FailedNodes":{},"FailedAndUnresolvableNodes":{"b":${json(hot)}},"Error":""}`,
@@ -216,14 +215,12 @@ describe("filterResultBytes", () => {
     });
     const names = new CandidateNames().factsOf(req.nodes);
     const expected = JSON.stringify(toFilterResultWire(req, outcome));
-    expect(filterResultBytes(req, outcome, formatReasons, json, names, () => undefined).toString("utf8")).to.equal(expected);
-    expect(filterResultBytes(req, outcome, formatReasons, json, names, () => ['{"metadata":{"name":"a"}}']).toString("utf8")).to.equal(
-      expected,
-    );
+    expect(filterResultJson(req, outcome, formatReasons, json, names, () => undefined)).to.equal(expected);
+    expect(filterResultJson(req, outcome, formatReasons, json, names, () => ['{"metadata":{"name":"a"}}'])).to.equal(expected);
   });
 });
 
-describe("prioritizeBytes", () => {
+describe("prioritizeJson", () => {
   for (const names of [
     ["a", "b.c-1"],
     ['q"uote', "back\\slash", "tab\t", "ü", "\ud800"],
@@ -231,7 +228,7 @@ describe("prioritizeBytes", () => {
     it(`given names ${JSON.stringify(names)}, is JSON.stringify of toPrioritizeWire byte for byte`, () => {
       const scores = names.map((node, i) => ({ node, score: [7.6, -2, 12, 0, 5][i]! }));
       const facts = new CandidateNames().factsOf(names.map((name) => ({ name })));
-      expect(prioritizeBytes(scores, facts).toString("utf8")).to.equal(JSON.stringify(toPrioritizeWire(scores)));
+      expect(prioritizeJson(scores, facts)).to.equal(JSON.stringify(toPrioritizeWire(scores)));
     });
   }
 });
