@@ -5,7 +5,7 @@
 // the pod was placed, and per node VM at the end of the run (pods per workload, their CPU limits,
 // contended pod-hours). Also how many of a host's node VMs are contended at once, by day of the run, by host kind
 // (with / without non-Kubernetes VMs) and workload, by the length of the node VMs' contended spells, the pods per host
-// and workload while a correlated burst is under way, and, for the
+// and workload while a correlated burst of placed pods is under way, and, for the
 // correlated-burst workloads, what the host looked like when hvx placed the pod: its sampled usage, hvx's estimate of
 // the other VMs' load (usage minus the pods' expected demand) against their real load then and in the later bursts,
 // and whether hvx judged the host cool. DRS off.
@@ -76,8 +76,9 @@ for (const name of list.split(",")) {
   // Other (non-node) VMs' real CPU per host, cores: sum over steps while a burst is under way, and per step.
   const otherCores = new Float64Array(hosts.count);
   const otherBurstCores = new Float64Array(hosts.count);
-  // Pods per host and workload while a burst is under way (summed over those steps).
+  // Pods per host and workload while a burst of placed pods is under way (summed over those steps).
   const burstPods = Array.from({ length: hosts.count }, () => new Float64Array(workloads.length));
+  let burstPodSteps = 0;
   let lastObs;
   // The strategies' usage is a function of (seed, pod, step) alone: a second series in step shows which bursts are under way
   // (its `workloadBurst` is private in TypeScript: an analysis aid may read it, production code may not).
@@ -115,7 +116,11 @@ for (const name of list.split(",")) {
         burstSteps++;
         for (let h = 0; h < hosts.count; h++) burstUsage[h] += obs.hostCpuUsageFixed[h] / 100;
         for (let h = 0; h < hosts.count; h++) otherBurstCores[h] += otherCores[h];
-        for (let n = 0; n < nodes.count; n++) for (const p of state.nodePods[n]) burstPods[state.vmHost[n]][pods.workload[p]]++;
+        const placedBursting = state.nodePods.some((onNode) => onNode.some((p) => usage.workloadBurst[pods.workload[p]] > 0));
+        if (placedBursting) {
+          burstPodSteps++;
+          for (let n = 0; n < nodes.count; n++) for (const p of state.nodePods[n]) burstPods[state.vmHost[n]][pods.workload[p]]++;
+        }
         for (const pl of placements) if (obs.step > pl.step) (pl.burstOther ??= []).push(otherCores[pl.host]);
       }
       for (let n = 0; n < nodes.count; n++) {
@@ -188,7 +193,7 @@ for (const name of list.split(",")) {
     ` host CPU usage while a correlated burst is under way (mean %): ${[...burstUsage].map((u, h) => `${hostLabel(h)}:${(u / Math.max(1, burstSteps)).toFixed(0)}`).join(" ")}`,
   );
   console.log(
-    ` pods per host while a correlated burst is under way (mean, ${workloads.join("/")}): ${burstPods.map((r, h) => `${hostLabel(h)}:${[...r].map((x) => (x / Math.max(1, burstSteps)).toFixed(1)).join("/")}`).join(" ")}`,
+    ` pods per host while a correlated burst of placed pods is under way (mean, ${workloads.join("/")}): ${burstPods.map((r, h) => `${hostLabel(h)}:${[...r].map((x) => (x / Math.max(1, burstPodSteps)).toFixed(1)).join("/")}`).join(" ")}`,
   );
   console.log(` by hour placed: ${listed(byPlacedHour)}`);
   const mean = (xs) => (xs.length > 0 ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
