@@ -10,6 +10,7 @@ import { CappedMap, MAX_ENTRIES_PER_TABLE } from "./capped-map.js";
 import { limitReasonsOf, overcommitsLimits } from "./limit-overcommit.js";
 import { ListedUids } from "./listed-uids.js";
 import { PassMarks } from "../model/pass-marks.js";
+import { vmCounterparts } from "./vm-counterparts.js";
 import { KeptDecisions } from "./kept-decisions.js";
 import { computePodTotals, listed, patchedTotals, patchedUids, podTotals, type PodTotals } from "./pod-totals.js";
 import type { LimitsPolicy, PlacementPolicy, ThresholdPolicy } from "./policy.js";
@@ -236,7 +237,7 @@ export class PlacementIndex {
       return reoccupy(prev.occupancy, view, known);
     }
     // A poll with the same VMs (new objects, new samples) maps every node as before: only the VM objects are new.
-    const sameVmsAs = view.nodes === before.nodes && prev.occupancy ? sameVmIdentities(prev.inventory, this.inventory) : undefined;
+    const sameVmsAs = view.nodes === before.nodes && prev.occupancy ? vmCounterparts(prev.inventory, this.inventory, true) : undefined;
     const occupancy = sameVmsAs
       ? remapped(prev.occupancy!, sameVmsAs, view, known)
       : buildHostOccupancy(view, this.vms, this.policy.nodeMapping, known);
@@ -543,31 +544,6 @@ function changedNodes(before: ClusterView, view: ClusterView): Iterable<string> 
 
 function sameHostsAndVms(a: InventoryView, b: InventoryView): boolean {
   return a === b || (a.hosts === b.hosts && a.vms === b.vms && a.ambiguousBiosUuids === b.ambiguousBiosUuids);
-}
-
-/**
- * When `b`'s VMs are `a`'s, in the same order, with the same ids, names, BIOS UUIDs, power states
- * and hosts (everything node mapping reads, map-node.ts, so every node maps to the same VM in
- * both): each of `a`'s VM objects with `b`'s. Otherwise undefined.
- */
-function sameVmIdentities(a: InventoryView, b: InventoryView): Map<VmView, VmView> | undefined {
-  if (a.vms.size !== b.vms.size || !sameSet(a.ambiguousBiosUuids, b.ambiguousBiosUuids)) return undefined;
-  const pairs = new Map<VmView, VmView>();
-  const before = a.vms.values();
-  for (const vm of b.vms.values()) {
-    const was = before.next().value;
-    if (!was || was.id !== vm.id || was.name !== vm.name || was.biosUuid !== vm.biosUuid) return undefined;
-    if (was.powerState !== vm.powerState || was.hostId !== vm.hostId) return undefined;
-    pairs.set(was, vm);
-  }
-  return pairs;
-}
-
-function sameSet(a: ReadonlySet<string> | undefined, b: ReadonlySet<string> | undefined): boolean {
-  if (a === b) return true;
-  if ((a?.size ?? 0) !== (b?.size ?? 0)) return false;
-  for (const x of a ?? []) if (!b!.has(x)) return false;
-  return true;
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {

@@ -61,15 +61,8 @@ describe("registerNodeInfoGauge", () => {
 
   it("given a scrape after pods alone changed (same nodes and inventory), maps no node again and keeps the series", async () => {
     const inventory = inventoryOf(hosts, [vmView({ id: "vm-1", name: "worker-a", hostId: "host-1", biosUuid: undefined })]);
-    const base = clusterViewOf([nodeView({ name: "worker-a" })]);
-    let mapped = 0;
-    const nodes = Object.assign(new Map(base.nodes), {
-      values() {
-        mapped++;
-        return Map.prototype.values.call(this);
-      },
-    });
-    let cluster: ClusterView = { ...base, nodes };
+    const counted = countingPasses(["worker-a"]);
+    let cluster = counted.cluster;
     const registry = setup(
       () => inventory,
       () => cluster,
@@ -79,7 +72,7 @@ describe("registerNodeInfoGauge", () => {
     expect(await infoSeries(registry))
       .to.deep.equal(first)
       .and.to.have.length(1);
-    expect(mapped).to.equal(1);
+    expect(counted.passes()).to.equal(1);
   });
 
   it("given a new poll of the same VMs (new objects, same hosts), maps no node again and keeps the series", async () => {
@@ -88,15 +81,7 @@ describe("registerNodeInfoGauge", () => {
       vmView({ id: "vm-2", name: "worker-b", hostId: "host-2", biosUuid: undefined }),
     ];
     let inventory = inventoryOf(hosts, vms);
-    const base = clusterViewOf([nodeView({ name: "worker-a" }), nodeView({ name: "worker-b" })]);
-    let mapped = 0;
-    const nodes = Object.assign(new Map(base.nodes), {
-      values() {
-        mapped++;
-        return Map.prototype.values.call(this);
-      },
-    });
-    const cluster: ClusterView = { ...base, nodes };
+    const { cluster, passes } = countingPasses(["worker-a", "worker-b"]);
     const registry = setup(
       () => inventory,
       () => cluster,
@@ -109,7 +94,7 @@ describe("registerNodeInfoGauge", () => {
     expect(await infoSeries(registry))
       .to.deep.equal(first)
       .and.to.have.length(2);
-    expect(mapped).to.equal(1);
+    expect(passes()).to.equal(1);
   });
 
   it("given a VM moving to another host (all else the same), maps no node again and shows the new host", async () => {
@@ -118,15 +103,7 @@ describe("registerNodeInfoGauge", () => {
       vmView({ id: "vm-2", name: "worker-b", hostId: "host-1", biosUuid: undefined }),
     ];
     let inventory = inventoryOf(hosts, vms);
-    const base = clusterViewOf([nodeView({ name: "worker-a" }), nodeView({ name: "worker-b" })]);
-    let mapped = 0;
-    const nodes = Object.assign(new Map(base.nodes), {
-      values() {
-        mapped++;
-        return Map.prototype.values.call(this);
-      },
-    });
-    const cluster: ClusterView = { ...base, nodes };
+    const { cluster, passes } = countingPasses(["worker-a", "worker-b"]);
     const registry = setup(
       () => inventory,
       () => cluster,
@@ -137,7 +114,7 @@ describe("registerNodeInfoGauge", () => {
       ["worker-a", "esx-02"],
       ["worker-b", "esx-01"],
     ]);
-    expect(mapped).to.equal(1);
+    expect(passes()).to.equal(1);
   });
 
   it("given a host renamed by a new poll, rewrites its nodes' series with the new host name", async () => {
@@ -176,3 +153,16 @@ describe("vcenterLabel", () => {
   ];
   for (const c of cases) it(c.name, () => expect(vcenterLabel(c.url)).to.equal(c.want));
 });
+
+/** A cluster view of `names` whose nodes map counts the passes over it: each is a mapping of every node. */
+function countingPasses(names: readonly string[]): { cluster: ClusterView; passes: () => number } {
+  const base = clusterViewOf(names.map((name) => nodeView({ name })));
+  let passes = 0;
+  const nodes = Object.assign(new Map(base.nodes), {
+    values() {
+      passes++;
+      return Map.prototype.values.call(this);
+    },
+  });
+  return { cluster: { ...base, nodes }, passes: () => passes };
+}
