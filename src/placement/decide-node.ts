@@ -7,7 +7,7 @@ import { clusterViewFresh } from "./cluster-freshness.js";
 import { exemptionOf, type Exemption, type PodMeta } from "./exemption.js";
 import { replicasIn, spreadRuleOf, type SpreadRule } from "./host-spread.js";
 import type { KeptDecisions } from "./kept-decisions.js";
-import { KeptNode } from "./kept-node.js";
+import { KeptNode, UNSCORED } from "./kept-node.js";
 import { PlacementIndex, type HostEntry, type NodeEntry } from "./placement-index.js";
 import type { PlacementPolicy } from "./policy.js";
 import { predictionHorizonMs } from "./predicted-heat.js";
@@ -101,7 +101,14 @@ export class RequestMemo {
   private horizon: { pod: PodMeta | undefined; ms: number } | undefined;
   private lastFacts: { ctx: PlacementContext; pod: PodMeta | undefined; facts: RequestFacts } | undefined;
 
-  constructor(private readonly candidates: readonly NodeIdentity[] = []) {}
+  /**
+   * `scores` false: the request answers verdicts alone (a filter), so nothing that only moves a
+   * score against the other candidates is computed; prioritize scores the node from its kept judgement.
+   */
+  constructor(
+    private readonly candidates: readonly NodeIdentity[] = [],
+    readonly scores = true,
+  ) {}
 
   /**
    * What every candidate's decision shares, once per request and context (the all-rejected
@@ -123,7 +130,7 @@ export class RequestMemo {
     // What of the pod this decision depends on: nothing but the horizon without a cluster view (if not exempt).
     const podKey = cluster ? this.podKey(index, cluster, pod, exemption, k8sRules, policy) + ahead : exemption ? undefined : ahead;
     const kept = podKey === undefined ? undefined : index.keptDecisions<KeptNodeDecision>(policy, podKey);
-    const relative = cluster && k8sRules ? this.relativeKey(index, cluster, pod, policy) : "";
+    const relative = cluster && k8sRules ? (this.scores ? this.relativeKey(index, cluster, pod, policy) : UNSCORED) : "";
     const rescore = (judgement: Judgement) => judged(judgement, exemption?.by, pod, ctx, index, this, k8sRules);
     const facts = { index, exemption, k8sRules, horizonMs, podKey, kept, listedUid, relative, rescore };
     this.lastFacts = { ctx, pod, facts };
@@ -185,10 +192,11 @@ export class RequestMemo {
   podFacts(index: PlacementIndex, cluster: ClusterContext, pod: PodMeta | undefined, policy: PlacementPolicy): PodFacts {
     const p = cluster.pod;
     if (this.factsOf?.pod !== p) {
+      const listedUid = asListed(index, p.uid);
       const facts = {
-        pod: p,
+        pod: listedUid === p.uid ? p : { ...p, uid: listedUid },
         spread: this.spreadRule(cluster, pod, policy),
-        leastReplicas: (rule: SpreadRule) => this.leastReplicasOnCandidates(index, rule, asListed(index, p.uid)),
+        leastReplicas: (rule: SpreadRule) => this.leastReplicasOnCandidates(index, rule, listedUid),
         leastOnCandidates: (name: string, measure: CandidateMeasure, floor?: number) =>
           this.leastOnCandidates(index, policy, name, measure, floor),
       };
@@ -277,7 +285,9 @@ export function decideNode(
   const entry = vm ? index.hostEntry(vm.hostId) : undefined;
   const host = entry?.host;
   if (!vm || !entry || !host) {
-    const nodeReasons = nodeEntry ? index.limitReasons(nodeEntry, cluster!.pod, policy.limits) : NO_REASONS;
+    const nodeReasons = nodeEntry
+      ? index.limitReasons(nodeEntry, memo.podFacts(index, cluster!, pod, policy).pod, policy.limits)
+      : NO_REASONS;
     const reason: Reason = !vm
       ? { code: "node_unmapped", node: node.name }
       : { code: "vm_host_unknown", vm: { id: vm.id, name: vm.name }, hostId: vm.hostId };
@@ -305,7 +315,9 @@ export function decideNode(
     const again = table?.get(node, ctx.nowMs, "");
     if (again) return again.decisionFor(relative, rescore);
   }
-  const nodeReasons = nodeEntry ? index.limitReasons(nodeEntry, cluster!.pod, policy.limits) : NO_REASONS;
+  const nodeReasons = nodeEntry
+    ? index.limitReasons(nodeEntry, memo.podFacts(index, cluster!, pod, policy).pod, policy.limits)
+    : NO_REASONS;
   const present = index.hostAlone(entry, policy.thresholds, ctx.nowMs);
   const predicted = horizonMs > 0 ? index.predicted(entry, present, horizonMs, policy) : undefined;
   const assessment = index.assessment(entry, predicted?.assessment ?? present, vm, policy.thresholds, ctx.nowMs);
@@ -412,7 +424,13 @@ function hostChecks(
 ): HostChecks {
   const known = memo.hosts.get(entry.host.id);
   if (known) return known;
-  const request = { facts: memo.podFacts(index, cluster, pod, ctx.policy), policy: ctx.policy, index, nowMs: ctx.nowMs };
+  const request = {
+    facts: memo.podFacts(index, cluster, pod, ctx.policy),
+    policy: ctx.policy,
+    index,
+    nowMs: ctx.nowMs,
+    scores: memo.scores,
+  };
   let reasons: readonly Reason[] = NO_REASONS;
   const adjustments: ScoreAdjustment[] = [];
   let penalty = 0;

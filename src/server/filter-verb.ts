@@ -42,7 +42,8 @@ export function filterVerb(shared: VerbShared, runner: VerbRunner): (received: B
       parse: shared.parseArgs,
       argsOf: asIs,
       decide: (req, ctx) => {
-        const memo = new RequestMemo(req.nodes);
+        // A filter answers verdicts: scores are prioritize's.
+        const memo = new RequestMemo(req.nodes, false);
         const decided = filterNodes(req.pod, req.nodes, ctx, memo, replies.decisionsUnder(ctx.index!));
         const index = ctx.index!;
         // In NodeNames mode the reply holds nothing of the request but the names, which the decisions carry.

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { KeptNode } from "../../src/placement/kept-node.js";
+import { KeptNode, UNSCORED } from "../../src/placement/kept-node.js";
 
 describe("KeptNode", () => {
   const counting = () => {
@@ -26,6 +26,12 @@ describe("KeptNode", () => {
     ["b", "a", "c", "a", "b"].forEach(ask);
     // c replaced b (a was used last); b then replaced c (a was used last again).
     expect(rescored).to.deep.equal(["b", "c", "b"]);
+  });
+
+  it("given a verdicts-only request (UNSCORED), answers the decision used last and re-scores nothing", () => {
+    const { ask, rescored } = counting();
+    expect(["b", UNSCORED, "a", UNSCORED].map(ask)).to.deep.equal(["judgement for b", "judgement for b", "decision a", "decision a"]);
+    expect(rescored).to.deep.equal(["b"]);
   });
 
   it("given no judgement (a decision that read no adjustment), answers every key with its one decision", () => {

@@ -1,8 +1,9 @@
 import { expect } from "chai";
 import { renderExplainTable } from "../../../src/explain-table.js";
 import type { PodView } from "../../../src/model/cluster.js";
-import type { PlacementContext } from "../../../src/placement/decide-node.js";
+import { indexOf, RequestMemo, type PlacementContext } from "../../../src/placement/decide-node.js";
 import { explainNodes } from "../../../src/placement/explain-node.js";
+import { filterNodes, prioritizeNodes } from "../../../src/placement/filter-nodes.js";
 import { HOST_SPREAD_ANNOTATION } from "../../../src/placement/host-spread.js";
 import { toExplainWire } from "../../../src/protocol/explain-wire.js";
 import { amounts, clusterViewOf, nodeView, podMetaOf, podView } from "../../fixtures/cluster.js";
@@ -71,6 +72,24 @@ describe("the replica-spread rule, weighed by each host's burst room", () => {
       expect(spreadOf(c.ctx, "node-db")!.points).to.equal(c.db);
       expect(spreadOf(c.ctx, "node-quiet")!.points).to.equal(c.quiet);
     });
+
+  it("given a filter (verdicts alone), reads no candidate's fewest, and the prioritize after it scores as a cold index does", () => {
+    class CountingMemo extends RequestMemo {
+      reads = 0;
+      override leastOnCandidates(...args: Parameters<RequestMemo["leastOnCandidates"]>) {
+        this.reads++;
+        return super.leastOnCandidates(...args);
+      }
+    }
+    const ctx = contextOf();
+    const shared = { ...ctx, index: indexOf(ctx) };
+    const pod = podMetaOf(ctx.cluster!.pod);
+    const filterMemo = new CountingMemo(nodes, false);
+    expect(filterNodes(pod, nodes, shared, filterMemo).passed).to.deep.equal(["node-db", "node-quiet"]);
+    expect(filterMemo.reads).to.equal(0);
+    const scores = (c: PlacementContext) => prioritizeNodes(pod, nodes, c).map((s) => s.score);
+    expect(scores(shared)).to.deep.equal(scores({ ...ctx, index: indexOf(ctx) }));
+  });
 
   it("given esx-db's room, explains the even count by room beside the points", () => {
     expect(spreadOf(contextOf(), "node-db")).to.deep.equal({

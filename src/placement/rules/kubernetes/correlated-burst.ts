@@ -26,16 +26,18 @@ export const correlatedBurst: KubernetesRule = {
   name: NAME,
   podKey: (facts) => (facts.pod.ownerKey === undefined ? "" : `${facts.pod.ownerKey}/${facts.pod.limits.cpuMilli}`),
   relativeKey: (facts) => (facts.pod.ownerKey === undefined ? "" : `${leastPoints(facts)}`),
-  onHost: (entry, { facts, policy, index }) => {
+  onHost: (entry, { facts, policy, index, scores }) => {
     const check = judgeCorrelatedBurst(entry, facts.pod, index, policy);
     if (!check) return undefined;
+    const reasons = check.reason ? [check.reason] : NO_REASONS;
+    if (!scores) return { reasons };
     const least = leastPoints(facts);
     const explain = () => {
       const groups = `${check.groups} group${check.groups === 1 ? "" : "s"}`;
       return `${groups} ${ghz(check.groupMhz)} of ${ghz(check.roomMhz)} GHz left = ${check.share.toFixed(2)}, ${check.penalty} points, fewest ${least}`;
     };
     return {
-      reasons: check.reason ? [check.reason] : NO_REASONS,
+      reasons,
       adjustment: new ExplainedAdjustment(NAME, check.penalty - least, explain),
     };
   },

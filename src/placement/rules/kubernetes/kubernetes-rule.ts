@@ -6,6 +6,10 @@ import type { Reason } from "../../reason.js";
 
 /** What a Kubernetes-layer rule may read of the incoming pod and its request. */
 export interface PodFacts {
+  /**
+   * The incoming pod; its uid is "" when no pod list of the view holds it (a pending pod, the common
+   * case), so that no rule asks a host's uid set for a pod that cannot be in it.
+   */
   readonly pod: PodView;
   /** The pod's replica-spread rule; undefined: no replica group. */
   readonly spread: SpreadRule | undefined;
@@ -28,6 +32,8 @@ export interface RuleRequest {
   readonly policy: PlacementPolicy;
   readonly index: PlacementIndex;
   readonly nowMs: number;
+  /** False when the request answers verdicts alone (a filter): an adjustment that reads `relativeKey`'s facts may be left out. */
+  readonly scores: boolean;
 }
 
 /** Score points a rule takes off a host for this pod (never below the host's heat tier), named for explain. */

@@ -26,9 +26,10 @@ export const replicaSpread: KubernetesRule = {
     const density = leastDensity(facts, rule);
     return density === undefined ? `${facts.leastReplicas(rule)}` : `d${density}`;
   },
-  onHost: (entry, { facts, index }) => {
+  onHost: (entry, { facts, index, scores }) => {
     const rule = facts.spread;
-    if (!rule) return undefined;
+    // A soft spread only adjusts scores.
+    if (!rule || (!scores && !rule.required)) return undefined;
     const onHost = replicasIn(entry.totals, entry.podsOnHost, rule.owner, facts.pod.uid);
     const density = rule.required ? undefined : leastDensity(facts, rule);
     if (density !== undefined) return roomWeighted(entry, index, onHost, density, rule);
