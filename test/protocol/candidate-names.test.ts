@@ -22,6 +22,8 @@ describe("CandidateNames", () => {
     expect(names.factsOf(names.identities(["node-1", "node-2"]))).to.deep.equal({ plainText: true });
     expect(names.factsOf(names.identities(['q"uote']))).to.include({ plainText: false });
     expect(names.factsOf(names.identities(["ü"]))).to.include({ plainText: false });
+    expect(names.factsOf(names.identities(["back\\slash"]))).to.include({ plainText: false });
+    expect(names.factsOf(names.identities(["tab\there"]))).to.include({ plainText: false });
     expect(names.factsOf([{ name: "x" }, { name: "y" }])).to.deep.equal({ plainText: true });
   });
 });
