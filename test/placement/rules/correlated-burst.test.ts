@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { renderExplainTable } from "../../../src/explain-table.js";
-import type { PlacementContext } from "../../../src/placement/decide-node.js";
+import { RequestMemo, type PlacementContext } from "../../../src/placement/decide-node.js";
 import { explainNodes } from "../../../src/placement/explain-node.js";
 import { filterNodes, prioritizeNodes } from "../../../src/placement/filter-nodes.js";
 import { formatReasons } from "../../../src/protocol/format-reason.js";
@@ -73,6 +73,13 @@ describe("the correlated-burst rule", () => {
       "ESXi host esx-db (host-1): ReplicaSet/shop/api and the groups bursting with it expect 36.4 GHz / 41.6 GHz left by non-Kubernetes load (41.6 GHz) = 0.88 > 0.80 (correlated burst cap)",
     );
     expect(decisions.find((d) => d.node === "node-quiet")!.verdict).to.equal("pass");
+  });
+
+  it("given a hard share of 0.8 and a filter that answers verdicts alone, still rejects the busy host", () => {
+    const filter = (hardShare?: number) =>
+      filterNodes(podMetaOf(incoming), nodes, contextOf({ hardShare }), new RequestMemo(nodes, false)).passed;
+    expect(filter(0.8)).to.deep.equal(["node-quiet"]);
+    expect(filter()).to.deep.equal(["node-db", "node-quiet"]);
   });
 
   it("given no CPU usage sample on the host with another VM, has no opinion on it (no adjustment)", () => {

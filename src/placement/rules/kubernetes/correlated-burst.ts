@@ -27,6 +27,8 @@ export const correlatedBurst: KubernetesRule = {
   podKey: (facts) => (facts.pod.ownerKey === undefined ? "" : `${facts.pod.ownerKey}/${facts.pod.limits.cpuMilli}`),
   relativeKey: (facts) => (facts.pod.ownerKey === undefined ? "" : `${leastPoints(facts)}`),
   onHost: (entry, { facts, policy, index, scores }) => {
+    // Without a hard share the cap only costs points.
+    if (!scores && policy.correlation?.hardShare === undefined) return undefined;
     const check = judgeCorrelatedBurst(entry, facts.pod, index, policy);
     if (!check) return undefined;
     const reasons = check.reason ? [check.reason] : NO_REASONS;
