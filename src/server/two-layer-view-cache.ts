@@ -106,11 +106,14 @@ export class TwoLayerViewCache {
   }
 
   /**
-   * For `/metrics` scrapes, which never wait: the last ledger computed (empty before the
-   * first: no series), while the current snapshot's is computed in the background.
+   * For `/metrics` scrapes, which never wait: the last ledger computed, at most one poll interval
+   * old (`refresh` runs after every poll). A scrape starts a computation only before the first
+   * (until then: empty, no series): with the cluster cache, every binding makes a new snapshot,
+   * so a computation per scrape held the event loop for some 50 ms of turns between extender
+   * requests at every scrape (docs/performance.md, "The thirteenth stop").
    */
   lastLedger(): OversellLedger {
-    void this.refresh();
+    if (!this.done) void this.refresh();
     return this.done?.ledger ?? EMPTY_LEDGER;
   }
 
