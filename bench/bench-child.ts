@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { endsWithThisProcess } from "./child-processes.js";
 
 /**
  * Runs a benchmark module again as a child Node.js process (`--expose-gc`), so that what it
@@ -10,14 +11,20 @@ import { fileURLToPath } from "node:url";
 export function runBenchChild<T>(moduleUrl: string, flag: string, arg: string): Promise<T> {
   const file = fileURLToPath(moduleUrl);
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ["--expose-gc", file, flag, arg], { maxBuffer: 1 << 20, timeout: 300_000 }, (err, stdout, stderr) => {
-      if (err) return reject(new Error(`bench child ${flag} failed: ${err.message} ${stderr.slice(0, 500)}`));
-      try {
-        resolve(JSON.parse(stdout.trim().split("\n").pop() ?? "") as T);
-      } catch {
-        reject(new Error(`bench child ${flag} printed no result: ${stdout.slice(0, 200)} ${stderr.slice(0, 500)}`));
-      }
-    });
+    const child = execFile(
+      process.execPath,
+      ["--expose-gc", file, flag, arg],
+      { maxBuffer: 1 << 20, timeout: 300_000 },
+      (err, stdout, stderr) => {
+        if (err) return reject(new Error(`bench child ${flag} failed: ${err.message} ${stderr.slice(0, 500)}`));
+        try {
+          resolve(JSON.parse(stdout.trim().split("\n").pop() ?? "") as T);
+        } catch {
+          reject(new Error(`bench child ${flag} printed no result: ${stdout.slice(0, 200)} ${stderr.slice(0, 500)}`));
+        }
+      },
+    );
+    endsWithThisProcess(child);
   });
 }
 

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { endsWithThisProcess } from "./child-processes.js";
 import { closedLoopRound, type RoundOptions, type RoundResult } from "./closed-loop.js";
 
 /**
@@ -13,7 +14,9 @@ export function closedLoopRoundInProcess(
   opts: Omit<RoundOptions, "filterBody" | "prioritizeBody"> & { bodyFile: string },
 ): Promise<RoundResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), JSON.stringify(opts)], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = endsWithThisProcess(
+      spawn(process.execPath, [fileURLToPath(import.meta.url), JSON.stringify(opts)], { stdio: ["ignore", "pipe", "inherit"] }),
+    );
     let out = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     child.once("error", reject);

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { stringify } from "yaml";
 import type { MockVcenterHandle, Scenario } from "../mocks/vcenter/index.js";
 import { deploymentNodeOptions } from "../test/manifests/deployment-node-options.js";
+import { endsWithThisProcess } from "./child-processes.js";
 import { confineToCpus, wantedCpuLimit, type CpuLimit } from "./cpu-limit.js";
 
 /** The processes an HTTP benchmark drives: `hvx serve` as a user starts it, and the floor (extender-floor.ts). */
@@ -43,7 +44,9 @@ export async function untilClusterAware(hvx: Pick<HvxChild, "adminPort">, body: 
 const distDir = fileURLToPath(new URL("..", import.meta.url));
 
 export async function startFloor(): Promise<Server> {
-  const child = spawn(process.execPath, [join(distDir, "bench", "extender-floor.js")], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = endsWithThisProcess(
+    spawn(process.execPath, [join(distDir, "bench", "extender-floor.js")], { stdio: ["ignore", "pipe", "inherit"] }),
+  );
   const line = await firstLine(child);
   return { port: (JSON.parse(line) as { port: number }).port, child };
 }
@@ -107,7 +110,7 @@ export async function startHvx(
     "--config",
     file,
   ];
-  const child = spawn(process.execPath, args, { stdio: ["ignore", v8.stdout, "inherit"] });
+  const child = endsWithThisProcess(spawn(process.execPath, args, { stdio: ["ignore", v8.stdout, "inherit"] }));
   const cpus = wantedCpuLimit();
   const cpuLimit = cpus === undefined ? undefined : confineToCpus(child.pid!, cpus);
   if (cpuLimit) child.once("exit", () => cpuLimit.release());

@@ -37,6 +37,7 @@ import { demoCluster, startFakeKubeApiserver } from "../mocks/kube-apiserver/ind
 import { demoScenarioPath, loadScenario, startMockVcenter } from "../mocks/vcenter/index.js";
 import { parseConfig } from "../src/config/index.js";
 import { deploymentNodeOptions } from "../test/manifests/deployment-node-options.js";
+import { endsWithThisProcess } from "./child-processes.js";
 import { percentile } from "./figure.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -154,15 +155,17 @@ async function main(argv: readonly string[]): Promise<number> {
     // --- hvx itself
     const childLog = join(dir, "hvx.log");
     const out = createWriteStream(childLog);
-    const child: ChildProcess = spawn(process.execPath, [...deploymentNodeOptions(), CLI, "serve", "--config", configPath], {
-      env: {
-        ...process.env,
-        HVX_VCENTER_USERNAME: scenario.credentials.username,
-        HVX_VCENTER_PASSWORD_FILE: join(dir, "password"),
-        KUBECONFIG: "",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child: ChildProcess = endsWithThisProcess(
+      spawn(process.execPath, [...deploymentNodeOptions(), CLI, "serve", "--config", configPath], {
+        env: {
+          ...process.env,
+          HVX_VCENTER_USERNAME: scenario.credentials.username,
+          HVX_VCENTER_PASSWORD_FILE: join(dir, "password"),
+          KUBECONFIG: "",
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      }),
+    );
     child.stdout!.pipe(out);
     child.stderr!.pipe(out);
     let exited: { code: number | null; signal: NodeJS.Signals | null; atMs: number } | undefined;
