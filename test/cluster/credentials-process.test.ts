@@ -85,7 +85,8 @@ describe("hvx serve when its watch credentials start failing (child process)", f
     writeFileSync(
       join(dir, "config.yaml"),
       toYaml({
-        server: { address: "127.0.0.1", port },
+        // A port of its own for the admin server too: the default (9090) may be held by anything else on the machine.
+        server: { address: "127.0.0.1", port, adminPort: await freePort() },
         vcenter: {
           url: vcenter.url,
           allowPlaintext: true,

@@ -80,7 +80,8 @@ describe("hvx serve with the webhook, the informers and the poller on (end to en
     writeFileSync(
       configPath,
       [
-        `server: { address: 127.0.0.1, port: ${port} }`,
+        // A port of its own for the admin server too: the default (9090) may be held by anything else on the machine.
+        `server: { address: 127.0.0.1, port: ${port}, adminPort: ${await freePort()} }`,
         `vcenter: { url: "${vcenter.url}", allowPlaintext: true, username: "${scenario.credentials.username}", password: "${scenario.credentials.password}", pollIntervalSeconds: 1 }`,
         `thresholds: { maxMetricAgeSeconds: ${MAX_AGE_S} }`,
         `kubernetes: { enabled: true, kubeconfig: "${join(dir, "kubeconfig")}" }`,
